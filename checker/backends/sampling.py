@@ -1,0 +1,170 @@
+"""numpy: seeded sampling and adversarial search; evidence, never proof.
+
+Claims are interpreted with *margins*: a comparison ``a <= b`` becomes the float array
+``b - a`` (non-negative when it holds), ``and`` is a minimum, ``or`` a maximum, ``not`` a
+negation. The whole claim becomes one margin per sample; the most negative are candidate
+counterexamples, improved by a seeded local search, then converted to exact rationals
+(floats are exact binary values) and re-checked by :mod:`checker.backends.exact`. Only a
+re-checked candidate gives ``refuted``; otherwise the result is ``supported`` with the sample
+count, seed and worst margin seen.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from checker.backends import exact
+from checker.claims import Claim
+from checker.model import Context, Status, Verdict
+from checker.verdicts import supported, timed, with_data
+
+NAME = "sampling"
+
+Sampler = Callable[[Any, int], Mapping[str, Any]]
+
+
+def _np():
+    import numpy
+
+    return numpy
+
+
+def version() -> str:
+    return f"numpy {_np().__version__}"
+
+
+class NumpyOps:
+    """The ops namespace over float arrays, with margin-valued comparisons."""
+
+    name = NAME
+
+    def __init__(self) -> None:
+        self.np = _np()
+
+    def q(self, num: int, den: int = 1) -> float:
+        return num / den
+
+    def relu(self, x: Any) -> Any:
+        return self.np.maximum(x, 0.0)
+
+    def abs(self, x: Any) -> Any:
+        return self.np.abs(x)
+
+    def max(self, *xs: Any) -> Any:
+        return self.np.maximum.reduce(self.np.broadcast_arrays(*xs))
+
+    def min(self, *xs: Any) -> Any:
+        return self.np.minimum.reduce(self.np.broadcast_arrays(*xs))
+
+    def ite(self, c: Any, a: Any, b: Any) -> Any:
+        return self.np.where(c >= 0, a, b)
+
+    def sqrt(self, x: Any) -> Any:
+        return self.np.sqrt(x)
+
+    def le(self, a: Any, b: Any) -> Any:
+        return self.np.asarray(b - a, dtype=float)
+
+    lt = le
+
+    def ge(self, a: Any, b: Any) -> Any:
+        return self.np.asarray(a - b, dtype=float)
+
+    gt = ge
+
+    def eq(self, a: Any, b: Any) -> Any:
+        return -self.np.abs(self.np.asarray(a - b, dtype=float))
+
+    def ne(self, a: Any, b: Any) -> Any:
+        return self.np.abs(self.np.asarray(a - b, dtype=float))
+
+    def and_(self, *bs: Any) -> Any:
+        return self.np.minimum.reduce(self.np.broadcast_arrays(*bs)) if bs else self.np.inf
+
+    def or_(self, *bs: Any) -> Any:
+        return self.np.maximum.reduce(self.np.broadcast_arrays(*bs)) if bs else -self.np.inf
+
+    def not_(self, b: Any) -> Any:
+        return -b
+
+    def implies(self, a: Any, b: Any) -> Any:
+        return self.np.maximum(-a, b)
+
+
+def margins(claim: Claim, samples: Mapping[str, Any]) -> Any:
+    """One margin per sample (negative: a candidate counterexample)."""
+    np = _np()
+    ops = NumpyOps()
+    with np.errstate(all="ignore"):
+        m = claim.formula(ops, claim.env(samples))
+    n = len(next(iter(samples.values())))
+    m = np.broadcast_to(np.asarray(m, dtype=float), (n,))
+    return np.where(np.isnan(m), np.inf, m)
+
+
+def search(
+    claim: Claim,
+    ctx: Context,
+    sampler: Sampler,
+    *,
+    samples: int = 20_000,
+    rounds: int = 30,
+    keep: int = 64,
+    ratio: tuple[str, str] | None = None,
+) -> Verdict:
+    """Random sampling plus seeded local search for a counterexample to ``claim``.
+
+    ``sampler(rng, n)`` returns ``n`` samples per variable. ``ratio=(num, den)`` names two
+    terms of the claim whose largest observed quotient is reported (how close a bound comes
+    to being attained).
+    """
+    np = _np()
+    rng = ctx.rng(f"sampling/{claim.name}")
+    method = "numpy sampling + local search (evidence only)"
+    with timed() as t:
+        pts = {k: np.asarray(v, dtype=float) for k, v in sampler(rng, samples).items()}
+        m = margins(claim, pts)
+        evaluated = samples
+        order = np.argsort(m)[:keep]
+        elite = {k: v[order] for k, v in pts.items()}
+        elite_m = m[order]
+        scale = 1.0
+        for _ in range(rounds):
+            trial = {k: v + rng.normal(0.0, scale, size=v.shape) * np.maximum(np.abs(v), 1e-3) for k, v in elite.items()}
+            tm = margins(claim, trial)
+            evaluated += len(tm)
+            better = tm < elite_m
+            for k in elite:
+                elite[k] = np.where(better, trial[k], elite[k])
+            elite_m = np.where(better, tm, elite_m)
+            scale *= 0.8
+        all_pts = {k: np.concatenate([pts[k], elite[k]]) for k in pts}
+        all_m = np.concatenate([m, elite_m])
+        worst = int(np.argmin(all_m))
+        worst_margin = float(all_m[worst])
+        best_ratio = None
+        if ratio is not None:
+            ops = NumpyOps()
+            with np.errstate(all="ignore"):
+                terms = claim.term_values(ops, claim.env(all_pts))
+                q = np.asarray(terms[ratio[0]], dtype=float) / np.asarray(terms[ratio[1]], dtype=float)
+            q = q[np.isfinite(q)]
+            best_ratio = float(q.max()) if q.size else None
+        step = t.step(NAME, version(), f"search for a counterexample to {claim.name}", f"worst margin {worst_margin:.3g}",
+                      evaluated=evaluated, seed=ctx.seed)
+    candidates = np.argsort(all_m)[: min(16, int((all_m < 0).sum()))]
+    not_rechecked = 0
+    for i in candidates:
+        point = {k: float(v[i]) for k, v in all_pts.items()}
+        verdict = exact.recheck_counterexample(claim, point, "numpy search", step)
+        if verdict.status is Status.REFUTED:
+            return with_data(verdict, evaluated=evaluated, seed=ctx.seed)
+        not_rechecked += 1
+    data = {"evaluated": evaluated, "seed": ctx.seed, "worst_margin": worst_margin,
+            "worst_point": {k: float(v[worst]) for k, v in all_pts.items()}}
+    if ratio is not None:
+        data["max_ratio"] = best_ratio
+        data["ratio"] = f"{ratio[0]}/{ratio[1]}"
+    if not_rechecked:
+        data["float_violations_not_reproduced_exactly"] = not_rechecked
+    return supported(method, step, **data)

@@ -1,0 +1,170 @@
+"""z3: universal proofs over ℝ and candidate counterexamples.
+
+Only ``unsat`` of the negated claim is a proof. A ``sat`` model is a *candidate*: it is
+converted to exact rationals and re-evaluated by :mod:`checker.backends.exact`; only if the
+re-check confirms it is the claim reported ``refuted``. ``unknown`` (or a model that does
+not re-check) is reported ``unknown`` with the reason.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Mapping
+
+from checker.backends import CannotDecide, exact
+from checker.claims import Claim
+from checker.model import Context, Verdict
+from checker.verdicts import proved, timed, unknown
+
+NAME = "smt"
+
+
+def _z3():
+    import z3
+
+    return z3
+
+
+def version() -> str:
+    return f"z3 {_z3().get_version_string()}"
+
+
+class Z3Ops:
+    """The ops namespace over z3 terms: ``If`` for relu/abs/max/min."""
+
+    name = NAME
+
+    def __init__(self) -> None:
+        self.z3 = _z3()
+
+    def q(self, num: int, den: int = 1) -> Any:
+        return self.z3.Q(num, den)
+
+    def relu(self, x: Any) -> Any:
+        return self.z3.If(x > 0, x, 0)
+
+    def abs(self, x: Any) -> Any:
+        return self.z3.If(x >= 0, x, -x)
+
+    def max(self, *xs: Any) -> Any:
+        out = xs[0]
+        for x in xs[1:]:
+            out = self.z3.If(x > out, x, out)
+        return out
+
+    def min(self, *xs: Any) -> Any:
+        out = xs[0]
+        for x in xs[1:]:
+            out = self.z3.If(x < out, x, out)
+        return out
+
+    def ite(self, c: Any, a: Any, b: Any) -> Any:
+        return self.z3.If(c, a, b)
+
+    def sqrt(self, x: Any) -> Any:
+        raise CannotDecide("sqrt is not interpreted by the smt backend; square both sides instead")
+
+    def le(self, a: Any, b: Any) -> Any:
+        return a <= b
+
+    def lt(self, a: Any, b: Any) -> Any:
+        return a < b
+
+    def ge(self, a: Any, b: Any) -> Any:
+        return a >= b
+
+    def gt(self, a: Any, b: Any) -> Any:
+        return a > b
+
+    def eq(self, a: Any, b: Any) -> Any:
+        return a == b
+
+    def ne(self, a: Any, b: Any) -> Any:
+        return a != b
+
+    def and_(self, *bs: Any) -> Any:
+        return self.z3.And(*bs) if bs else self.z3.BoolVal(True)
+
+    def or_(self, *bs: Any) -> Any:
+        return self.z3.Or(*bs) if bs else self.z3.BoolVal(False)
+
+    def not_(self, b: Any) -> Any:
+        return self.z3.Not(b)
+
+    def implies(self, a: Any, b: Any) -> Any:
+        return self.z3.Implies(a, b)
+
+
+def _model_point(model: Any, names: tuple[str, ...], variables: Mapping[str, Any]) -> tuple[dict[str, Fraction], bool]:
+    """Exact rationals from a z3 model; the flag says whether any value had to be approximated
+    (an irrational algebraic number), in which case the exact re-check decides."""
+    z3 = _z3()
+    point: dict[str, Fraction] = {}
+    approximated = False
+    for name in names:
+        value = model.eval(variables[name], model_completion=True)
+        if z3.is_rational_value(value):
+            point[name] = Fraction(value.numerator_as_long(), value.denominator_as_long())
+        elif z3.is_algebraic_value(value):
+            approximated = True
+            r = value.approx(40)
+            point[name] = Fraction(r.numerator_as_long(), r.denominator_as_long())
+        else:  # pragma: no cover - z3 returns one of the two for Real sorts
+            raise CannotDecide(f"z3 model value {value} for {name} is not a real number")
+    return point, approximated
+
+
+def _solve(formula_of, claim: Claim, ctx: Context | None, timeout_ms: int | None):
+    z3 = _z3()
+    variables = {name: z3.Real(name) for name in claim.variables}
+    ops = Z3Ops()
+    solver = z3.Solver()
+    limit = timeout_ms if timeout_ms is not None else (ctx.smt_timeout_ms if ctx else 60_000)
+    solver.set(timeout=limit)
+    if ctx is not None:
+        solver.set(random_seed=ctx.seed % (2**31))
+    solver.add(formula_of(ops, claim.env(variables)))
+    answer = solver.check()
+    return solver, answer, variables, limit
+
+
+def prove(claim: Claim, ctx: Context | None = None, *, timeout_ms: int | None = None) -> Verdict:
+    """Prove ``∀ vars. hypotheses ⇒ conclusion`` over ℝ, or refute it with a re-checked model."""
+    z3 = _z3()
+    method = "z3: negation unsat (universal over ℝ)"
+    with timed() as t:
+        try:
+            solver, answer, variables, limit = _solve(
+                lambda o, v: o.not_(claim.formula(o, v)), claim, ctx, timeout_ms
+            )
+        except CannotDecide as why:
+            return unknown(method, str(why))
+        step = t.step(NAME, version(), f"check ¬({claim.name})", str(answer), timeout_ms=limit)
+    if answer == z3.unsat:
+        return proved(method, step, claim=claim.name, variables=list(claim.variables))
+    if answer == z3.unknown:
+        return unknown(method, f"z3 answered unknown: {solver.reason_unknown()}", step)
+    point, approximated = _model_point(solver.model(), claim.variables, variables)
+    return exact.recheck_counterexample(claim, point, "z3 model", step, approximated=approximated)
+
+
+def find_instance(claim: Claim, ctx: Context | None = None, *, timeout_ms: int | None = None) -> Verdict:
+    """Prove the existential reading ``∃ vars. hypotheses ∧ conclusion`` by a z3 model that
+    the exact backend confirms. ``unsat`` (no instance) is reported ``unknown``: a refutation is
+    only ever reported with a concrete witness."""
+    z3 = _z3()
+    method = "z3 instance, re-checked in exact rationals"
+    with timed() as t:
+        try:
+            solver, answer, variables, limit = _solve(
+                lambda o, v: o.and_(claim.premise(o, v), claim.conclusion(o, v)), claim, ctx, timeout_ms
+            )
+        except CannotDecide as why:
+            return unknown(method, str(why))
+        step = t.step(NAME, version(), f"check ∃ {claim.name}", str(answer), timeout_ms=limit)
+    if answer == z3.unsat:
+        return unknown(method, "z3: unsat, no instance exists (the existential claim is false)", step)
+    if answer == z3.unknown:
+        return unknown(method, f"z3 answered unknown: {solver.reason_unknown()}", step)
+    point, _ = _model_point(solver.model(), claim.variables, variables)
+    return exact.check_instance(claim, point, "z3 model", step)

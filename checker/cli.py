@@ -1,0 +1,219 @@
+"""The ``obligations`` command: ``list``, ``check``, ``show``, ``lean``."""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import os
+import sys
+import tempfile
+import traceback
+from typing import Sequence
+
+from checker import __version__
+from checker.errors import CheckerError, UsageError
+from checker.model import Outcome, Result
+
+DEFAULT_PACKAGE = "obligations"
+
+
+class ExitCode(enum.IntEnum):
+    OK = 0
+    FAILED = 1  # something contradicted or broken
+    USAGE_ERROR = 2
+    INTERNAL_ERROR = 3
+
+
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
+
+def _positive_float(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not x > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    return x
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from checker.reports import FORMATS
+    from checker.runner import DEFAULT_MEMORY_MIB, DEFAULT_SEED, DEFAULT_TIMEOUT_S
+
+    p = argparse.ArgumentParser(prog="obligations", description="Discharge the proof obligations of the catalogue and report their status.")
+    p.add_argument("--version", action="version", version=f"obligations {__version__}")
+    p.add_argument("--package", default=DEFAULT_PACKAGE, help="catalogue package to load (default: %(default)s)")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    ls = sub.add_parser("list", help="list obligations (id, expect, source)")
+    ls.add_argument("patterns", nargs="*", metavar="PATTERN", help="id prefixes")
+
+    def run_options(q: argparse.ArgumentParser) -> None:
+        q.add_argument("--jobs", "-j", type=_positive_int, default=0, help="worker processes (default: one per core)")
+        q.add_argument("--timeout", type=_positive_float, default=DEFAULT_TIMEOUT_S, help="wall-clock seconds per obligation (default: %(default)s)")
+        q.add_argument("--memory", type=_positive_int, default=DEFAULT_MEMORY_MIB, help="address-space limit per worker in MiB (default: %(default)s)")
+        q.add_argument("--seed", type=int, default=DEFAULT_SEED, help="base seed; each obligation derives its own (default: %(default)s)")
+        q.add_argument("--slow", action="store_true", help="include obligations marked slow")
+        q.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+
+    ck = sub.add_parser("check", help="discharge obligations and print the status table")
+    ck.add_argument("patterns", nargs="*", metavar="PATTERN", help="id prefixes (default: all)")
+    run_options(ck)
+    ck.add_argument("--format", choices=FORMATS, default="table", help="report format (default: %(default)s)")
+    ck.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+
+    sh = sub.add_parser("show", help="print one obligation's full certificate")
+    sh.add_argument("id", metavar="ID")
+    sh.add_argument("--from", dest="report", metavar="REPORT.json", help="read the result from a JSON report instead of running")
+    run_options(sh)
+
+    ln = sub.add_parser("lean", help="check that every lean ref resolves and every declaration is mirrored")
+    ln.add_argument("--dir", dest="lean_dir", metavar="DIR", help="the lean_refs directory (default: ./lean_refs, else the checkout's)")
+    return p
+
+
+def _progress(stream=None):
+    stream = stream or sys.stderr
+    tty = stream.isatty()
+
+    def show(result: Result, done: int, total: int) -> None:
+        width = len(str(total))
+        text = f"[{done:>{width}}/{total}] {result.status.value:<9} {result.id} ({result.time_s:.2f}s)"
+        if tty:
+            stream.write("\r\033[K" + text + ("\n" if done == total else ""))
+        else:
+            stream.write(text + "\n")
+        stream.flush()
+
+    return show
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file and a rename: never half-written."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def exit_code_for(results: Sequence[Result]) -> ExitCode:
+    bad = {Outcome.CONTRADICTED, Outcome.BROKEN}
+    return ExitCode.FAILED if any(r.outcome in bad for r in results) else ExitCode.OK
+
+
+def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
+    from checker.registry import discover
+    from checker.runner import RunConfig, run
+
+    catalogue = discover(args.package)
+    chosen = catalogue.select(patterns, include_slow=args.slow or bool(getattr(args, "id", None)))
+    config = RunConfig(jobs=args.jobs, timeout_s=args.timeout, memory_mib=args.memory, seed=args.seed, slow=args.slow)
+    progress = None if args.quiet else _progress()
+    # Load errors are reported only for a whole-catalogue run or when nothing was chosen.
+    errors = catalogue.errors if not patterns else ()
+    return run(chosen, config, errors, progress)
+
+
+def cmd_list(args: argparse.Namespace) -> ExitCode:
+    from checker.registry import discover
+
+    catalogue = discover(args.package)
+    for ob in catalogue.select(args.patterns):
+        slow = " [slow]" if ob.slow else ""
+        print(f"{ob.id:<50} {ob.expect.value:<6} {ob.source.file}, {ob.source.label}{slow}")
+    for err in catalogue.errors:
+        print(f"{err.id:<50} error  {err.location}: {err.message}", file=sys.stderr)
+    return ExitCode.FAILED if catalogue.errors else ExitCode.OK
+
+
+def cmd_check(args: argparse.Namespace) -> ExitCode:
+    from checker.reports import render
+
+    results = _run(args, args.patterns)
+    text = render(results, args.format)
+    if args.output:
+        write_atomic(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return exit_code_for(results)
+
+
+def cmd_show(args: argparse.Namespace) -> ExitCode:
+    from checker.reports import read_json, render_certificate
+
+    if args.report:
+        try:
+            with open(args.report, encoding="utf-8") as fh:
+                results = read_json(fh.read())
+        except OSError as exc:
+            raise UsageError(f"cannot read {args.report}: {exc.strerror}") from exc
+        found = [r for r in results if r.id == args.id]
+        if not found:
+            raise UsageError(f"{args.report} has no result for {args.id!r}")
+        result = found[0]
+    else:
+        from checker.registry import discover
+
+        catalogue = discover(args.package)
+        catalogue.by_id(args.id)
+        args.quiet = True
+        result = [r for r in _run(args, [args.id]) if r.id == args.id][0]
+    sys.stdout.write(render_certificate(result))
+    return exit_code_for([result])
+
+
+def cmd_lean(args: argparse.Namespace) -> ExitCode:
+    from checker.lean import audit
+    from checker.registry import discover
+
+    report = audit(discover(args.package), args.lean_dir)
+    sys.stdout.write(report.render())
+    return ExitCode.OK if report.ok else ExitCode.FAILED
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        match args.command:
+            case "list":
+                return cmd_list(args)
+            case "check":
+                return cmd_check(args)
+            case "show":
+                return cmd_show(args)
+            case "lean":
+                return cmd_lean(args)
+    except UsageError as exc:
+        print(f"obligations: error: {exc}", file=sys.stderr)
+        return ExitCode.USAGE_ERROR
+    except CheckerError as exc:
+        print(f"obligations: error: {exc}", file=sys.stderr)
+        return ExitCode.FAILED
+    except KeyboardInterrupt:
+        print("obligations: interrupted", file=sys.stderr)
+        return ExitCode.INTERNAL_ERROR
+    except Exception:  # noqa: BLE001
+        traceback.print_exc()
+        print("obligations: internal error (the traceback above is a checker bug; please report it)", file=sys.stderr)
+        return ExitCode.INTERNAL_ERROR
+    parser.error(f"unknown command {args.command!r}")
+    return ExitCode.USAGE_ERROR

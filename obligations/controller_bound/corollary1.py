@@ -1,0 +1,105 @@
+"""Corollary 1 of arXiv 2507.02953 (additive multi-layer bound, false) and its correction."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from checker import Expect, Source, obligation
+from checker.backends import exact, smt
+from checker.claims import claim
+from checker.model import Status
+from checker.verdicts import fmt_map, with_data
+from obligations.controller_bound.network import c1, c2, policy, unpruned
+
+DOC = "003_be90e9c95890d8e1.txt"
+VARS = "s w1 b1 w2 b2 d1 d2"
+
+# The review's falsifier: L = 2, s = 1, W1 = W2 = 1, biases 0, δW1 = 100, δW2 = 1.
+REVIEW_INSTANCE = {"s": 1, "w1": 1, "b1": 0, "w2": 1, "b2": 0, "d1": 100, "d2": 1}
+
+
+def _deviation(o, v):
+    return o.abs(policy(o, v.s, v.w1 + v.d1, v.b1, v.w2 + v.d2, v.b2) - unpruned(o, v))
+
+
+def _additive_bound(o, v):
+    return c1(o, v) * o.abs(v.d1) + c2(o, v) * o.abs(v.d2)
+
+
+def _corrected_bound(o, v):
+    return c1(o, v) * o.abs(v.d1) + c2(o, v, w1=v.w1 + v.d1) * o.abs(v.d2)
+
+
+def _c1(o, v):
+    return c1(o, v)
+
+
+def _c2(o, v):
+    return c2(o, v)
+
+
+ADDITIVE = claim(
+    "corollary1-additive", VARS,
+    lambda o, v: o.le(_deviation(o, v), _additive_bound(o, v)),
+    terms={"deviation": _deviation, "bound": _additive_bound, "C1": _c1, "C2": _c2},
+)
+CORRECTED = claim(
+    "corollary1-corrected", VARS,
+    lambda o, v: o.le(_deviation(o, v), _corrected_bound(o, v)),
+    terms={"deviation": _deviation, "bound": _corrected_bound},
+)
+
+
+@obligation(
+    id="controller_bound.corollary1_additive",
+    source=Source(DOC, "Corollary 1, Eq. (10): additive multi-layer bound"),
+    statement="Pruning several layers changes the output by at most Σ_k C_k(s)·‖δW_k‖, "
+    "with every C_k(s) computed from the unpruned norms.",
+    scope="scalar two-layer ReLU network, both layers perturbed; searched over all of ℝ⁷ by z3",
+    expect=Expect.FAILS,
+    lean="ControllerBound.corollary1_additive",
+    uses=("controller_bound.theorem2_single_layer",),
+    claims=(ADDITIVE,),
+)
+def corollary1_additive(ctx):
+    """Corollary 1 (Eq. 10), which the review shows false: after layer 1 is pruned, layer 2's
+    constant should use ‖W_1 + δW_1‖, not ‖W_1‖.
+
+    Method: z3 checks the negation of the claim with no hint; its model is converted to exact
+    rationals and re-checked by the exact backend before ``refuted`` is reported. The
+    review's own instance (s = W_1 = W_2 = 1, b = 0, δW_1 = 100, δW_2 = 1: deviation 201 >
+    bound 101) is re-checked exactly as well and kept in the certificate, together with the
+    reconstructed constants at it (C_1 = C_2 = 1, as the review states)."""
+    verdict = smt.prove(ADDITIVE, ctx)
+    review = exact.evaluate(ADDITIVE, REVIEW_INSTANCE)
+    review_data = {
+        "instance": fmt_map(review.point),
+        "sides": fmt_map(review.terms),
+        "is_counterexample": review.is_counterexample,
+        "constants_match_review": review.terms["C1"] == 1 and review.terms["C2"] == 1,
+    }
+    if verdict.status is not Status.REFUTED and review.is_counterexample:
+        verdict = exact.recheck_counterexample(ADDITIVE, REVIEW_INSTANCE, "the review's instance", *verdict.certificate.steps)
+    return with_data(verdict, review_instance=review_data)
+
+
+@obligation(
+    id="controller_bound.corollary1_corrected",
+    source=Source(DOC, "major comment 2: constants recomputed at the intermediate network Θ_{j−1}"),
+    statement="Pruning layers 1 then 2 changes the output by at most C_1(s)·‖δW_1‖ + C_2'(s)·‖δW_2‖, "
+    "where C_2' uses the perturbed norm ‖W_1 + δW_1‖.",
+    scope="scalar two-layer ReLU network, both layers perturbed; universally over ℝ⁷ (z3)",
+    expect=Expect.HOLDS,
+    lean="ControllerBound.corollary1_corrected",
+    uses=("controller_bound.theorem2_single_layer",),
+    claims=(CORRECTED,),
+)
+def corollary1_corrected(ctx):
+    """The corrected multi-layer bound the review describes: apply Theorem 2 along
+    Θ_0 → Θ_1 → Θ_2 and evaluate each constant on the intermediate network, so the constant
+    of the later layer uses the already-perturbed earlier layer. z3 proves it over ℝ⁷ (negation
+    ``unsat``). At the review's instance it equals 201 = the deviation (recorded), so the
+    corrected bound is attained there."""
+    at_review = exact.evaluate(CORRECTED, REVIEW_INSTANCE)
+    return with_data(smt.prove(CORRECTED, ctx), review_instance=fmt_map(at_review.terms),
+                     attained_at_review_instance=at_review.terms["deviation"] == at_review.terms["bound"] == Fraction(201))

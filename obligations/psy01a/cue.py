@@ -1,0 +1,101 @@
+"""Psy01-A cue use: the signed margin and its Lipschitz constant."""
+
+from __future__ import annotations
+
+from checker import Expect, Source, obligation
+from checker.backends import smt
+from checker.claims import claim
+from checker.verdicts import all_of
+
+DOC = "000_1ea2e46c3d2f64bf.txt"
+CLASS_COUNTS = (2, 3, 4, 5, 6)
+
+
+def signed_margin(o, z, y):
+    """m(z, y) = z_y − max_{j≠y} z_j (reconstructed: "for logits z and true label y, define the
+    signed margin"; positive exactly when y is the unique arg-max)."""
+    return z[y] - o.max(*(z[j] for j in range(len(z)) if j != y))
+
+
+def _names(k):
+    return [f"z{i}" for i in range(k)], [f"w{i}" for i in range(k)]
+
+
+def _lipschitz_claim(k: int, y: int, constant=2):
+    zs, ws = _names(k)
+
+    def parts(v):
+        return [v[n] for n in zs], [v[n] for n in ws]
+
+    def gap(o, v):
+        z, w = parts(v)
+        return o.abs(signed_margin(o, z, y) - signed_margin(o, w, y))
+
+    def sup(o, v):
+        z, w = parts(v)
+        return o.max(*(o.abs(a - b) for a, b in zip(z, w)))
+
+    return claim(
+        f"margin-lipschitz-k{k}-y{y}", zs + ws,
+        lambda o, v: o.le(gap(o, v), constant * sup(o, v)),
+        terms={"margin_change": gap, "sup_distance": sup},
+    )
+
+
+LIPSCHITZ = tuple(_lipschitz_claim(k, y) for k in CLASS_COUNTS for y in range(k))
+
+
+@obligation(
+    id="psy01a.margin_two_lipschitz",
+    source=Source(DOC, "signed margin, eq:marginlip: 'The margin is 2-Lipschitz in the logit sup norm'"),
+    statement="For every label y, |m(z, y) − m(z', y)| ≤ 2·‖z − z'‖_∞.",
+    scope="K = 2, 3, 4, 5, 6 classes (the paper's network has 4), every label, universally over ℝ^{2K} (z3)",
+    expect=Expect.HOLDS,
+    lean="Psy01A.margin_two_lipschitz",
+    claims=LIPSCHITZ,
+)
+def margin_two_lipschitz(ctx):
+    """The signed margin m(z, y) = z_y − max_{j≠y} z_j changes by at most twice the sup-norm
+    change of the logits (z_y moves by ≤ ε, the max of the others by ≤ ε). The displayed
+    definition was lost; the reconstruction is the standard one the proofs use ("if the
+    absolute signed margin exceeds 2η … correctness cannot change"). z3 proves each
+    (K, y) case over ℝ^{2K} in linear real arithmetic with ``If`` for max/abs."""
+    return all_of("z3: negation unsat for each class count and label",
+                  {c.name: smt.prove(c, ctx) for c in LIPSCHITZ})
+
+
+def _tight_claim(k: int):
+    zs, ws = _names(k)
+
+    def gap(o, v):
+        return o.abs(signed_margin(o, [v[n] for n in zs], 0) - signed_margin(o, [v[n] for n in ws], 0))
+
+    def sup(o, v):
+        return o.max(*(o.abs(v[a] - v[b]) for a, b in zip(zs, ws)))
+
+    return claim(
+        f"margin-lipschitz-k{k}-attained", zs + ws,
+        lambda o, v: o.and_(o.eq(gap(o, v), 2 * sup(o, v)), o.gt(sup(o, v), 0)),
+        terms={"margin_change": gap, "sup_distance": sup},
+    )
+
+
+TIGHT = tuple(_tight_claim(k) for k in CLASS_COUNTS)
+
+
+@obligation(
+    id="psy01a.margin_two_lipschitz_tight",
+    source=Source(DOC, "signed margin, eq:marginlip"),
+    statement="The constant 2 is best possible: there are logits with |m(z, y) − m(z', y)| = 2·‖z − z'‖_∞ > 0, "
+    "so no constant c < 2 gives a valid bound.",
+    scope="K = 2, 3, 4, 5, 6 classes, label 0 (by symmetry of relabelling); z3 instance re-checked in exact rationals",
+    expect=Expect.HOLDS,
+    lean="Psy01A.margin_two_lipschitz_tight",
+    uses=("psy01a.margin_two_lipschitz",),
+    claims=TIGHT,
+)
+def margin_two_lipschitz_tight(ctx):
+    """An exact instance with equality (e.g. z = 0, z' = (ε, −ε, …, −ε)) shows the 2 in the
+    margin Lipschitz bound cannot be lowered: at that instance any c < 2 gives
+    c·‖z − z'‖_∞ < |Δm|. z3 finds an instance for each K; the exact backend confirms it."""
+    return all_of("z3 instance with equality, re-checked exactly", {c.name: smt.find_instance(c, ctx) for c in TIGHT})
