@@ -9,7 +9,8 @@ not re-check) is reported ``unknown`` with the reason.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
 
 from checker.backends import CannotDecide, exact
 from checker.claims import Claim
@@ -34,11 +35,12 @@ class Z3Ops:
 
     name = NAME
 
-    def __init__(self) -> None:
+    def __init__(self, context: Any = None) -> None:
         self.z3 = _z3()
+        self.context = context
 
     def q(self, num: int, den: int = 1) -> Any:
-        return self.z3.Q(num, den)
+        return self.z3.RealVal(Fraction(num, den), self.context)
 
     def relu(self, x: Any) -> Any:
         return self.z3.If(x > 0, x, 0)
@@ -83,10 +85,10 @@ class Z3Ops:
         return a != b
 
     def and_(self, *bs: Any) -> Any:
-        return self.z3.And(*bs) if bs else self.z3.BoolVal(True)
+        return self.z3.And(*bs) if bs else self.z3.BoolVal(True, self.context)
 
     def or_(self, *bs: Any) -> Any:
-        return self.z3.Or(*bs) if bs else self.z3.BoolVal(False)
+        return self.z3.Or(*bs) if bs else self.z3.BoolVal(False, self.context)
 
     def not_(self, b: Any) -> Any:
         return self.z3.Not(b)
@@ -114,34 +116,63 @@ def _model_point(model: Any, names: tuple[str, ...], variables: Mapping[str, Any
     return point, approximated
 
 
-def _solve(formula_of, claim: Claim, ctx: Context | None, timeout_ms: int | None):
+@dataclass(frozen=True, slots=True)
+class Lemma:
+    """An instance of an already-proved claim, given to z3 as an extra assertion.
+
+    ``at(o, v)`` maps the lemma's variables to terms in the goal's variables. Sound only when
+    the lemma itself is proved; the obligation using it must prove it too (or ``use`` the
+    obligation that does), and the certificate names it.
+    """
+
+    claim: Claim
+    at: Callable[[Any, Any], Mapping[str, Any]]
+
+
+def _solve(formula_of, claim: Claim, ctx: Context | None, timeout_ms: int | None, lemmas: Sequence[Lemma] = ()):
+    # A fresh z3 context per call: z3's answers and timings otherwise depend on what the same
+    # process solved before, and results must not depend on scheduling.
     z3 = _z3()
-    variables = {name: z3.Real(name) for name in claim.variables}
-    ops = Z3Ops()
-    solver = z3.Solver()
+    context = z3.Context()
+    variables = {name: z3.Real(name, context) for name in claim.variables}
+    ops = Z3Ops(context)
+    solver = z3.Solver(ctx=context)
     limit = timeout_ms if timeout_ms is not None else (ctx.smt_timeout_ms if ctx else 60_000)
     solver.set(timeout=limit)
     if ctx is not None:
         solver.set(random_seed=ctx.seed % (2**31))
-    solver.add(formula_of(ops, claim.env(variables)))
+    v = claim.env(variables)
+    for lemma in lemmas:
+        solver.add(lemma.claim.formula(ops, lemma.claim.env(lemma.at(ops, v))))
+    solver.add(formula_of(ops, v))
     answer = solver.check()
     return solver, answer, variables, limit
 
 
-def prove(claim: Claim, ctx: Context | None = None, *, timeout_ms: int | None = None) -> Verdict:
-    """Prove ``∀ vars. hypotheses ⇒ conclusion`` over ℝ, or refute it with a re-checked model."""
+def prove(
+    claim: Claim,
+    ctx: Context | None = None,
+    *,
+    timeout_ms: int | None = None,
+    lemmas: Sequence[Lemma] = (),
+) -> Verdict:
+    """Prove ``∀ vars. hypotheses ⇒ conclusion`` over ℝ, or refute it with a re-checked model.
+
+    With ``lemmas``, the proof is relative to those (already proved) claims' instances."""
     z3 = _z3()
-    method = "z3: negation unsat (universal over ℝ)"
+    method = "z3: negation unsat (universal over ℝ)" + (" from proved lemmas" if lemmas else "")
     with timed() as t:
         try:
             solver, answer, variables, limit = _solve(
-                lambda o, v: o.not_(claim.formula(o, v)), claim, ctx, timeout_ms
+                lambda o, v: o.not_(claim.formula(o, v)), claim, ctx, timeout_ms, lemmas
             )
         except CannotDecide as why:
             return unknown(method, str(why))
-        step = t.step(NAME, version(), f"check ¬({claim.name})", str(answer), timeout_ms=limit)
+        step = t.step(NAME, version(), f"check ¬({claim.name})", str(answer), timeout_ms=limit,
+                      lemmas=[lemma.claim.name for lemma in lemmas])
     if answer == z3.unsat:
-        return proved(method, step, claim=claim.name, variables=list(claim.variables))
+        return proved(method, step, claim=claim.name, variables=list(claim.variables),
+                      lemmas=[lemma.claim.name for lemma in lemmas])
     if answer == z3.unknown:
         return unknown(method, f"z3 answered unknown: {solver.reason_unknown()}", step)
     point, approximated = _model_point(solver.model(), claim.variables, variables)

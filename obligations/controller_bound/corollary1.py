@@ -8,7 +8,8 @@ from checker import Expect, Source, obligation
 from checker.backends import exact, smt
 from checker.claims import claim
 from checker.model import Status
-from checker.verdicts import fmt_map, with_data
+from checker.verdicts import all_of, fmt_map, with_data
+from obligations.controller_bound import theorem2
 from obligations.controller_bound.network import c1, c2, policy, unpruned
 
 DOC = "003_be90e9c95890d8e1.txt"
@@ -99,7 +100,18 @@ def corollary1_corrected(ctx):
     Θ_0 → Θ_1 → Θ_2 and evaluate each constant on the intermediate network, so the constant
     of the later layer uses the already-perturbed earlier layer. z3 proves it over ℝ⁷ (negation
     ``unsat``). At the review's instance it equals 201 = the deviation (recorded), so the
-    corrected bound is attained there."""
+    corrected bound is attained there.
+
+    z3 proves the chained bound directly in about 15 s; given the two Theorem 2 instances
+    along Θ_0 → Θ_1 → Θ_2 (each proved here too) it needs a fraction of a second, which is
+    also the proof the review describes."""
     at_review = exact.evaluate(CORRECTED, REVIEW_INSTANCE)
-    return with_data(smt.prove(CORRECTED, ctx), review_instance=fmt_map(at_review.terms),
+    step_one = smt.Lemma(theorem2.LAYER1, lambda o, v: {"s": v.s, "w1": v.w1, "b1": v.b1, "w2": v.w2, "b2": v.b2, "d": v.d1})
+    step_two = smt.Lemma(theorem2.LAYER2, lambda o, v: {"s": v.s, "w1": v.w1 + v.d1, "b1": v.b1, "w2": v.w2, "b2": v.b2, "d": v.d2})
+    verdict = all_of("z3: Theorem 2 for each layer, then the chained bound from those two instances", {
+        "Theorem 2, layer 1": smt.prove(theorem2.LAYER1, ctx),
+        "Theorem 2, layer 2": smt.prove(theorem2.LAYER2, ctx),
+        "chained bound": smt.prove(CORRECTED, ctx, lemmas=(step_one, step_two)),
+    })
+    return with_data(verdict, review_instance=fmt_map(at_review.terms),
                      attained_at_review_instance=at_review.terms["deviation"] == at_review.terms["bound"] == Fraction(201))
