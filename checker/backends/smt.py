@@ -160,7 +160,7 @@ def prove(
 
     With ``lemmas``, the proof is relative to those (already proved) claims' instances."""
     z3 = _z3()
-    method = "z3: negation unsat (universal over ℝ)" + (" from proved lemmas" if lemmas else "")
+    method = "z3: check the negation over ℝ" + (", from proved lemmas" if lemmas else "")
     with timed() as t:
         try:
             solver, answer, variables, limit = _solve(

@@ -59,7 +59,7 @@ def theorem2_single_layer(ctx):
     Method: for each k ∈ {1, 2} z3 checks the negation over ℝ⁶ (nonlinear real arithmetic,
     complete for this polynomial/piecewise-linear formula); ``unsat`` for both is a proof of
     the scalar case. The matrix case is only sampled (``theorem2_matrices``)."""
-    return all_of("z3: negation unsat for each perturbed layer",
+    return all_of("z3 on the negation, for each perturbed layer",
                   {"layer 1 perturbed": smt.prove(LAYER1, ctx), "layer 2 perturbed": smt.prove(LAYER2, ctx)})
 
 

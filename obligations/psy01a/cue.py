@@ -60,7 +60,7 @@ def margin_two_lipschitz(ctx):
     definition was lost; the reconstruction is the standard one the proofs use ("if the
     absolute signed margin exceeds 2η … correctness cannot change"). z3 proves each
     (K, y) case over ℝ^{2K} in linear real arithmetic with ``If`` for max/abs."""
-    return all_of("z3: negation unsat for each class count and label",
+    return all_of("z3 on the negation, for each class count and label",
                   {c.name: smt.prove(c, ctx) for c in LIPSCHITZ})
 
 
