@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 import enum
-import os
 import sys
-import tempfile
 import traceback
 from typing import Sequence
 
 from checker import __version__
 from checker.errors import CheckerError, UsageError
+from checker.cache import atomic_write
+from checker.errors import SchemaError
 from checker.model import Outcome, Result
 
 DEFAULT_PACKAGE = "obligations"
@@ -45,6 +45,7 @@ def _positive_float(text: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from checker.cache import DEFAULT_DIR as DEFAULT_CACHE_DIR
     from checker.reports import FORMATS
     from checker.runner import DEFAULT_MEMORY_MIB, DEFAULT_SEED, DEFAULT_TIMEOUT_S
 
@@ -63,12 +64,21 @@ def build_parser() -> argparse.ArgumentParser:
         q.add_argument("--seed", type=int, default=DEFAULT_SEED, help="base seed; each obligation derives its own (default: %(default)s)")
         q.add_argument("--slow", action="store_true", help="include obligations marked slow")
         q.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+        q.add_argument("--no-cache", action="store_true", help="re-run everything; neither read nor write the cache")
+        q.add_argument("--cache-dir", default=DEFAULT_CACHE_DIR, metavar="DIR", help="result cache directory (default: %(default)s)")
 
     ck = sub.add_parser("check", help="discharge obligations and print the status table")
     ck.add_argument("patterns", nargs="*", metavar="PATTERN", help="id prefixes (default: all)")
     run_options(ck)
     ck.add_argument("--format", choices=FORMATS, default="table", help="report format (default: %(default)s)")
     ck.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    ck.add_argument("--save-baseline", metavar="FILE", help="save this run as a baseline (JSON, written atomically)")
+    ck.add_argument("--baseline", metavar="FILE", help="compare with a saved baseline; exit 1 on any regression")
+
+    rp = sub.add_parser("report", help="render a saved JSON report in another format")
+    rp.add_argument("report", metavar="REPORT.json")
+    rp.add_argument("--format", choices=FORMATS, default="table")
+    rp.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
 
     sh = sub.add_parser("show", help="print one obligation's full certificate")
     sh.add_argument("id", metavar="ID")
@@ -84,9 +94,9 @@ def _progress(stream=None):
     stream = stream or sys.stderr
     tty = stream.isatty()
 
-    def show(result: Result, done: int, total: int) -> None:
+    def show(result: Result, done: int, total: int, cached: bool) -> None:
         width = len(str(total))
-        text = f"[{done:>{width}}/{total}] {result.status.value:<9} {result.id} ({result.time_s:.2f}s)"
+        text = f"[{done:>{width}}/{total}] {result.status.value:<9} {result.id} ({result.time_s:.2f}s{', cached' if cached else ''})"
         if tty:
             stream.write("\r\033[K" + text + ("\n" if done == total else ""))
         else:
@@ -96,30 +106,15 @@ def _progress(stream=None):
     return show
 
 
-def write_atomic(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file and a rename: never half-written."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def exit_code_for(results: Sequence[Result]) -> ExitCode:
     bad = {Outcome.CONTRADICTED, Outcome.BROKEN}
     return ExitCode.FAILED if any(r.outcome in bad for r in results) else ExitCode.OK
 
 
 def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
+    from pathlib import Path
+
+    from checker.cache import Cache
     from checker.registry import discover
     from checker.runner import RunConfig, run
 
@@ -127,9 +122,10 @@ def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
     chosen = catalogue.select(patterns, include_slow=args.slow or bool(getattr(args, "id", None)))
     config = RunConfig(jobs=args.jobs, timeout_s=args.timeout, memory_mib=args.memory, seed=args.seed, slow=args.slow)
     progress = None if args.quiet else _progress()
-    # Load errors are reported only for a whole-catalogue run or when nothing was chosen.
+    cache = None if args.no_cache else Cache(Path(args.cache_dir))
+    # Load errors belong to a whole-catalogue run; a run restricted by patterns leaves them out.
     errors = catalogue.errors if not patterns else ()
-    return run(chosen, config, errors, progress)
+    return run(chosen, config, errors, progress, cache=cache, package=args.package)
 
 
 def cmd_list(args: argparse.Namespace) -> ExitCode:
@@ -147,13 +143,40 @@ def cmd_list(args: argparse.Namespace) -> ExitCode:
 def cmd_check(args: argparse.Namespace) -> ExitCode:
     from checker.reports import render
 
+    from checker import baseline
+
+    before = baseline.load(args.baseline) if args.baseline else None
     results = _run(args, args.patterns)
     text = render(results, args.format)
     if args.output:
-        write_atomic(args.output, text)
+        atomic_write(args.output, text)
     else:
         sys.stdout.write(text)
-    return exit_code_for(results)
+    code = exit_code_for(results)
+    if args.save_baseline:
+        baseline.save(args.save_baseline, results)
+    if before is not None:
+        changes = baseline.compare(before, results)
+        sys.stderr.write(baseline.render(changes))
+        if any(c.regression for c in changes):
+            code = ExitCode.FAILED
+    return code
+
+
+def cmd_report(args: argparse.Namespace) -> ExitCode:
+    from checker.reports import read_json, render
+
+    try:
+        with open(args.report, encoding="utf-8") as fh:
+            results = read_json(fh.read())
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.report}: {exc.strerror}") from exc
+    text = render(results, args.format)
+    if args.output:
+        atomic_write(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return ExitCode.OK
 
 
 def cmd_show(args: argparse.Namespace) -> ExitCode:
@@ -202,7 +225,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return cmd_show(args)
             case "lean":
                 return cmd_lean(args)
-    except UsageError as exc:
+            case "report":
+                return cmd_report(args)
+    except (UsageError, SchemaError) as exc:
         print(f"obligations: error: {exc}", file=sys.stderr)
         return ExitCode.USAGE_ERROR
     except CheckerError as exc:

@@ -18,15 +18,51 @@ from checker import __version__
 from checker.errors import SchemaError
 from checker.model import SCHEMA_VERSION, Outcome, Result, Status
 
-FORMATS = ("table", "markdown", "json")
+FORMATS = ("table", "markdown", "json", "latex", "junit", "html")
+
+
+def dependencies(results: Sequence[Result]) -> dict[str, dict[str, Any]]:
+    """The blueprint view of ``uses``: for each result, its ancestors and whether it is
+    *fully proved* (it and every ancestor proved), rests on a refuted claim, or rests on an
+    unsettled one (not proved, or not checked in this run)."""
+    by_id = {r.id: r for r in results}
+    out: dict[str, dict[str, Any]] = {}
+    for r in results:
+        ancestors: list[str] = []
+        todo = list(r.uses)
+        while todo:
+            a = todo.pop(0)
+            if a in ancestors or a == r.id:
+                continue
+            ancestors.append(a)
+            if a in by_id:
+                todo.extend(by_id[a].uses)
+        refuted = [a for a in ancestors if a in by_id and by_id[a].status is Status.REFUTED]
+        unsettled = [a for a in ancestors if a not in by_id or by_id[a].status not in (Status.PROVED, Status.REFUTED)]
+        if refuted:
+            state = "rests on refuted"
+        elif unsettled:
+            state = "rests on unsettled"
+        elif r.status is Status.PROVED:
+            state = "fully proved"
+        else:
+            state = "not proved"
+        out[r.id] = {"state": state, "ancestors": ancestors, "refuted": refuted, "unsettled": unsettled}
+    return out
 
 
 def to_document(results: Sequence[Result]) -> dict[str, Any]:
+    deps = dependencies(results)
+    rows = []
+    for r in results:
+        row = r.to_json()
+        row["dependencies"] = deps[r.id]
+        rows.append(row)
     return {
         "schema_version": SCHEMA_VERSION,
         "checker_version": __version__,
         "summary": summary(results),
-        "results": [r.to_json() for r in results],
+        "results": rows,
     }
 
 
@@ -64,6 +100,12 @@ def read_json(text: str) -> list[Result]:
 
 def _docs(results: Sequence[Result]) -> list[dict[str, Any]]:
     return to_document(results)["results"]
+
+
+def read_document(text: str) -> dict[str, Any]:
+    """A report document, validated by reading every result back."""
+    read_json(text)
+    return json.loads(text)
 
 
 def _short(text: str, width: int) -> str:
@@ -111,6 +153,9 @@ def render_markdown(results: Sequence[Result]) -> str:
 
 
 def render(results: Sequence[Result], fmt: str) -> str:
+    """Render ``results`` in ``fmt``; every format goes through the JSON document."""
+    from checker import report_formats
+
     match fmt:
         case "table":
             return render_table(results)
@@ -118,12 +163,19 @@ def render(results: Sequence[Result], fmt: str) -> str:
             return render_markdown(results)
         case "json":
             return render_json(results)
+        case "latex":
+            return report_formats.latex(to_document(results))
+        case "junit":
+            return report_formats.junit(to_document(results))
+        case "html":
+            return report_formats.html(to_document(results))
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
 
-def render_certificate(result: Result) -> str:
+def render_certificate(result: Result, context: Sequence[Result] = ()) -> str:
     """The full certificate of one result, for ``obligations show``."""
     d = result.to_json()
+    d["dependencies"] = dependencies([result, *[r for r in context if r.id != result.id]])[result.id]
     c = d["certificate"]
     out = [
         f"{d['id']}",
@@ -135,6 +187,7 @@ def render_certificate(result: Result) -> str:
         f"  method     {c['method']}",
         f"  lean       {', '.join(d['lean']) or '-'}",
         f"  uses       {', '.join(d['uses']) or '-'}",
+        f"  depends    {d['dependencies']['state']}",
         f"  seed       {d['seed']}",
         f"  time       {d['time_s']:.3f} s",
     ]

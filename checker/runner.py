@@ -32,6 +32,7 @@ from checker.model import (
     derive_seed,
     result_for,
 )
+from checker.cache import Cache, cache_key
 from checker.registry import LoadError
 
 DEFAULT_TIMEOUT_S = 120.0
@@ -57,7 +58,7 @@ class RunConfig:
         return Limits(self.timeout_s, self.memory_mib)
 
 
-Progress = Callable[[Result, int, int], None]
+Progress = Callable[[Result, int, int, bool], None]  # result, done, total, from the cache
 
 
 # ---------------------------------------------------------------------------------------
@@ -213,24 +214,39 @@ def run(
     config: RunConfig = RunConfig(),
     load_errors: Sequence[LoadError] = (),
     progress: Progress | None = None,
+    cache: Cache | None = None,
+    package: str = "obligations",
 ) -> list[Result]:
     """Discharge ``obligations`` in worker processes; return results in the given order,
-    preceded by one ``error`` result per module that failed to load."""
+    preceded by one ``error`` result per module that failed to load. With a ``cache``,
+    results whose every dependency is unchanged are reused and no worker is started for them."""
     results: dict[str, Result] = {}
     total = len(obligations) + len(load_errors)
     done = 0
+    keys: dict[str, str] = {}
 
-    def finish(r: Result) -> None:
+    def finish(r: Result, cached: bool = False) -> None:
         nonlocal done
         results[r.id] = r
         done += 1
+        if cache is not None and not cached and r.id in keys:
+            cache.put(keys[r.id], r)
         if progress is not None:
-            progress(r, done, total)
+            progress(r, done, total, cached)
 
     for err in load_errors:
         finish(load_error_result(err))
 
-    pending = list(obligations)
+    pending = []
+    for ob in obligations:
+        if cache is not None:
+            keys[ob.id] = cache_key(ob, seed=derive_seed(config.seed, ob.id), timeout_s=config.timeout_s,
+                                    memory_mib=config.memory_mib, slow=config.slow, package=package)
+            hit = cache.get(keys[ob.id], ob.id)
+            if hit is not None:
+                finish(hit, cached=True)
+                continue
+        pending.append(ob)
     pending.reverse()  # pop() from the end hands them out in catalogue order
     mp = multiprocessing.get_context("spawn")
     idle: list[_Worker] = []

@@ -1,0 +1,96 @@
+"""pytest integration: collect obligations as test items.
+
+``pytest --obligations`` adds one item per (non-slow) catalogue obligation;
+``--obligations=psy01a,controller_bound`` restricts to id prefixes; ``--obligations-package``
+names another catalogue package. With pytest-xdist (``-n 2``) the items spread over
+processes — the route for catalogues that outgrow one machine's ``obligations check``.
+
+An item fails when its outcome is ``contradicted`` or ``broken``, is skipped when ``open``,
+and passes otherwise (confirmed, or evidence). The item runs the discharge in the pytest
+process (the xdist worker); wall-clock limits are pytest's (e.g. pytest-timeout), not ours.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from checker.model import Context, Outcome, derive_seed
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("obligations", "proof obligations")
+    group.addoption("--obligations", nargs="?", const="", default=None, metavar="PREFIXES",
+                    help="also collect catalogue obligations as test items (comma-separated id prefixes; default all)")
+    group.addoption("--obligations-package", default="obligations", help="catalogue package (default: obligations)")
+    group.addoption("--obligations-slow", action="store_true", help="include obligations marked slow")
+
+
+class ObligationItem(pytest.Item):
+    def __init__(self, *, obligation: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.obligation = obligation
+
+    def runtest(self) -> None:
+        from checker.runner import DEFAULT_SEED, DEFAULT_TIMEOUT_S, execute
+
+        ob = self.obligation
+        result, _ = execute(ob, Context(ob.id, derive_seed(DEFAULT_SEED, ob.id), DEFAULT_TIMEOUT_S, False))
+        self.user_properties.append(("status", result.status.value))
+        outcome = result.outcome
+        if outcome is Outcome.OPEN:
+            pytest.skip(f"{result.status.value}: {result.certificate.reason}")
+        if outcome in (Outcome.CONTRADICTED, Outcome.BROKEN):
+            raise ObligationFailed(result)
+
+    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+        if isinstance(excinfo.value, ObligationFailed):
+            r = excinfo.value.result
+            return (f"{r.id}: {r.status.value} ({r.outcome.value}), expected the claim to "
+                    f"{r.expect.value}\n{r.certificate.reason or r.certificate.method}")
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[str, int, str]:
+        return self.obligation.file, self.obligation.line, f"obligation {self.obligation.id}"
+
+
+class LoadErrorItem(pytest.Item):
+    """A catalogue module that does not load: a failing item with the module's own message."""
+
+    def __init__(self, *, error: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.error = error
+
+    def runtest(self) -> None:
+        raise ObligationLoadError(f"{self.error.location}: {self.error.message}")
+
+    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+        return str(excinfo.value)
+
+    def reportinfo(self) -> tuple[str, int, str]:
+        return self.error.location, 0, self.error.id
+
+
+class ObligationLoadError(Exception):
+    pass
+
+
+class ObligationFailed(Exception):
+    def __init__(self, result: Any) -> None:
+        super().__init__(result.id)
+        self.result = result
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    spec = config.getoption("--obligations")
+    if spec is None:
+        return
+    from checker.registry import discover
+
+    catalogue = discover(config.getoption("--obligations-package"))
+    for err in catalogue.errors:
+        items.append(LoadErrorItem.from_parent(session, name=err.id, error=err))
+    patterns = [p for p in spec.split(",") if p]
+    for ob in catalogue.select(patterns, include_slow=config.getoption("--obligations-slow")):
+        items.append(ObligationItem.from_parent(session, name=ob.id, obligation=ob))

@@ -1,0 +1,78 @@
+"""Regression: editing a theorem (or a helper it imports) is caught against a saved baseline."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from checker.baseline import compare
+from checker.model import Certificate, Expect, Result, Source, Status
+
+ROOT = Path(__file__).resolve().parent.parent
+IDS = ["psy01a.margin_two_lipschitz", "controller_bound.theorem2_single_layer", "controller_bound.corollary1_additive"]
+
+
+def _result(ob_id, status, expect=Expect.HOLDS, statement="S."):
+    return Result(ob_id, Source("d.txt", "L"), statement, "scope", expect, status, Certificate("m"), 0.1)
+
+
+def test_compare_names_each_kind_of_change():
+    """Lost proofs and new breakage are regressions; new/removed/statement changes are named."""
+    before = [_result("a", Status.PROVED), _result("b", Status.PROVED), _result("c", Status.UNKNOWN),
+              _result("gone", Status.PROVED), _result("d", Status.PROVED, statement="old")]
+    after = [_result("a", Status.REFUTED), _result("b", Status.PROVED), _result("c", Status.ERROR),
+             _result("new", Status.PROVED), _result("d", Status.PROVED, statement="new")]
+    changes = {(c.id, c.kind): c for c in compare(before, after)}
+    assert changes[("a", "status")].message.startswith("refuted instead of proved") and changes[("a", "status")].regression
+    assert changes[("c", "status")].regression  # now broken
+    assert changes[("new", "new")].regression is False
+    assert changes[("gone", "removed")].regression is False
+    assert changes[("d", "statement")].regression is False
+    assert ("b", "status") not in changes
+
+
+def _copy_project(tmp: Path) -> Path:
+    dest = tmp / "project"
+    for part in ("checker", "obligations", "lean_refs"):
+        shutil.copytree(ROOT / part, dest / part, ignore=shutil.ignore_patterns("__pycache__"))
+    return dest
+
+
+def _check(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "checker", "check", *IDS, "-q", "--cache-dir", ".cache", *args],
+                          cwd=project, capture_output=True, text=True, timeout=600)
+
+
+def test_edits_are_caught_through_the_cache(tmp_path):
+    """In a copy: unchanged re-check exits 0; editing a constant, or a helper the obligation
+    imports, names the obligation's change and exits 1 — with the cache warm."""
+    project = _copy_project(tmp_path)
+    saved = _check(project, "--save-baseline", "baseline.json")
+    assert saved.returncode == 0, saved.stderr
+    unchanged = _check(project, "--baseline", "baseline.json")
+    assert unchanged.returncode == 0, unchanged.stderr
+    assert "baseline: no changes" in unchanged.stderr
+
+    cue = project / "obligations" / "psy01a" / "cue.py"
+    text = cue.read_text(encoding="utf-8")
+    assert "def _lipschitz_claim(k: int, y: int, constant=2):" in text
+    cue.write_text(text.replace("def _lipschitz_claim(k: int, y: int, constant=2):",
+                                "def _lipschitz_claim(k: int, y: int, constant=1):"), encoding="utf-8")
+    edited = _check(project, "--baseline", "baseline.json")
+    assert edited.returncode == 1
+    assert "psy01a.margin_two_lipschitz: refuted instead of proved" in edited.stderr
+    cue.write_text(text, encoding="utf-8")
+
+    network = project / "obligations" / "controller_bound" / "network.py"
+    text = network.read_text(encoding="utf-8")
+    marker = "return o.abs(v.w2 if w2 is None else w2) * o.abs(v.s)"
+    assert marker in text
+    network.write_text(text.replace(marker, marker + " / 2"), encoding="utf-8")
+    helper = _check(project, "--baseline", "baseline.json")
+    assert helper.returncode == 1
+    assert "controller_bound.theorem2_single_layer: refuted instead of proved" in helper.stderr
+    network.write_text(text, encoding="utf-8")
+    restored = _check(project, "--baseline", "baseline.json")
+    assert restored.returncode == 0 and "no changes" in restored.stderr
