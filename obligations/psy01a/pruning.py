@@ -1,0 +1,704 @@
+"""Psy01-A exact-count pruning: counts, nesting, masks, optimiser resets and discontinuity.
+
+Every obligation here checks the reference implementation
+(:mod:`obligations.psy01a.reference_model`) against an independent pure-Python statement of
+the definition (:func:`spec_prune`), and settles the mathematical claim within a stated scope.
+Reconstructions are listed in ``docs/reconstructions/psy01a_construction.md``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+from typing import Any, Iterable, Sequence
+
+from checker import Expect, Source, obligation
+from checker.backends import exact, interval, smt, symbolic
+from checker.claims import claim
+from checker.model import Status
+from checker.verdicts import all_of, fmt, proved, refuted, timed, unknown
+from obligations.psy01a import reference_model as rm
+from obligations.psy01a.setup import ARCHITECTURE
+
+DOC = "000_1ea2e46c3d2f64bf.txt"
+LAYER_SIZES = tuple(a * b for a, b in zip(ARCHITECTURE, ARCHITECTURE[1:]))  # 1024, 65536, 32768, 512
+
+
+# ---------------------------------------------------------------------------------------
+# The definition, independently of the reference implementation
+# ---------------------------------------------------------------------------------------
+
+
+def spec_prune(weights: Sequence[Any], k: int, eligible: Iterable[int]) -> frozenset[int]:
+    """H_K: the first ``k`` eligible flat positions by (−|w|, index), in exact arithmetic."""
+    order = sorted(eligible, key=lambda i: (-abs(weights[i]), i))  # ints, Fractions, floats: exact comparisons
+    if k > len(order):
+        raise ValueError("K exceeds the eligible count")
+    return frozenset(order[:k])
+
+
+def ceil_fraction(x: Fraction) -> int:
+    return -((-x.numerator) // x.denominator)
+
+
+def _check(name: str, ok: bool, step: Any, **data: Any):
+    return proved("exhaustive enumeration (exact)", step, **data) if ok else unknown(
+        "exhaustive enumeration (exact)", f"{name}: a case fails", step, **data)
+
+
+RETENTION = claim(
+    "retention-gap", "N d K",
+    lambda o, v: o.and_(o.le(0, v.K / v.N - v.d), o.lt(v.K / v.N - v.d, 1 / v.N)),
+    hypotheses={"N ≥ 1": lambda o, v: o.ge(v.N, 1), "0 < d ≤ 1": lambda o, v: o.and_(o.gt(v.d, 0), o.le(v.d, 1)),
+                "K = ⌈dN⌉ (dN ≤ K < dN + 1)": lambda o, v: o.and_(o.le(v.d * v.N, v.K), o.lt(v.K, v.d * v.N + 1))},
+    terms={"gap": lambda o, v: v.K / v.N - v.d, "1/N": lambda o, v: 1 / v.N},
+)
+RETENTION_ZERO = claim(
+    "retention-gap-zero-iff-aligned", "N d K",
+    lambda o, v: o.eq(o.eq(v.K / v.N - v.d, 0), o.eq(v.d * v.N, v.K)),
+    hypotheses={h.name: h.formula for h in RETENTION.hypotheses},
+)
+
+
+@obligation(
+    id="psy01a.exact_retention_counts",
+    source=Source(DOC, "exact retention counts: K = ⌈dN⌉ 'with equality zero possible at integer-aligned targets'"),
+    statement="The retained count K = ⌈d·N⌉ of an N-entry matrix at target density d ∈ (0, 1] satisfies "
+    "0 ≤ K/N − d < 1/N, with K/N − d = 0 exactly when d·N is an integer; at d = 1/10 the 067A counts are "
+    "103, 6554, 3277 and 52.",
+    scope="universally over real N ≥ 1 and d ∈ (0, 1] given the ceiling's defining inequalities (z3); the reference "
+    "implementation's count against the definition for every N ≤ 120 and every d = a/b with b ≤ 24 (exact)",
+    expect=Expect.HOLDS,
+    lean="Psy01A.exact_retention_counts",
+    uses=("psy01a.parameter_count",),
+)
+def exact_retention_counts(ctx):
+    """Claim (000_1ea2e46c3d2f64bf.txt, exact counts): K = ⌈dN⌉ overshoots the target by less
+    than one position, 0 ≤ K/N − d < 1/N, and hits it exactly at integer-aligned targets.
+
+    Method. The ceiling is the integer K with dN ≤ K < dN + 1; from those inequalities alone
+    (integrality is not needed) z3 proves the two-sided bound and that the gap is zero iff
+    K = dN, universally over ℝ. Exhaustively, for every N ≤ 120 and every d = a/b ∈ (0, 1]
+    with b ≤ 24, :func:`reference_model.retention_count` is checked in exact rationals to be
+    that integer, with the bound and the zero-gap characterisation. The 067A counts at 1/10
+    and the float reading (0.1 means 1/10; the binary double would give ⌈1.0000000000000000555⌉
+    = 2 at N = 10) are recorded."""
+    parts = {"bound (z3)": smt.prove(RETENTION, ctx), "zero gap iff aligned (z3)": smt.prove(RETENTION_ZERO, ctx)}
+    densities = sorted({Fraction(a, b) for b in range(1, 25) for a in range(1, b + 1)})
+    with timed() as t:
+        cases, bad = 0, []
+        for n in range(1, 121):
+            for d in densities:
+                cases += 1
+                k = rm.retention_count(d, n)
+                gap = Fraction(k, n) - d
+                aligned = (d * n).denominator == 1
+                if not (isinstance(k, int) and d * n <= k < d * n + 1 and 0 <= gap < Fraction(1, n)
+                        and (gap == 0) == aligned):
+                    bad.append((n, fmt(d), k))
+        step = t.step(exact.NAME, exact.VERSION, "reference retention_count against ⌈dN⌉", "all match" if not bad else
+                      f"{len(bad)} mismatches", cases=cases)
+    parts["reference implementation (exhaustive)"] = _check("retention counts", not bad, step, cases=cases,
+                                                            mismatches=bad[:5])
+    counts = [rm.retention_count(Fraction(1, 10), n) for n in LAYER_SIZES]
+    with timed() as t:
+        ok = counts == [103, 6554, 3277, 52] and rm.retention_count(0.1, 10) == 1
+        step = t.step(exact.NAME, exact.VERSION, "067A counts at d = 1/10", str(counts))
+    parts["067A counts"] = _check("067A counts", ok, step, counts=counts,
+                                  gaps=[fmt(Fraction(k, n) - Fraction(1, 10)) for k, n in zip(counts, LAYER_SIZES)],
+                                  float_reading={"retention_count(0.1, 10)": rm.retention_count(0.1, 10),
+                                                 "ceil(Fraction(0.1) * 10)": ceil_fraction(Fraction(0.1) * 10)})
+    return all_of("z3 over ℝ + exhaustive exact check of the reference counts", parts)
+
+
+# ---------------------------------------------------------------------------------------
+# Removing a fraction of the survivors
+# ---------------------------------------------------------------------------------------
+
+_SURVIVOR_HYPS = {
+    "N ≥ 1": lambda o, v: o.ge(v.N, 1),
+    "0 < d ≤ 1": lambda o, v: o.and_(o.gt(v.d, 0), o.le(v.d, 1)),
+    "0 ≤ f < 1": lambda o, v: o.and_(o.ge(v.f, 0), o.lt(v.f, 1)),
+    "K_e = ⌈dN⌉": lambda o, v: o.and_(o.le(v.d * v.N, v.Ke), o.lt(v.Ke, v.d * v.N + 1)),
+    "K_f = ⌈(1−f)K_e⌉": lambda o, v: o.and_(o.le((1 - v.f) * v.Ke, v.Kf), o.lt(v.Kf, (1 - v.f) * v.Ke + 1)),
+}
+
+
+def _survivor_gap(o, v):
+    return v.Kf / v.N - v.d * (1 - v.f)
+
+
+SURVIVOR_BOUND = claim(
+    "survivor-gap-bound", "N d f Ke Kf",
+    lambda o, v: o.and_(o.le(0, _survivor_gap(o, v)), o.lt(_survivor_gap(o, v), (2 - v.f) / v.N)),
+    hypotheses=_SURVIVOR_HYPS,
+    terms={"gap": _survivor_gap, "(2-f)/N": lambda o, v: (2 - v.f) / v.N},
+)
+SURVIVOR_ZERO = claim(
+    "survivor-gap-zero-iff-aligned", "N d f Ke Kf",
+    lambda o, v: o.eq(o.eq(_survivor_gap(o, v), 0), o.and_(o.eq(v.d * v.N, v.Ke), o.eq((1 - v.f) * v.Ke, v.Kf))),
+    hypotheses=_SURVIVOR_HYPS,
+)
+NAIVE_BOUND_FAILS = claim(
+    "survivor-gap-exceeds-one-shot-bound", "N d f Ke Kf",
+    lambda o, v: o.ge(_survivor_gap(o, v), 1 / v.N),
+    hypotheses=_SURVIVOR_HYPS,
+    terms={"gap": _survivor_gap, "1/N": lambda o, v: 1 / v.N},
+)
+
+
+def sharpness_instance(eta: Fraction, n: int = 10) -> dict[str, Fraction]:
+    """K_e = 2, f = 1/2 − η, d·N = 1 + η: N·gap = 3/2 − 3η/2 − η², while 2 − f = 3/2 + η."""
+    d, f = (1 + eta) / n, Fraction(1, 2) - eta
+    ke, kf = rm.nested_counts(n, d, f)
+    return {"N": Fraction(n), "d": d, "f": f, "Ke": Fraction(ke), "Kf": Fraction(kf)}
+
+
+@obligation(
+    id="psy01a.survivor_count_gap",
+    source=Source(DOC, "survivor counts: 'Removing a fraction f of the surviving positions means …'; "
+                  "'d_f = d_e(1 − f) is the continuous target law'"),
+    statement="With K_e = ⌈d_e N⌉ and K_f = K_e − ⌊f K_e⌋ = ⌈(1 − f)K_e⌉, the realised density exceeds the continuous "
+    "law d_f = d_e(1 − f) by 0 ≤ K_f/N − d_f < (2 − f)/N, zero exactly when d_e N and (1 − f)K_e are integers; "
+    "(2 − f)/N is sharp (N·gap comes arbitrarily close to 2 − f) and the one-shot bound 1/N fails.",
+    scope="the bound and zero-gap characterisation universally over ℝ from the ceiling inequalities (z3); the two forms "
+    "of K_f and the bound for every N ≤ 40, d_e = a/b (b ≤ 10), f = a/b (b ≤ 10) in exact arithmetic; sharpness and "
+    "failure of 1/N by exact instances",
+    expect=Expect.HOLDS,
+    lean="Psy01A.survivor_count_gap",
+    uses=("psy01a.exact_retention_counts",),
+)
+def survivor_count_gap(ctx):
+    """Claim (000_1ea2e46c3d2f64bf.txt, survivor counts; the display was lost).
+    Reconstruction: "removing a fraction f of the surviving positions" removes ⌊f·K_e⌋ of the
+    K_e survivors, K_f = K_e − ⌊fK_e⌋, which equals ⌈(1 − f)K_e⌉ because K_e is an integer
+    (checked exhaustively). Recomputing ⌈d_e(1 − f)N⌉ from the density instead would be a
+    different allocation rule (its gap is < 1/N by ``psy01a.exact_retention_counts``).
+
+    The tightest bound: gap = [K_f − (1−f)K_e]/N + (1−f)[K_e − d_eN]/N with the brackets in
+    [0, 1), so 0 ≤ gap < (1 + (1 − f))/N = (2 − f)/N; z3 proves it and the zero-gap
+    characterisation from the ceiling inequalities. Sharp: the exact family K_e = 2,
+    f = 1/2 − η, d_eN = 1 + η has N·gap = 3/2 − 3η/2 − η² → 2 − f as η → 0 (instances at
+    η = 1/10 … 10⁻⁶ computed with the reference counts), and already at η = 1/10 the gap is at
+    least 1/N, so the one-shot bound does not carry over to survivor-based removal."""
+    parts = {"bound (z3)": smt.prove(SURVIVOR_BOUND, ctx), "zero gap iff aligned (z3)": smt.prove(SURVIVOR_ZERO, ctx)}
+    fractions_ = sorted({Fraction(a, b) for b in range(1, 11) for a in range(0, b + 1)})
+    with timed() as t:
+        cases, bad = 0, []
+        for n in range(1, 41):
+            for d in (x for x in fractions_ if x > 0):
+                for f in (x for x in fractions_ if x < 1):
+                    cases += 1
+                    ke, kf = rm.nested_counts(n, d, f)
+                    gap = Fraction(kf, n) - d * (1 - f)
+                    if not (kf == ceil_fraction((1 - f) * ke) == ke - math.floor(f * ke) and 0 <= gap < (2 - f) / n):
+                        bad.append((n, fmt(d), fmt(f), ke, kf))
+        step = t.step(exact.NAME, exact.VERSION, "reference nested_counts: both forms of K_f and the bound",
+                      "all hold" if not bad else f"{len(bad)} failures", cases=cases)
+    parts["reference counts (exhaustive)"] = _check("survivor counts", not bad, step, cases=cases, failures=bad[:5])
+    family = []
+    for k in (1, 2, 3, 6):
+        eta = Fraction(1, 10**k)
+        point = sharpness_instance(eta)
+        ev = exact.evaluate(SURVIVOR_BOUND, point)
+        family.append({"eta": fmt(eta), "N*gap": fmt(ev.terms["gap"] * point["N"]), "2-f": fmt(2 - point["f"]),
+                       "deficit": fmt((2 - point["f"]) - ev.terms["gap"] * point["N"]),
+                       "predicted deficit 5η/2 + η²": fmt(5 * eta / 2 + eta**2), "bound holds": ev.conclusion})
+    with timed() as t:
+        ok = all(r["bound holds"] and r["deficit"] == r["predicted deficit 5η/2 + η²"] for r in family)
+        step = t.step(exact.NAME, exact.VERSION, "sharpness family K_e = 2, f = 1/2 − η", "deficit = 5η/2 + η² → 0" if ok
+                      else "mismatch")
+    parts["sharpness"] = _check("sharpness", ok, step, family=family)
+    parts["one-shot bound 1/N fails"] = exact.check_instance(NAIVE_BOUND_FAILS, sharpness_instance(Fraction(1, 10)),
+                                                            "the sharpness family at η = 1/10")
+    return all_of("z3 over ℝ + exhaustive exact counts + exact instances", parts)
+
+
+# ---------------------------------------------------------------------------------------
+# Densities, masks and projections
+# ---------------------------------------------------------------------------------------
+
+DENSITY_WITNESS = {"weights": ((1, 0), (0, 0)), "mask": ((1, 1), (0, 0)), "biases": (0, 1)}
+
+
+@obligation(
+    id="psy01a.structural_vs_numerical_density",
+    source=Source(DOC, "densities: 'Numerical density counts nonzero stored parameters … An active mask position can "
+                  "contain a numerically zero weight'"),
+    statement="Structural density (active mask positions / positions) and numerical density (nonzero stored "
+    "parameters / parameters, possibly with biases) are different quantities: W = [[1, 0], [0, 0]], M = [[1, 1], "
+    "[0, 0]], b = (0, 1) has structural density 1/2, numerical density 1/4 over weights and 1/3 with biases. Over "
+    "masked weights alone, numerical ≤ structural always.",
+    scope="one exact witness (reference density functions); the inequality for every 2×2 mask and weight matrix with "
+    "entries in {−1, 0, 1} (exhaustive), and in general by the argument that W∘M is zero off the mask",
+    expect=Expect.HOLDS,
+    lean="Psy01A.structural_vs_numerical_density",
+)
+def structural_vs_numerical_density(ctx):
+    """Claim (000_1ea2e46c3d2f64bf.txt, setup: structural vs numerical density). The witness
+    has an active position holding 0, so the counts differ; the reference
+    :func:`structural_density`/:func:`numerical_density` give 1/2, 1/4 and 1/3 (with biases),
+    compared in exact rationals. Over masked weights nnz(W∘M) ≤ |M| since W∘M vanishes off
+    M: checked for all 16·81 (mask, weight) pairs of 2×2 with entries in {−1, 0, 1}."""
+    np = rm._np()
+    w = np.array(DENSITY_WITNESS["weights"], dtype=float)
+    m = np.array(DENSITY_WITNESS["mask"], dtype=bool)
+    b = np.array(DENSITY_WITNESS["biases"], dtype=float)
+    with timed() as t:
+        s, nw, nb = rm.structural_density([m]), rm.numerical_density([rm.apply_mask(w, m)]), rm.numerical_density(
+            [rm.apply_mask(w, m)], [b])
+        ok = (s, nw, nb) == (Fraction(1, 2), Fraction(1, 4), Fraction(1, 3))
+        step = t.step(exact.NAME, exact.VERSION, "densities of the witness", f"{fmt(s)}, {fmt(nw)}, {fmt(nb)}")
+    witness = _check("witness", ok, step, structural=fmt(s), numerical_weights=fmt(nw), numerical_with_biases=fmt(nb),
+                     **{k: [list(r) for r in v] if k != "biases" else list(v) for k, v in DENSITY_WITNESS.items()})
+    with timed() as t:
+        cases, good = 0, True
+        for mask in itertools.product((0, 1), repeat=4):
+            for ws in itertools.product((-1, 0, 1), repeat=4):
+                cases += 1
+                good &= sum(1 for x, y in zip(ws, mask) if x * y != 0) <= sum(mask)
+        step = t.step(exact.NAME, exact.VERSION, "nnz(W∘M) ≤ |M| over 2×2", "holds" if good else "fails", cases=cases)
+    return all_of("exact witness + exhaustive inequality", {"witness": witness,
+                                                           "numerical ≤ structural": _check("inequality", good, step, cases=cases)})
+
+
+COMMUTE = claim(
+    "fixed-masks-commute", "w m1 m2",
+    lambda o, v: o.and_(o.eq((v.w * v.m1) * v.m2, (v.w * v.m2) * v.m1), o.eq((v.w * v.m1) * v.m2, v.w * o.min(v.m1, v.m2))),
+    hypotheses={"m1 ∈ {0,1}": lambda o, v: o.or_(o.eq(v.m1, 0), o.eq(v.m1, 1)),
+                "m2 ∈ {0,1}": lambda o, v: o.or_(o.eq(v.m2, 0), o.eq(v.m2, 1))},
+)
+
+
+@obligation(
+    id="psy01a.fixed_masks_commute",
+    source=Source(DOC, "principal corrections, 3: 'Fixed masks commute'"),
+    statement="For fixed 0/1 masks M₁, M₂ and any weights W, (W∘M₁)∘M₂ = (W∘M₂)∘M₁ = W∘(M₁ ∧ M₂).",
+    scope="entrywise universally over ℝ (z3), hence for matrices of every shape; the reference apply_mask on every pair "
+    "of 2×3 masks (exact integers)",
+    expect=Expect.HOLDS,
+    lean="Psy01A.fixed_masks_commute",
+)
+def fixed_masks_commute(ctx):
+    """Claim (000_1ea2e46c3d2f64bf.txt, principal corrections 3). Masking is entrywise
+    multiplication by 0/1, so it suffices that (w·m₁)·m₂ = (w·m₂)·m₁ = w·min(m₁, m₂) for real
+    w and m₁, m₂ ∈ {0, 1}: z3 proves this over ℝ. The reference :func:`apply_mask` is checked on
+    all 64 × 64 pairs of 2×3 masks with distinct integer weights."""
+    np = rm._np()
+    w = np.array([[2, -3, 5], [-7, 11, -13]], dtype=np.int64)
+    masks = [np.array(m, dtype=bool).reshape(2, 3) for m in itertools.product((0, 1), repeat=6)]
+    with timed() as t:
+        ok, cases = True, 0
+        for a in masks:
+            for b in masks:
+                if not a.any() or not b.any():
+                    continue
+                cases += 1
+                ab, ba = w * a * b, w * b * a
+                ok &= bool(np.array_equal(rm.apply_mask(w * a, b), rm.apply_mask(w * b, a))
+                           and np.array_equal(ab, ba) and np.array_equal(ab, w * (a & b)))
+        step = t.step("numpy", f"numpy {np.__version__}", "reference apply_mask on all pairs of nonempty 2×3 masks",
+                      "commute" if ok else "differ", cases=cases)
+    return all_of("z3 entrywise + exhaustive reference check", {
+        "entrywise (z3)": smt.prove(COMMUTE, ctx), "reference apply_mask": _check("masks", ok, step, cases=cases)})
+
+
+def _nesting_cases(shape: tuple[int, int], values: Sequence[int], all_masks: bool):
+    """(weights, initial mask, K₁, K₂) for every matrix, initial mask and pair K₂ ≤ K₁ ≤ |M₀|."""
+    n = shape[0] * shape[1]
+    masks = [frozenset(i for i in range(n) if bits[i]) for bits in itertools.product((0, 1), repeat=n)] if all_masks \
+        else [frozenset(range(n))]
+    for ws in itertools.product(values, repeat=n):
+        for m0 in masks:
+            if not m0:
+                continue
+            for k1 in range(len(m0) + 1):
+                for k2 in range(k1 + 1):
+                    yield ws, m0, k1, k2
+
+
+def nesting_counterexample(prune: Any = spec_prune, shape: tuple[int, int] = (2, 2), values: Sequence[int] = range(-2, 3),
+                           all_masks: bool = True) -> tuple[int, tuple | None]:
+    """Search every case of the scope for prune(K₂, prune(K₁, M₀)) ≠ prune(K₂, M₀); returns
+    (cases examined, first counterexample or None). ``prune(weights, k, eligible)`` → set."""
+    cases = 0
+    for ws, m0, k1, k2 in _nesting_cases(shape, values, all_masks):
+        cases += 1
+        if prune(ws, k2, prune(ws, k1, m0)) != prune(ws, k2, m0):
+            return cases, (ws, sorted(m0), k1, k2)
+    return cases, None
+
+
+@obligation(
+    id="psy01a.nested_pruning_identity",
+    source=Source(DOC, "principal corrections, 3: 'Fixed-weight nested magnitude pruning also has an exact nesting "
+                  "identity'; abstract: 'agree with one-shot pruning at the same integer retention counts'"),
+    statement="For fixed weights W, a mask M₀ and counts K₂ ≤ K₁ ≤ |M₀|, nested exact-count magnitude pruning equals "
+    "one-shot pruning at the final count: H_{K₂}(W, H_{K₁}(W, M₀)) = H_{K₂}(W, M₀) (descending |w|, ties by increasing "
+    "flattened index, eligibility restricted to the current mask).",
+    scope="exhaustive: every 2×2 matrix with entries in {−2,…,2}, every nonempty initial mask and every pair K₂ ≤ K₁; "
+    "every 2×3 matrix with entries in {−2,…,2} from the full mask and every pair (heavy ties; counts from 0); the "
+    "reference numpy pruning equals the definition on every 2×2 matrix, nonempty mask and count 1 ≤ K ≤ |M|; all "
+    "matrices and counts only by the prefix argument in the docstring (not machine-checked)",
+    expect=Expect.HOLDS,
+    lean="Psy01A.nested_pruning_identity",
+)
+def nested_pruning_identity(ctx):
+    """Claim (000_1ea2e46c3d2f64bf.txt): fixed-weight nested pruning equals one-shot pruning at
+    the same integer counts.
+
+    General argument. Order all positions by the key (−|w_i|, i); distinct positions have
+    distinct keys, so this is a strict total order ≺ fixed by W. H_K(M) is the set of the K
+    ≺-smallest elements of M. Let S = H_{K₁}(M₀): it is a ≺-initial segment of M₀ (every element
+    of M₀ below an element of S is in S). The K₂ ≺-smallest elements of S are then the K₂
+    ≺-smallest of M₀, for K₂ ≤ K₁. Deleted positions never return because eligibility is
+    restricted to the current mask; by induction any chain K₁ ≥ K₂ ≥ … ≥ K_r agrees with
+    one-shot H_{K_r}. (With K₂ > K₁ the nested result keeps only K₁ positions — not covered.)
+
+    Method. :func:`spec_prune` states H_K in exact arithmetic; the identity is checked on
+    every case of the scope (a finite exhaustive proof within it). The reference
+    :func:`reference_model.prune_exact_count` (numpy, stable argsort) is checked against the
+    definition on every 2×2 matrix, mask and count, so the identity holds for it too there."""
+    np = rm._np()
+    parts = {}
+    for label, shape, all_masks in (("2x2 every mask", (2, 2), True), ("2x3 full mask", (2, 3), False)):
+        with timed() as t:
+            cases, bad = nesting_counterexample(spec_prune, shape, range(-2, 3), all_masks)
+            step = t.step(exact.NAME, exact.VERSION, f"nested = one-shot, {label}", "identity" if bad is None else
+                          f"differs at {bad}", cases=cases)
+        parts[label] = _check(label, bad is None, step, cases=cases, counterexample=bad)
+    with timed() as t:
+        cases, bad = 0, None
+        for ws in itertools.product(range(-2, 3), repeat=4):
+            w = np.array(ws, dtype=float).reshape(2, 2)
+            for bits in itertools.product((0, 1), repeat=4):
+                if not any(bits):
+                    continue
+                m = np.array(bits, dtype=bool).reshape(2, 2)
+                eligible = [i for i in range(4) if bits[i]]
+                for k in range(1, len(eligible) + 1):
+                    cases += 1
+                    got = frozenset(int(i) for i in np.flatnonzero(rm.prune_exact_count(w, k, m)))
+                    if got != spec_prune(ws, k, eligible) and bad is None:
+                        bad = (ws, bits, k)
+        step = t.step("numpy", f"numpy {np.__version__}", "reference prune_exact_count = definition, every 2×2 case",
+                      "agree" if bad is None else f"differ at {bad}", cases=cases)
+    parts["reference = definition"] = _check("reference", bad is None, step, cases=cases, mismatch=bad)
+    return all_of("exhaustive exact enumeration over the stated scope", parts)
+
+
+# ---------------------------------------------------------------------------------------
+# Learning between prunings, optimiser resets
+# ---------------------------------------------------------------------------------------
+
+LEARN_W0 = (Fraction(3), Fraction(2), Fraction(1))
+LEARN_TARGET = (Fraction(0), Fraction(3), Fraction(0))
+LEARN_RATE = Fraction(1, 2)
+LEARN_K = (2, 1)
+
+
+def masked_gd_step(w: Sequence[Fraction], mask: frozenset[int], target: Sequence[Fraction], lr: Fraction) -> tuple[Fraction, ...]:
+    """One gradient step on ½‖w∘M − t‖² for the retained positions (deleted ones keep their value)."""
+    return tuple(x - lr * (x - t) if i in mask else x for i, (x, t) in enumerate(zip(w, target)))
+
+
+def phased_vs_one_shot(lr: Fraction) -> dict[str, Any]:
+    k1, k2 = LEARN_K
+    full = range(len(LEARN_W0))
+    m1 = spec_prune(LEARN_W0, k1, full)
+    w1 = masked_gd_step(LEARN_W0, m1, LEARN_TARGET, lr)
+    nested = spec_prune(w1, k2, m1)
+    one_shot = spec_prune(LEARN_W0, k2, full)
+    return {"M1": sorted(m1), "w1": [fmt(x) for x in w1], "nested": sorted(nested), "one_shot": sorted(one_shot),
+            "equal": nested == one_shot}
+
+
+@obligation(
+    id="psy01a.learning_breaks_nesting",
+    source=Source(DOC, "principal corrections, 4: 'Learning between pruning operations can change rankings and "
+                  "therefore invalidate that identity'"),
+    statement="With one training step between the prunings, nested pruning can differ from one-shot pruning at the same "
+    "count: w₀ = (3, 2, 1), K₁ = 2, one gradient step (rate 1/2) on ½‖w∘M − (0, 3, 0)‖² gives w₁ = (3/2, 5/2, 1), "
+    "and H₁(w₁, H₂(w₀)) = {1} ≠ {0} = H₁(w₀); without the step the two agree.",
+    scope="one exact witness (rational weights, the definition and the reference pruning both), plus the "
+    "fixed-weight control",
+    expect=Expect.HOLDS,
+    lean="Psy01A.learning_breaks_nesting",
+    uses=("psy01a.nested_pruning_identity",),
+)
+def learning_breaks_nesting(ctx):
+    """Claim (000_1ea2e46c3d2f64bf.txt, principal corrections 4). The training step lowers the
+    top weight (3 → 3/2) and raises the second (2 → 5/2), re-ranking them, so the phased
+    schedule keeps position 1 while one-shot pruning of the initial weights at K = 1 keeps
+    position 0. Computed in exact rationals with :func:`spec_prune` and with the reference
+    pruning on object arrays of Fractions; the control with learning rate 0 (fixed weights)
+    agrees, as ``psy01a.nested_pruning_identity`` says it must."""
+    np = rm._np()
+    with timed() as t:
+        learned, control = phased_vs_one_shot(LEARN_RATE), phased_vs_one_shot(Fraction(0))
+        w0 = np.array(LEARN_W0, dtype=object).reshape(1, 3)
+        m1 = rm.prune_exact_count(w0, LEARN_K[0])
+        w1 = np.array(masked_gd_step(LEARN_W0, frozenset(int(i) for i in np.flatnonzero(m1)), LEARN_TARGET, LEARN_RATE),
+                      dtype=object).reshape(1, 3)
+        ref_nested = sorted(int(i) for i in np.flatnonzero(rm.prune_exact_count(w1, LEARN_K[1], m1)))
+        ref_one_shot = sorted(int(i) for i in np.flatnonzero(rm.prune_exact_count(w0, LEARN_K[1])))
+        ok = (not learned["equal"] and control["equal"] and ref_nested == learned["nested"]
+              and ref_one_shot == learned["one_shot"])
+        step = t.step(exact.NAME, exact.VERSION, "phased (prune, train, prune) vs one-shot", "differ" if ok else "no witness")
+    if ok:
+        return proved("exact witness (definition and reference pruning)", step, learned=learned, fixed_weights=control,
+                      reference={"nested": ref_nested, "one_shot": ref_one_shot})
+    return unknown("exact witness", "the witness does not separate the schedules", step, learned=learned, fixed_weights=control)
+
+
+ADAM = {"lr": Fraction(1, 1000), "beta1": Fraction(9, 10), "beta2": Fraction(999, 1000), "eps": Fraction(1, 10**8)}
+
+
+def adam_run(theta0: Fraction, invocations: int, steps: int, reset: bool) -> tuple[Any, list[str]]:
+    """Adam on L(θ) = θ²/2 (gradient θ), ``invocations`` calls of ``steps`` steps each; with
+    ``reset`` every call starts from fresh moments and step counter. Interval arithmetic
+    (the square root is the only irrational operation)."""
+    I = interval.Interval
+    lr, b1, b2, eps = (I.of(ADAM[k]) for k in ("lr", "beta1", "beta2", "eps"))
+    theta = I.of(theta0)
+    m = v = I.of(0)
+    t = 0
+    trace = []
+    for _ in range(invocations):
+        if reset:
+            m, v, t = I.of(0), I.of(0), 0
+        for _ in range(steps):
+            t += 1
+            g = theta
+            m = b1 * m + (1 - b1) * g
+            v = b2 * v + (1 - b2) * g * g
+            mhat = m / (1 - b1**t)
+            vhat = v / (1 - b2**t)
+            theta = theta - lr * mhat / (vhat.sqrt() + eps)
+            trace.append(show_interval(theta))
+    return theta, trace
+
+
+def show_interval(x: Any) -> str:
+    from obligations.psy01a.construction import show
+
+    return show(x, 20)
+
+
+@obligation(
+    id="psy01a.fresh_adam_differs",
+    source=Source(DOC, "training maps: 'The supplied training function creates a fresh Adam optimizer at each "
+                  "invocation … must not silently be transferred to a procedure that retains Adam moments'"),
+    statement="A fine-tuning map that creates a fresh Adam optimiser at each invocation differs from one that retains "
+    "the moments: on L(θ) = θ²/2 from θ = 1, two invocations of one Adam step each (lr 10⁻³, β = (0.9, 0.999), "
+    "ε = 10⁻⁸) end at different parameters.",
+    scope="one witness, enclosed rigorously (113-bit intervals; the fresh run is also exact in rationals since its "
+    "steps have √(g²) = |g|); PyTorch's Adam update with bias correction",
+    expect=Expect.HOLDS,
+    lean="Psy01A.fresh_adam_differs",
+)
+def fresh_adam_differs(ctx):
+    """Claim (000_1ea2e46c3d2f64bf.txt, training procedure): resetting Adam changes the map.
+    Adam: m ← β₁m + (1−β₁)g, v ← β₂v + (1−β₂)g², θ ← θ − lr·m̂/(√v̂ + ε) with m̂ = m/(1−β₁ᵗ),
+    v̂ = v/(1−β₂ᵗ). A fresh optimiser's first step has m̂ = g, v̂ = g², so each fresh call moves
+    θ by exactly lr·g/(|g| + ε) (rational); with retained moments the second step uses t = 2
+    and the mixed moments (irrational √v̂). Both runs are enclosed at 113 bits; disjoint
+    enclosures prove the end points differ. The fresh run is recomputed in exact rationals
+    and must lie in its enclosure."""
+    with interval.precision(interval.DEFAULT_PREC):
+        fresh, fresh_trace = adam_run(Fraction(1), 2, 1, reset=True)
+        kept, kept_trace = adam_run(Fraction(1), 2, 1, reset=False)
+        sep = kept - fresh
+    theta = Fraction(1)
+    for _ in range(2):
+        theta = theta - ADAM["lr"] * theta / (abs(theta) + ADAM["eps"])
+    with timed() as t:
+        ok = (sep.lo > 0 or sep.hi < 0) and fresh.contains(theta)
+        step = t.step(interval.NAME, interval.version(), "enclose both runs and their difference",
+                      "disjoint" if ok else "overlap", retained_minus_fresh=show_interval(sep))
+    data = {"fresh_trace": fresh_trace, "retained_trace": kept_trace, "fresh_exact": fmt(theta),
+            "retained_minus_fresh": show_interval(sep), "hyperparameters": {k: fmt(x) for k, x in ADAM.items()}}
+    if ok:
+        return proved("rigorous interval separation + exact fresh run", step, **data)
+    return unknown("rigorous interval separation", "the enclosures overlap", step, **data)
+
+
+# ---------------------------------------------------------------------------------------
+# Hard pruning is not Lipschitz in the density
+# ---------------------------------------------------------------------------------------
+
+
+def jump_network() -> rm.ReluNetwork:
+    """A constant ReLU feature 1 (bias 1), an inactive unit (bias −1); head rows: class 0 gets
+    the feature with weight 1, class 1 gets the inactive unit with weight 2 and bias 1/2."""
+    np = rm._np()
+    return rm.ReluNetwork((np.zeros((2, 1)), np.array([[1.0, 0.0], [0.0, 2.0]])),
+                          (np.array([1.0, -1.0]), np.array([0.0, 0.5])))
+
+
+def embedded_jump_network() -> rm.ReluNetwork:
+    """The same example inside 4→256→256→128→4: hidden matrices zero, third-layer unit 0 has
+    bias 1, units 1…51 bias −1 with head weight 2 to class 1 (bias 1/2), unit 0 weight 1 to
+    class 0, classes 2 and 3 bias −1."""
+    np = rm._np()
+    widths = ARCHITECTURE
+    weights = [np.zeros((b, a)) for a, b in zip(widths, widths[1:])]
+    biases = [np.zeros(b) for b in widths[1:]]
+    biases[2][:] = -1.0
+    biases[2][0] = 1.0
+    weights[3][0, 0] = 1.0
+    weights[3][1, 1:52] = 2.0
+    biases[3][:] = [0.0, 0.5, -1.0, -1.0]
+    return rm.ReluNetwork(tuple(weights), tuple(biases))
+
+
+def accuracy(net: rm.ReluNetwork, density: Fraction) -> Fraction:
+    """Accuracy on a class-0 test law at σ = 0 (the network ignores its input) after
+    layer-wise exact-count pruning at ``density`` with frozen weights."""
+    pruned = net.masked(rm.prune_network(net, density))
+    _, z = rm.forward_exact(pruned, [0] * pruned.widths[0])
+    return Fraction(int(rm.predict_exact(z) == 0))
+
+
+def lipschitz_claim(net: rm.ReluNetwork, constant: Fraction):
+    """|A(d) − A(d')| ≤ L·|d − d'| (A is evaluated by exact pruning; exact backend only)."""
+    def a(o, x):
+        return accuracy(net, x)
+
+    return claim(
+        f"accuracy-lipschitz-L{fmt(constant)}", "d dp",
+        lambda o, v: o.le(o.abs(a(o, v.d) - a(o, v.dp)), constant * o.abs(v.d - v.dp)),
+        hypotheses={"0 < d ≤ 1": lambda o, v: o.and_(o.gt(v.d, 0), o.le(v.d, 1)),
+                    "0 < d' ≤ 1": lambda o, v: o.and_(o.gt(v.dp, 0), o.le(v.dp, 1))},
+        terms={"|A(d) - A(d')|": lambda o, v: o.abs(a(o, v.d) - a(o, v.dp)), "L|d - d'|": lambda o, v: constant * o.abs(v.d - v.dp)},
+    )
+
+
+JUMP = Fraction(1, 4)  # minimal example: A(d) = 1 iff ⌈4d⌉ ≥ 2 iff d > 1/4
+EMBEDDED_JUMP = Fraction(51, 512)  # embedded: A(d) = 1 iff ⌈512d⌉ ≥ 52 iff d > 51/512
+L_TABLE = (Fraction(1), Fraction(10), Fraction(1000), Fraction(10**9))
+
+
+def delta_for(constant: Fraction, width: Fraction) -> Fraction:
+    return min(width, 1 / (2 * constant))
+
+
+STEP_LEMMA = claim(
+    "jump-pair-defeats-L", "L delta",
+    lambda o, v: o.and_(o.lt(v.L * v.delta, 1), o.lt(1, 4 * (JUMP + v.delta)), o.le(4 * (JUMP + v.delta), 2)),
+    hypotheses={"L > 0": lambda o, v: o.gt(v.L, 0), "0 < δ ≤ 1/4": lambda o, v: o.and_(o.gt(v.delta, 0), o.le(v.delta, JUMP)),
+                "2Lδ ≤ 1": lambda o, v: o.le(2 * v.L * v.delta, 1)},
+)
+
+
+@obligation(
+    id="psy01a.hard_pruning_not_lipschitz",
+    source=Source(DOC, "hard pruning: 'a general Lipschitz theorem for (d_e, f) ↦ (A, S) is false without further "
+                  "assumptions'"),
+    statement="There is a constant L such that, for frozen weights, the accuracy after layer-wise exact-count magnitude "
+    "pruning satisfies |A(d) − A(d')| ≤ L·|d − d'| for all densities d, d' ∈ (0, 1] (a general Lipschitz theorem for "
+    "(d_e, f) ↦ (A, S), at f = 0 and σ = 0).",
+    scope="refuted for every L > 0: the accuracy-jump network (exhaustive over its counts: A(d) = 1 iff d > 1/4), the "
+    "pair (1/4, 1/4 + min(1/4, 1/(2L))) with z3 for the quantifier step, exact re-checks at L = 1, 10, 1000, 10⁹; "
+    "the same jump embedded in 4→256→256→128→4 at d = 51/512",
+    expect=Expect.FAILS,
+    lean="Psy01A.hard_pruning_not_lipschitz",
+)
+def hard_pruning_not_lipschitz(ctx):
+    """Claim to refute (000_1ea2e46c3d2f64bf.txt, hard pruning): a general Lipschitz theorem
+    for hard pruning. At f = 0 and σ = 0, (d_e, f) ↦ (A, S) restricts to d ↦ A(d), so a
+    Lipschitz bound in (d_e, f) would give one for A.
+
+    Counterexample (the text's): a constant ReLU feature 1 and two logits z₀ = w·1 (w = 1),
+    z₁ = 1/2 (bias; the inactive unit's weight 2 outranks w). The head has N = 4 entries, so
+    K = ⌈4d⌉: K = 1 keeps only the 2 (class 1), K ≥ 2 keeps w (class 0). Exhaustively over all
+    (layer-1, head) counts, A(d) = 1 iff K_head ≥ 2 iff d > 1/4, on a class-0 test law.
+    For any L > 0 take δ = min(1/4, 1/(2L)): A(1/4) = 0, A(1/4 + δ) = 1, and Lδ ≤ 1/2 < 1; z3
+    proves the quantifier step (Lδ < 1 and ⌈4(1/4 + δ)⌉ = 2) for all L > 0. The certificate's
+    witness is L = 1000, re-checked by exact pruning and an exact forward pass; the table
+    repeats it for other L and for the 067A-shaped embedding (jump at 51/512, 52 head weights)."""
+    net = jump_network()
+    parts = {}
+    with timed() as t:
+        table, ok = [], True
+        for k1 in (1, 2):
+            for k2 in range(1, 5):
+                pruned = net.masked((rm.prune_exact_count(net.weights[0], k1), rm.prune_exact_count(net.weights[1], k2)))
+                _, z = rm.forward_exact(pruned, [0])
+                cls = rm.predict_exact(z)
+                table.append({"K1": k1, "K_head": k2, "class": cls})
+                ok &= cls == (0 if k2 >= 2 else 1)
+        ok &= [rm.retention_count(d, 4) for d in (JUMP, JUMP + Fraction(1, 10**9))] == [1, 2]
+        step = t.step(exact.NAME, exact.VERSION, "class at every count pair", "A = 1 iff K_head ≥ 2" if ok else "other", table=table)
+    parts["step function (exhaustive)"] = _check("step function", ok, step, table=table)
+    parts["quantifier step (z3)"] = smt.prove(STEP_LEMMA, ctx)
+    instances, witness = [], None
+    for constant in L_TABLE:
+        for label, network, at in (("minimal", net, JUMP), ("067A-shaped", embedded_jump_network(), EMBEDDED_JUMP)):
+            width = JUMP if label == "minimal" else Fraction(1, 512)
+            point = {"d": at, "dp": at + delta_for(constant, width)}
+            v = exact.recheck_counterexample(lipschitz_claim(network, constant), point, "the jump pair")
+            instances.append({"network": label, "L": fmt(constant), "d": fmt(point["d"]), "d'": fmt(point["dp"]),
+                              "status": v.status.value, "sides": dict(v.certificate.sides or {})})
+            if label == "minimal" and constant == 1000:
+                witness = v
+            parts[f"{label}, L = {fmt(constant)}"] = (proved("exact re-check of the violating pair", *v.certificate.steps)
+                                                      if v.status is Status.REFUTED else v)
+    support = all_of("exhaustive + z3 + exact instances", parts)
+    if support.status is not Status.PROVED or witness is None or witness.status is not Status.REFUTED:
+        return unknown("refutation of the Lipschitz claim", support.certificate.reason or "a supporting step failed",
+                       *support.certificate.steps, parts=support.certificate.data.get("parts"))
+    c = witness.certificate
+    return refuted("accuracy-jump counterexample, exact pruning and forward pass", {**c.witness, "L": "1000"}, c.sides,
+                   *support.certificate.steps, refutes="every L > 0 (pair 1/4, 1/4 + min(1/4, 1/(2L)))",
+                   instances=instances, parts=support.certificate.data["parts"])
+
+
+@obligation(
+    id="psy01a.mask_is_coordinate_projection",
+    source=Source(DOC, "principal corrections, 2: 'A magnitude mask is an orthogonal coordinate projection in parameter "
+                  "space. It is not generally an orthogonal projection of hidden representations'"),
+    statement="θ ↦ M∘θ is the orthogonal projection P = diag(vec M) of parameter space (P² = P = Pᵀ, θ − Pθ ⊥ Pφ), "
+    "but a magnitude mask is not an orthogonal (nor any linear) projection of hidden representations: for "
+    "W = [[2, −1]], its K = 1 magnitude mask M = [[1, 0]] and x = (1, 2), ReLU(Wx) = 0 while ReLU((W∘M)x) = 2.",
+    scope="the projection identities symbolically for every mask of a 2×2 and a 2×3 matrix (sympy; the argument — a "
+    "0/1 diagonal — is size-free); the representation claim by one exact witness with the reference pruning",
+    expect=Expect.HOLDS,
+    lean="Psy01A.mask_is_coordinate_projection",
+)
+def mask_is_coordinate_projection(ctx):
+    """Claim (000_1ea2e46c3d2f64bf.txt, principal corrections 2). In parameter space masking is
+    multiplication by the 0/1 diagonal P = diag(vec M): sympy checks P² − P = 0, Pᵀ − P = 0,
+    P·vec θ − vec(M∘θ) = 0 and ⟨θ − Pθ, Pφ⟩ = 0 for symbolic θ, φ and every 2×2 and 2×3 mask.
+    On representations: any linear map Q has Q·0 = 0, but the witness has h(x) = ReLU(Wx) = 0
+    and h_M(x) = ReLU((W∘M)x) = 2 ≠ 0, so no linear Q (in particular no orthogonal projection,
+    which could not increase a norm either) maps h to h_M. The mask is computed by the
+    reference pruning at K = 1; the values in exact rationals."""
+    sp = symbolic.sympy()
+    checks = []
+    for rows, cols in ((2, 2), (2, 3)):
+        n = rows * cols
+        theta = sp.Matrix(sp.symbols(f"t0:{n}", real=True))
+        phi = sp.Matrix(sp.symbols(f"p0:{n}", real=True))
+        total = 0
+        for bits in itertools.product((0, 1), repeat=n):
+            p = sp.diag(*bits)
+            masked = sp.Matrix([theta[i] * bits[i] for i in range(n)])
+            total += sum(e**2 for e in p * p - p) + sum(e**2 for e in p.T - p) + sum(e**2 for e in p * theta - masked)
+            total += ((theta - p * theta).T * (p * phi))[0] ** 2
+        checks.append(symbolic.zero_step(total, f"P² = P = Pᵀ, Pθ = M∘θ, (θ − Pθ) ⊥ Pφ for all {2**n} masks of {rows}×{cols}"))
+    np = rm._np()
+    w = np.array([[2.0, -1.0]])
+    with timed() as t:
+        m = rm.prune_exact_count(w, 1)
+        x = (Fraction(1), Fraction(2))
+        h = max(Fraction(2) * x[0] - x[1], Fraction(0))
+        wm = rm.apply_mask(w, m)
+        hm = max(Fraction(wm[0, 0].item()) * x[0] + Fraction(wm[0, 1].item()) * x[1], Fraction(0))
+        ok = m.tolist() == [[True, False]] and h == 0 and hm != 0
+        step = t.step(exact.NAME, exact.VERSION, "h(x) and h_M(x) at x = (1, 2)", f"h = {fmt(h)}, h_M = {fmt(hm)}")
+    witness = (proved("exact witness", step, W=[[2, -1]], M=[[1, 0]], x=["1", "2"], h=fmt(h), h_M=fmt(hm))
+               if ok else unknown("exact witness", "the witness does not separate", step))
+    return all_of("sympy projection identities + exact witness", {
+        "coordinate projection": symbolic.conclude("sympy", checks), "not a representation projection": witness})
