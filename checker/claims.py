@@ -29,17 +29,20 @@ class Env:
     def __init__(self, values: Mapping[str, Any]) -> None:
         object.__setattr__(self, "_values", dict(values))
 
+    def _undeclared(self, name: str) -> str:
+        return f"claim uses variable {name!r}, which it does not declare (declared: {', '.join(self._values) or 'none'})"
+
     def __getattr__(self, name: str) -> Any:
         try:
             return self._values[name]
         except KeyError:
-            raise AttributeError(
-                f"claim uses variable {name!r}, which it does not declare "
-                f"(declared: {', '.join(self._values) or 'none'})"
-            ) from None
+            raise AttributeError(self._undeclared(name)) from None
 
     def __getitem__(self, name: str) -> Any:
-        return self._values[name]
+        try:
+            return self._values[name]
+        except KeyError:
+            raise KeyError(self._undeclared(name)) from None
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Env is read-only")

@@ -62,8 +62,9 @@ def with_data(verdict: Verdict, **data: Any) -> Verdict:
 def all_of(method: str, parts: Mapping[str, Verdict]) -> Verdict:
     """The conjunction of several verdicts, each under its own name.
 
-    Refuted if any part is refuted (its witness refutes the conjunction); proved only if every
-    part is proved; otherwise unknown if any part is undecided, else supported.
+    Refuted if any part is refuted (its witness refutes the conjunction); error if any part is
+    an error; proved only if every part is proved; otherwise unknown if any part is undecided,
+    else supported.
     """
     if not parts:
         raise ValueError("all_of needs at least one part")
@@ -80,9 +81,13 @@ def all_of(method: str, parts: Mapping[str, Verdict]) -> Verdict:
                 Status.REFUTED,
                 Certificate(method, tuple(steps), c.witness, c.sides, f"part {name!r} is refuted", {"parts": data}),
             )
+    broken = [n for n, v in parts.items() if v.status is Status.ERROR]
+    if broken:
+        reasons = "; ".join(f"{n}: {parts[n].certificate.reason}" for n in broken)
+        return Verdict(Status.ERROR, Certificate(method, tuple(steps), reason=reasons, data={"parts": data}))
     if all(s is Status.PROVED for s in statuses):
         return Verdict(Status.PROVED, Certificate(method, tuple(steps), data={"parts": data}))
-    undecided = [n for n, v in parts.items() if v.status in (Status.UNKNOWN, Status.TIMEOUT, Status.ERROR)]
+    undecided = [n for n, v in parts.items() if v.status in (Status.UNKNOWN, Status.TIMEOUT)]
     if undecided:
         reasons = "; ".join(f"{n}: {parts[n].certificate.reason}" for n in undecided)
         return Verdict(Status.UNKNOWN, Certificate(method, tuple(steps), reason=reasons, data={"parts": data}))

@@ -140,11 +140,16 @@ class Evaluation:
 
 
 def evaluate(claim: Claim, point: Mapping[str, Any]) -> Evaluation:
+    """Evaluate ``claim`` exactly at ``point``. A division by zero (the point is a pole of the
+    claim) raises :class:`CannotDecide`: the claim has no value there."""
     exact = {k: to_fraction(v) for k, v in point.items() if k in claim.variables}
     v = claim.env(exact)
-    hyps = {name: _check_bool(val) for name, val in claim.hypothesis_values(OPS, v).items()}
-    concl = _check_bool(claim.conclusion(OPS, v))
-    terms = {name: to_fraction(val) for name, val in claim.term_values(OPS, v).items()}
+    try:
+        hyps = {name: _check_bool(val) for name, val in claim.hypothesis_values(OPS, v).items()}
+        concl = _check_bool(claim.conclusion(OPS, v))
+        terms = {name: to_fraction(val) for name, val in claim.term_values(OPS, v).items()}
+    except ZeroDivisionError as exc:
+        raise CannotDecide(f"division by zero at {fmt_map(exact)}: the claim is undefined there") from exc
     return Evaluation(exact, hyps, concl, terms)
 
 

@@ -127,8 +127,11 @@ class Interval:
         return f"Interval([{float(self.lo)!r}, {float(self.hi)!r}])"
 
     def describe(self, digits: int = 12) -> str:
-        mp = _mp()
-        return f"[{mp.nstr(self.v.a, digits)}, {mp.nstr(self.v.b, digits)}]"
+        """The endpoints in decimal, for display only (rounded to nearest; the certificate's
+        decisions are made on the exact binary endpoints)."""
+        to_str = _mp().libmp.to_str
+        lo, hi = self.v._mpi_
+        return f"[{to_str(lo, digits)}, {to_str(hi, digits)}]"
 
     # arithmetic ------------------------------------------------------------------
     def _lift(self, other: Any) -> Any:

@@ -42,26 +42,33 @@ class Z3Ops:
     def q(self, num: int, den: int = 1) -> Any:
         return self.z3.RealVal(Fraction(num, den), self.context)
 
+    def _real(self, x: Any) -> Any:
+        """A z3 term in this call's context (plain Python numbers are lifted)."""
+        return x if self.z3.is_expr(x) else self.z3.RealVal(Fraction(x), self.context)
+
+    def _bool(self, b: Any) -> Any:
+        return b if self.z3.is_expr(b) else self.z3.BoolVal(bool(b), self.context)
+
     def relu(self, x: Any) -> Any:
-        return self.z3.If(x > 0, x, 0)
+        return self.z3.If(self._real(x) > 0, x, 0, self.context)
 
     def abs(self, x: Any) -> Any:
-        return self.z3.If(x >= 0, x, -x)
+        return self.z3.If(self._real(x) >= 0, x, -x, self.context)
 
     def max(self, *xs: Any) -> Any:
         out = xs[0]
         for x in xs[1:]:
-            out = self.z3.If(x > out, x, out)
+            out = self.z3.If(self._real(x) > out, x, out, self.context)
         return out
 
     def min(self, *xs: Any) -> Any:
         out = xs[0]
         for x in xs[1:]:
-            out = self.z3.If(x < out, x, out)
+            out = self.z3.If(self._real(x) < out, x, out, self.context)
         return out
 
     def ite(self, c: Any, a: Any, b: Any) -> Any:
-        return self.z3.If(c, a, b)
+        return self.z3.If(self._bool(c), a, b, self.context)
 
     def sqrt(self, x: Any) -> Any:
         raise CannotDecide("sqrt is not interpreted by the smt backend; square both sides instead")

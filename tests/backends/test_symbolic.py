@@ -1,0 +1,116 @@
+"""The sympy backend: a step proves only when sympy reduces it to 0 / True, and says what it got."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from checker.backends import exact, symbolic
+from checker.model import Status
+from tests import strategies as S
+from tests.backends.corpus import CORPUS
+
+
+class SympyTerms:
+    """Just enough of an ops namespace to read a corpus claim's ``lhs``/``rhs`` terms into sympy
+    (the claims stay written once; this reads them, it does not restate them)."""
+
+    def __init__(self) -> None:
+        self.sp = symbolic.sympy()
+
+    def q(self, num, den=1):
+        return self.sp.Rational(num, den)
+
+    def relu(self, x):
+        return self.sp.Max(x, 0)
+
+    def abs(self, x):
+        return self.sp.Abs(x)
+
+    def max(self, *xs):
+        return self.sp.Max(*xs)
+
+    def min(self, *xs):
+        return self.sp.Min(*xs)
+
+
+IDENTITIES = [e for e in CORPUS if "identity" in e.tags and {t.name for t in e.claim.terms} == {"lhs", "rhs"}]
+
+
+def _difference(entry):
+    sp = symbolic.sympy()
+    v = entry.claim.env({x: sp.Symbol(x, real=True) for x in entry.claim.variables})
+    terms = entry.claim.term_values(SympyTerms(), v)
+    return terms["lhs"] - terms["rhs"]
+
+
+def test_zero_step_proves_a_polynomial_identity_and_records_it():
+    """(x+y)² − x² − 2xy − y² reduces to 0; the step records the expression and its simplified form."""
+    sp = symbolic.sympy()
+    x, y = sp.symbols("x y", real=True)
+    ok, step = symbolic.zero_step((x + y) ** 2 - x**2 - 2 * x * y - y**2, "binomial")
+    assert ok and step.answer == "0" and step.detail["simplified"] == "0"
+    assert step.backend == symbolic.NAME and step.version.startswith("sympy ")
+    assert "binomial" in step.action
+
+
+def test_zero_step_does_not_prove_a_non_identity():
+    """x² − 1 is not 0: not proved, and the step shows what sympy got."""
+    sp = symbolic.sympy()
+    x = sp.Symbol("x", real=True)
+    ok, step = symbolic.zero_step(x**2 - 1, "not an identity")
+    assert not ok and step.answer == "x**2 - 1"
+
+
+def test_true_step_needs_sympy_to_say_true():
+    """x + 1 > 0 is True for positive x; for an unconstrained x sympy cannot say, so no proof."""
+    sp = symbolic.sympy()
+    pos, free = sp.Symbol("p", positive=True), sp.Symbol("f", real=True)
+    assert symbolic.true_step(pos + 1 > 0, "positive")[0]
+    ok, step = symbolic.true_step(free + 1 > 0, "free")
+    assert not ok and step.answer != "True"
+
+
+def test_conclude_is_proved_only_when_every_step_is():
+    """conclude proves when every step reduced, and is otherwise unknown naming the failures."""
+    sp = symbolic.sympy()
+    x = sp.Symbol("x", real=True)
+    good = symbolic.zero_step(x - x, "trivial")
+    bad = symbolic.zero_step(x, "x is not zero")
+    assert symbolic.conclude("m", [good], note=1).status is Status.PROVED
+    v = symbolic.conclude("m", [good, bad])
+    assert v.status is Status.UNKNOWN and "x is not zero" in v.certificate.reason
+    assert "trivial" not in v.certificate.reason and len(v.certificate.steps) == 2
+
+
+def _piecewise_difference(entry):
+    """lhs − rhs with Max/Min/Abs rewritten as Piecewise, which sympy can fold case by case."""
+    sp = symbolic.sympy()
+    return sp.piecewise_fold(_difference(entry).rewrite(sp.Piecewise))
+
+
+@pytest.mark.parametrize("entry", IDENTITIES, ids=[e.name for e in IDENTITIES])
+def test_symbolic_proves_true_identities_and_never_false_ones(entry):
+    """For each corpus identity lhs = rhs, zero_step on lhs − rhs (as it is, and rewritten
+    piecewise) never reduces a mutated, false one to 0; a true one without hypotheses does
+    reduce to 0 piecewise (with a hypothesis, sympy need not see it: an honest unknown)."""
+    raw_ok, raw = symbolic.zero_step(_difference(entry), entry.name)
+    ok, step = symbolic.zero_step(_piecewise_difference(entry), entry.name)
+    if not entry.true:
+        assert not raw_ok and not ok, (raw.detail, step.detail)
+    elif not entry.claim.hypotheses:
+        assert ok, step.answer
+
+
+@pytest.mark.parametrize("entry", IDENTITIES, ids=[e.name for e in IDENTITIES])
+@S.given(point=S.data())
+@S.examples(15)
+def test_symbolic_terms_agree_with_exact_terms(entry, point):
+    """The same terms substituted at rational points in sympy equal the exact backend's values."""
+    sp = symbolic.sympy()
+    values = point.draw(S.points(entry.claim.variables))
+    diff = _difference(entry).subs({sp.Symbol(k, real=True): sp.Rational(x.numerator, x.denominator)
+                                    for k, x in values.items()})
+    ev = exact.evaluate(entry.claim, values)
+    assert Fraction(str(sp.nsimplify(diff))) == ev.terms["lhs"] - ev.terms["rhs"]

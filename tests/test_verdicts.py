@@ -1,0 +1,110 @@
+"""Verdict constructors and combinators: exact formatting, all_of's order of precedence."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from checker.model import Certificate, Status, Verdict
+from checker.verdicts import all_of, fmt, fmt_map, proved, refuted, supported, timed, unknown, with_data
+from tests import strategies as S
+
+
+def _verdict(status: Status, name: str) -> Verdict:
+    """A verdict of any status, with a distinguishable witness, reason and step."""
+    with timed() as t:
+        step = t.step("b", "1", f"act {name}", status.value)
+    match status:
+        case Status.PROVED:
+            return proved(f"m-{name}", step)
+        case Status.SUPPORTED:
+            return supported(f"m-{name}", step, samples=10)
+        case Status.REFUTED:
+            return refuted(f"m-{name}", {"x": Fraction(-3, 2)}, {"lhs": 2}, step)
+        case _:
+            return Verdict(status, Certificate(f"m-{name}", (step,), reason=f"why {name}"))
+
+
+def _expected(statuses: list[Status]) -> Status:
+    if Status.REFUTED in statuses:
+        return Status.REFUTED
+    if Status.ERROR in statuses:
+        return Status.ERROR
+    if all(s is Status.PROVED for s in statuses):
+        return Status.PROVED
+    if any(s in (Status.UNKNOWN, Status.TIMEOUT) for s in statuses):
+        return Status.UNKNOWN
+    return Status.SUPPORTED
+
+
+@S.given(S.lists(S.sampled_from(Status), min_size=1, max_size=6))
+@S.examples(120)
+def test_all_of_precedence(statuses):
+    """all_of: refuted wins, then error, all proved → proved, any undecided part → unknown, else supported;
+    every part's steps are kept and every part is listed under its name."""
+    parts = {f"p{i}": _verdict(s, f"p{i}") for i, s in enumerate(statuses)}
+    v = all_of("combined", parts)
+    assert v.status is _expected(statuses)
+    assert len(v.certificate.steps) == len(statuses)
+    assert list(v.certificate.data["parts"]) == list(parts)
+    json.dumps(v.certificate.to_json())
+    if v.status is Status.REFUTED:
+        first = next(n for n, p in parts.items() if p.status is Status.REFUTED)
+        assert v.certificate.witness == {"x": "-3/2"} and f"part {first!r}" in v.certificate.reason
+    if v.status is Status.UNKNOWN:
+        for n, p in parts.items():
+            if p.status in (Status.UNKNOWN, Status.TIMEOUT, Status.ERROR):
+                assert f"{n}: why {n}" in v.certificate.reason
+
+
+@pytest.mark.parametrize("statuses, expected", [
+    ([Status.PROVED, Status.PROVED], Status.PROVED),
+    ([Status.PROVED, Status.REFUTED, Status.UNKNOWN], Status.REFUTED),
+    ([Status.PROVED, Status.UNKNOWN], Status.UNKNOWN),
+    ([Status.PROVED, Status.SUPPORTED], Status.SUPPORTED),
+    ([Status.SUPPORTED, Status.TIMEOUT], Status.UNKNOWN),
+])
+def test_all_of_examples(statuses, expected):
+    """The precedence on hand-picked cases (without Hypothesis)."""
+    assert all_of("m", {f"p{i}": _verdict(s, str(i)) for i, s in enumerate(statuses)}).status is expected
+
+
+def test_all_of_needs_a_part():
+    """An empty conjunction is a usage error, not a vacuous proof."""
+    with pytest.raises(ValueError, match="at least one part"):
+        all_of("m", {})
+
+
+def test_refuted_formats_witness_and_sides_exactly():
+    """refuted() stores the witness and sides as exact strings that read back as Fractions."""
+    v = refuted("m", {"x": Fraction(-3, 2), "n": 201}, {"lhs": Fraction(4, 2)})
+    assert v.status is Status.REFUTED
+    assert v.certificate.witness == {"x": "-3/2", "n": "201"} and v.certificate.sides == {"lhs": "2"}
+    assert Fraction(v.certificate.witness["x"]) == Fraction(-3, 2)
+
+
+@S.given(S.rationals(10**9, 10**9))
+@S.examples(50)
+def test_fmt_is_exact_and_re_readable(q):
+    """fmt of a Fraction reads back as the same Fraction."""
+    assert Fraction(fmt(q)) == q
+    assert fmt_map({"a": q}) == {"a": fmt(q)}
+
+
+def test_fmt_of_booleans_and_others():
+    """Booleans print as JSON's true/false; other values as str."""
+    assert fmt(True) == "true" and fmt(False) == "false" and fmt(3) == "3" and fmt(Fraction(6, 3)) == "2"
+
+
+def test_unknown_keeps_its_reason_and_data():
+    """unknown() records the reason and data; with_data merges data, keeping everything else."""
+    with timed() as t:
+        step = t.step("b", "v", "act", "unknown", detail=1)
+    v = unknown("m", "cannot say", step, a=1)
+    assert v.status is Status.UNKNOWN and v.certificate.reason == "cannot say"
+    w = with_data(v, b=2, a=3)
+    assert w.status is Status.UNKNOWN and w.certificate.data == {"a": 3, "b": 2}
+    assert w.certificate.reason == "cannot say" and w.certificate.steps == (step,)
+    assert step.time_s >= 0 and step.detail == {"detail": 1}
