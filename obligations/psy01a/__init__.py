@@ -3,6 +3,13 @@ task-gated ReLU network. Most displayed equations were lost in extraction; every
 reconstruction is written where it is used and collected in ``docs/reconstructions.md``.
 
 - :mod:`.setup` — architecture and parameter counts
-- :mod:`.cue` — signed margins and cue certificates
-- :mod:`.stability` — masked operator norms and pruning perturbations
+- :mod:`.reference_model` — the 067A reference network, exact-count magnitude pruning, random streams
+- :mod:`.cue` — the signed margin and its Lipschitz constant
+- :mod:`.cue_use` — cue obstruction, rule-use and cue Lipschitz certificates
+- :mod:`.construction` — the 56-weight sparse construction at 10% density; the universal threshold refuted
+- :mod:`.stress` — stress path bound, global and frozen-gate Gaussian certificates, rescaling, identical masks
+- :mod:`.comparison` — the affine-Gaussian comparison model and its corollary
+- :mod:`.accuracy` — accuracy stability and the soft relaxation
+- :mod:`.stability` — masked operator norms
+- :mod:`.pruning` — retention counts, nesting identity, hard-pruning discontinuity, Adam resets
 """
