@@ -24,7 +24,7 @@ SLICE = ["controller_bound", "psy01a.parameter_count", "psy01a.margin_two_lipsch
 def run(patterns: list[str], jobs: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "report.json"
-        cmd = [sys.executable, "-m", "checker", "check", *patterns, "--jobs", str(jobs), "--format", "json", "-o", str(report)]
+        cmd = [sys.executable, "-m", "checker", "check", *patterns, "--jobs", str(jobs), "--no-cache", "--format", "json", "-o", str(report)]
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         first = first_own = None
