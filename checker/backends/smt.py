@@ -136,7 +136,8 @@ class Lemma:
     at: Callable[[Any, Any], Mapping[str, Any]]
 
 
-def _solve(formula_of, claim: Claim, ctx: Context | None, timeout_ms: int | None, lemmas: Sequence[Lemma] = ()):
+def _solve(formula_of, claim: Claim, ctx: Context | None, timeout_ms: int | None, lemmas: Sequence[Lemma] = (),
+           rlimit: int | None = None):
     # A fresh z3 context per call: z3's answers and timings otherwise depend on what the same
     # process solved before, and results must not depend on scheduling.
     z3 = _z3()
@@ -146,6 +147,10 @@ def _solve(formula_of, claim: Claim, ctx: Context | None, timeout_ms: int | None
     solver = z3.Solver(ctx=context)
     limit = timeout_ms if timeout_ms is not None else (ctx.smt_timeout_ms if ctx else 60_000)
     solver.set(timeout=limit)
+    if rlimit is not None:
+        # z3's resource limit is deterministic, unlike the wall-clock timeout (a fast machine
+        # may finish within 1 ms what a loaded one cannot).
+        solver.set(rlimit=rlimit)
     if ctx is not None:
         solver.set(random_seed=ctx.seed % (2**31))
     v = claim.env(variables)
@@ -161,22 +166,24 @@ def prove(
     ctx: Context | None = None,
     *,
     timeout_ms: int | None = None,
+    rlimit: int | None = None,
     lemmas: Sequence[Lemma] = (),
 ) -> Verdict:
     """Prove ``∀ vars. hypotheses ⇒ conclusion`` over ℝ, or refute it with a re-checked model.
 
-    With ``lemmas``, the proof is relative to those (already proved) claims' instances."""
+    With ``lemmas``, the proof is relative to those (already proved) claims' instances.
+    ``rlimit`` bounds z3's deterministic resource count, on top of the wall-clock ``timeout_ms``."""
     z3 = _z3()
     method = "z3: check the negation over ℝ" + (", from proved lemmas" if lemmas else "")
     with timed() as t:
         try:
             solver, answer, variables, limit = _solve(
-                lambda o, v: o.not_(claim.formula(o, v)), claim, ctx, timeout_ms, lemmas
+                lambda o, v: o.not_(claim.formula(o, v)), claim, ctx, timeout_ms, lemmas, rlimit
             )
         except CannotDecide as why:
             return unknown(method, str(why))
         step = t.step(NAME, version(), f"check ¬({claim.name})", str(answer), timeout_ms=limit,
-                      lemmas=[lemma.claim.name for lemma in lemmas])
+                      rlimit=rlimit, lemmas=[lemma.claim.name for lemma in lemmas])
     if answer == z3.unsat:
         return proved(method, step, claim=claim.name, variables=list(claim.variables),
                       lemmas=[lemma.claim.name for lemma in lemmas])

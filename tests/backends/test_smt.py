@@ -59,13 +59,13 @@ def test_refutation_sides_are_the_claims_terms_at_the_witness():
 
 
 def test_solver_giving_up_is_unknown_with_reason():
-    """z3 answering unknown (1 ms on Motzkin's polynomial) is an honest unknown with z3's
-    reason, not an error and not a proof."""
-    v = smt.prove(MOTZKIN, CTX, timeout_ms=1)
+    """z3 answering unknown (resource limit 1 on Motzkin's polynomial: deterministic, where a
+    1 ms timeout is not) is an honest unknown with z3's reason, not an error and not a proof."""
+    v = smt.prove(MOTZKIN, CTX, rlimit=1)
     assert v.status is Status.UNKNOWN
     assert v.certificate.reason.startswith("z3 answered unknown")
     assert v.certificate.steps[0].answer == "unknown"
-    assert v.certificate.steps[0].detail["timeout_ms"] == 1
+    assert v.certificate.steps[0].detail["rlimit"] == 1
 
 
 def test_uninterpreted_operation_is_unknown_with_reason():
