@@ -1,0 +1,6 @@
+"""Claims of ``002_9648822bf1d4473c.txt`` and ``004_8327de8ce09705d9.txt``: the docstrings of a
+Lean 4 development proving that one (inexact, or binary32) SGD step on any single weight layer
+of a dense → relu → dense → relu → dense MLP decreases the softmax cross-entropy loss.
+
+- :mod:`.mlp` — the MLP, written once for Fractions, intervals and sympy (shapes, conventions)
+"""
