@@ -191,15 +191,24 @@ def cmd_show(args: argparse.Namespace) -> ExitCode:
         found = [r for r in results if r.id == args.id]
         if not found:
             raise UsageError(f"{args.report} has no result for {args.id!r}")
-        result = found[0]
+        result, context = found[0], results
     else:
         from checker.registry import discover
 
         catalogue = discover(args.package)
-        catalogue.by_id(args.id)
+        # Run the obligation with its ancestors, so that "depends" reports their real statuses
+        # (the cache makes the ancestors cheap after a check).
+        todo, wanted = [args.id], []
+        while todo:
+            ob_id = todo.pop()
+            if ob_id not in wanted:
+                wanted.append(ob_id)
+                todo.extend(catalogue.by_id(ob_id).uses)
         args.quiet = True
-        result = [r for r in _run(args, [args.id]) if r.id == args.id][0]
-    sys.stdout.write(render_certificate(result))
+        results = [r for r in _run(args, wanted) if r.id in wanted]
+        result = next(r for r in results if r.id == args.id)
+        context = results
+    sys.stdout.write(render_certificate(result, context))
     return exit_code_for([result])
 
 
