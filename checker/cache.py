@@ -8,7 +8,8 @@ A result is reused only when nothing it could depend on has changed. Its key has
   it imports (found statically in the AST, including imports inside functions);
 - the installed versions of Python and of the libraries the backends use (read from package
   metadata, without importing them);
-- the limits (timeout, memory), the obligation's seed and the ``slow`` switch.
+- the limits (timeout, memory), the obligation's seed, the ``slow`` switch and whether the
+  audits ran (an audited result is never served for a plain run, nor the reverse).
 
 Entries are JSON (never pickle: a shared cache must not be able to run code), written
 atomically (temporary file + rename). An unreadable entry is a miss with a warning; any
@@ -126,7 +127,8 @@ def module_closure(module: str, roots: Iterable[str]) -> dict[str, str]:
     return dict(sorted(seen.items()))
 
 
-def cache_key(ob: Obligation, *, seed: int, timeout_s: float, memory_mib: int, slow: bool, package: str) -> str:
+def cache_key(ob: Obligation, *, seed: int, timeout_s: float, memory_mib: int, slow: bool, package: str,
+              audit: bool = False) -> str:
     roots = {package, "obligations", ob.module.split(".")[0]}
     payload = {
         "checker": __version__,
@@ -138,6 +140,7 @@ def cache_key(ob: Obligation, *, seed: int, timeout_s: float, memory_mib: int, s
         "limits": [timeout_s, memory_mib],
         "seed": seed,
         "slow": slow,
+        "audit": audit,
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 

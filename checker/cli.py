@@ -74,6 +74,14 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
     ck.add_argument("--save-baseline", metavar="FILE", help="save this run as a baseline (JSON, written atomically)")
     ck.add_argument("--baseline", metavar="FILE", help="compare with a saved baseline; exit 1 on any regression")
+    ck.add_argument("--audit", action="store_true",
+                    help="also run the audits (vacuity, necessity, tightness, shrinking, seeds) on each result")
+
+    au = sub.add_parser("audit", help="check and audit obligations: vacuity, necessity, tightness, shrunk witnesses, seeds")
+    au.add_argument("patterns", nargs="*", metavar="PATTERN", help="id prefixes (default: all)")
+    run_options(au)
+    au.add_argument("--format", choices=FORMATS, default="table", help="report format (default: %(default)s)")
+    au.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
 
     rp = sub.add_parser("report", help="render a saved JSON report in another format")
     rp.add_argument("report", metavar="REPORT.json")
@@ -120,7 +128,8 @@ def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
 
     catalogue = discover(args.package)
     chosen = catalogue.select(patterns, include_slow=args.slow or bool(getattr(args, "id", None)))
-    config = RunConfig(jobs=args.jobs, timeout_s=args.timeout, memory_mib=args.memory, seed=args.seed, slow=args.slow)
+    config = RunConfig(jobs=args.jobs, timeout_s=args.timeout, memory_mib=args.memory, seed=args.seed, slow=args.slow,
+                       audit=bool(getattr(args, "audit", False)))
     progress = None if args.quiet else _progress()
     cache = None if args.no_cache else Cache(Path(args.cache_dir))
     # Load errors belong to a whole-catalogue run; a run restricted by patterns leaves them out.
@@ -161,6 +170,20 @@ def cmd_check(args: argparse.Namespace) -> ExitCode:
         if any(c.regression for c in changes):
             code = ExitCode.FAILED
     return code
+
+
+def cmd_audit(args: argparse.Namespace) -> ExitCode:
+    """``check --audit`` without baselines: the audit report (``--format markdown`` for docs)."""
+    from checker.reports import render
+
+    args.audit = True
+    results = _run(args, args.patterns)
+    text = render(results, args.format)
+    if args.output:
+        atomic_write(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return exit_code_for(results)
 
 
 def cmd_report(args: argparse.Namespace) -> ExitCode:
@@ -230,6 +253,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return cmd_list(args)
             case "check":
                 return cmd_check(args)
+            case "audit":
+                return cmd_audit(args)
             case "show":
                 return cmd_show(args)
             case "lean":

@@ -137,9 +137,10 @@ class Certificate:
     sides: Mapping[str, str] | None = None
     reason: str | None = None
     data: Mapping[str, Any] = field(default_factory=dict)
+    shrunk_witness: Mapping[str, str] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "method": self.method,
             "steps": [s.to_json() for s in self.steps],
             "witness": None if self.witness is None else dict(self.witness),
@@ -147,6 +148,10 @@ class Certificate:
             "reason": self.reason,
             "data": dict(self.data),
         }
+        if self.witness is not None:
+            # a refutation's witness as found and, after an audit, shrunk (None until then)
+            out["shrunk_witness"] = None if self.shrunk_witness is None else dict(self.shrunk_witness)
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Certificate:
@@ -157,6 +162,7 @@ class Certificate:
             sides=data.get("sides"),
             reason=data.get("reason"),
             data=dict(data.get("data", {})),
+            shrunk_witness=data.get("shrunk_witness"),
         )
 
 
@@ -268,9 +274,31 @@ class Result:
     hypotheses: tuple[str, ...] = ()
     seed: int | None = None
     limits: Limits | None = None
+    audit: Mapping[str, Any] | None = None
+
+    @property
+    def flag(self) -> str | None:
+        """``vacuous`` (a proof whose hypotheses are contradictory) or ``brittle`` (evidence that
+        changes status across seeds), from the audit; ``None`` otherwise or when not audited."""
+        from checker.audit import flag
+
+        return flag(self.audit, self.status.value)
+
+    @property
+    def shown_status(self) -> str:
+        """The status as reports show it: ``proved (vacuous)``, ``brittle`` instead of
+        ``supported``, else the status itself."""
+        match self.flag:
+            case "vacuous":
+                return f"{self.status.value} (vacuous)"
+            case "brittle":
+                return "brittle"
+        return self.status.value
 
     @property
     def outcome(self) -> Outcome:
+        if self.flag == "brittle":
+            return Outcome.OPEN  # seed-dependent evidence is not evidence
         return outcome_of(self.expect, self.status)
 
     @property
@@ -285,6 +313,7 @@ class Result:
             "scope": self.scope,
             "expect": self.expect.value,
             "status": self.status.value,
+            "shown_status": self.shown_status,
             "outcome": self.outcome.value,
             "method": self.method,
             "lean": list(self.lean),
@@ -294,6 +323,7 @@ class Result:
             "seed": self.seed,
             "limits": None if self.limits is None else self.limits.to_json(),
             "certificate": self.certificate.to_json(),
+            "audit": None if self.audit is None else dict(self.audit),
         }
 
     @classmethod
@@ -313,6 +343,7 @@ class Result:
             hypotheses=tuple(data.get("hypotheses", ())),
             seed=data.get("seed"),
             limits=None if limits is None else Limits(limits["timeout_s"], limits["memory_mib"]),
+            audit=data.get("audit"),
         )
 
 
@@ -322,6 +353,7 @@ def result_for(
     time_s: float,
     seed: int | None = None,
     limits: Limits | None = None,
+    audit: Mapping[str, Any] | None = None,
 ) -> Result:
     return Result(
         id=obligation.id,
@@ -337,4 +369,5 @@ def result_for(
         hypotheses=obligation.hypotheses,
         seed=seed,
         limits=limits,
+        audit=audit,
     )

@@ -4,8 +4,14 @@ JSON schema (``schema_version`` 1)::
 
     {"schema_version": 1, "checker_version": "...", "summary": {"status": {...}, "outcome": {...}},
      "results": [{"id", "source": {"file", "label"}, "statement", "scope", "expect", "status",
-                  "outcome", "method", "lean", "uses", "hypotheses", "time_s", "seed", "limits",
-                  "certificate": {"method", "steps": [...], "witness", "sides", "reason", "data"}}]}
+                  "shown_status", "outcome", "method", "lean", "uses", "hypotheses", "time_s", "seed",
+                  "limits", "certificate": {"method", "steps": [...], "witness", "sides", "reason", "data",
+                  "shrunk_witness" (with a witness only)}, "audit"}]}
+
+``audit`` is null unless the audits ran (``check --audit``, ``audit``); then it has the keys
+``vacuity``, ``necessity``, ``tightness``, ``shrink``, ``brittleness`` (null where not applicable,
+the reason in ``not_applicable``). These keys were added without a version bump: they are
+optional, and reports without them read back unchanged.
 """
 
 from __future__ import annotations
@@ -112,9 +118,26 @@ def _short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _audited(docs: Sequence[Mapping[str, Any]]) -> bool:
+    return any(d.get("audit") is not None for d in docs)
+
+
+AUDIT_COLUMNS = ("vacuity", "necessity", "tightness", "shrink", "brittleness")
+
+
+def audit_cells(d: Mapping[str, Any]) -> tuple[str, ...]:
+    from checker.audit import cells
+
+    c = cells(d.get("audit"))
+    return tuple(c[k] for k in AUDIT_COLUMNS)
+
+
 def render_table(results: Sequence[Result]) -> str:
-    rows = [(d["id"], d["status"], d["outcome"], _short(d["method"], 52), f"{d['time_s']:.2f}s") for d in _docs(results)]
-    header = ("obligation", "status", "outcome", "method", "time")
+    docs = _docs(results)
+    audited = _audited(docs)
+    rows = [(d["id"], d["shown_status"], d["outcome"], _short(d["method"], 52), f"{d['time_s']:.2f}s",
+             *((tuple(_short(c, 40) for c in audit_cells(d))) if audited else ())) for d in docs]
+    header = ("obligation", "status", "outcome", "method", "time", *(AUDIT_COLUMNS if audited else ()))
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
     line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
     out = [line(header), line(tuple("-" * w for w in widths))]
@@ -136,19 +159,104 @@ def _md_cell(text: str) -> str:
 
 
 def render_markdown(results: Sequence[Result]) -> str:
+    docs = _docs(results)
+    if _audited(docs):
+        return render_audit_markdown(results)
     out = [
         "| obligation | source | claim | scope | method | status | outcome |",
         "|---|---|---|---|---|---|---|",
     ]
-    for d in _docs(results):
+    for d in docs:
         src = f"{d['source']['file']}, {d['source']['label']}"
         out.append(
             "| " + " | ".join(
-                _md_cell(x) for x in (f"`{d['id']}`", src, d["statement"], d["scope"], d["method"], f"**{d['status']}**", d["outcome"])
+                _md_cell(x) for x in (f"`{d['id']}`", src, d["statement"], d["scope"], d["method"], f"**{d['shown_status']}**", d["outcome"])
             ) + " |"
         )
     out.append("")
     out.append(summary_line(results))
+    return "\n".join(out) + "\n"
+
+
+def _point(p: Mapping[str, Any] | None, limit: int = 12) -> str:
+    if not p:
+        return ""
+    items = list(p.items())
+    text = ", ".join(f"{k} = {v}" for k, v in items[:limit])
+    return text + (f", … ({len(items) - limit} more)" if len(items) > limit else "")
+
+
+def audit_summary(results: Sequence[Result]) -> dict[str, Any]:
+    """Counts over the audit entries of ``results`` (for the audit report's header)."""
+    docs = _docs(results)
+    out: dict[str, Counter] = {k: Counter() for k in AUDIT_COLUMNS}
+    hyps: Counter = Counter()
+    for d in docs:
+        a = d.get("audit") or {}
+        for k in AUDIT_COLUMNS:
+            e = a.get(k)
+            out[k]["n/a" if e is None else str(e.get("verdict"))] += 1
+        for row in (a.get("necessity") or {}).get("hypotheses", ()):
+            hyps[row["verdict"]] += 1
+    return {**{k: dict(v) for k, v in out.items()}, "hypotheses": dict(hyps)}
+
+
+def render_audit_markdown(results: Sequence[Result]) -> str:
+    """The audit report: one row per obligation (status as shown, each audit's verdict), then
+    one row per hypothesis (necessity), per bound (tightness) and per shrunk counterexample."""
+    docs = _docs(results)
+    out = ["| obligation | status | outcome | vacuity | necessity | tightness | shrunk witness | brittleness |",
+           "|---|---|---|---|---|---|---|---|"]
+    for d in docs:
+        out.append("| " + " | ".join(_md_cell(x) for x in (f"`{d['id']}`", f"**{d['shown_status']}**", d["outcome"], *audit_cells(d))) + " |")
+    out += ["", summary_line(results), ""]
+    s = audit_summary(results)
+    out.append("Hypotheses: " + (", ".join(f"{n} {k}" for k, n in sorted(s["hypotheses"].items())) or "none") + ".")
+    out.append("")
+    rows = [(d["id"], row) for d in docs for row in ((d.get("audit") or {}).get("vacuity") or {}).get("claims", ())]
+    if rows:
+        out += ["### Vacuity (are the hypotheses jointly satisfiable?)", "",
+                "| obligation | claim | verdict | witness or reason |", "|---|---|---|---|"]
+        out += ["| " + " | ".join(_md_cell(x) for x in (f"`{i}`", r["claim"], r["verdict"], _point(r.get("witness")) or r.get("reason") or r.get("method", ""))) + " |"
+                for i, r in rows]
+        out.append("")
+    rows = [(d["id"], row) for d in docs for row in ((d.get("audit") or {}).get("necessity") or {}).get("hypotheses", ())]
+    if rows:
+        out += ["### Necessity (each hypothesis dropped in turn)", "",
+                "| obligation | claim | hypothesis | verdict | witness or reason |", "|---|---|---|---|---|"]
+        out += ["| " + " | ".join(_md_cell(x) for x in (f"`{i}`", r["claim"], r["hypothesis"], f"**{r['verdict']}**",
+                                                         _point(r.get("witness")) or r.get("reason") or r.get("method", ""))) + " |"
+                for i, r in rows]
+        out.append("")
+    rows = [(d["id"], row) for d in docs for row in ((d.get("audit") or {}).get("tightness") or {}).get("bounds", ())]
+    if rows:
+        out += ["### Tightness (lhs ≤ c·rhs: is c best possible?)", "",
+                "| obligation | claim | bound | verdict | ratio lhs/(c·rhs) | witness or note |", "|---|---|---|---|---|---|"]
+        for i, r in rows:
+            ratio = r.get("exact_ratio") or (f"{r['ratio']:.4g}" if isinstance(r.get("ratio"), float) else "")
+            if r.get("observed") and r.get("verdict") == "ratio":
+                ratio = f"{r['ratio']:.4g} (observed)"
+            out.append("| " + " | ".join(_md_cell(x) for x in (
+                f"`{i}`", r["claim"], f"{r['lhs']} ≤ {r['constant']}·{r['rhs']}", f"**{r['verdict']}**", _short(ratio, 40),
+                _point(r.get("witness")) or r.get("note") or r.get("reason") or "")) + " |")
+        out.append("")
+    rows = [(d["id"], (d.get("audit") or {}).get("shrink")) for d in docs if (d.get("audit") or {}).get("shrink")]
+    if rows:
+        out += ["### Counterexamples, as found and shrunk (each re-checked exactly)", "",
+                "| obligation | claim | found | shrunk | sides at the shrunk witness |", "|---|---|---|---|---|"]
+        out += ["| " + " | ".join(_md_cell(x) for x in (f"`{i}`", r.get("claim", "-"), _point(r.get("witness")),
+                                                         _point(r.get("shrunk_witness")) if r.get("verdict") != "kept" else f"kept: {r.get('reason')}",
+                                                         _point(r.get("sides")))) + " |" for i, r in rows]
+        out.append("")
+    rows = [(d["id"], (d.get("audit") or {}).get("brittleness")) for d in docs if (d.get("audit") or {}).get("brittleness")]
+    if rows:
+        out += ["### Brittleness (supported results re-run with other seeds)", "",
+                "| obligation | verdict | statuses per seed | spread |", "|---|---|---|---|"]
+        for i, r in rows:
+            spread = "; ".join(f"{k} ∈ [{v['min']:.4g}, {v['max']:.4g}]" for k, v in list((r.get("spread") or {}).items())[:4])
+            out.append("| " + " | ".join(_md_cell(x) for x in (f"`{i}`", f"**{r.get('verdict')}**", ", ".join(r.get("statuses", ())),
+                                                                 spread or r.get("reason", ""))) + " |")
+        out.append("")
     return "\n".join(out) + "\n"
 
 
@@ -183,7 +291,7 @@ def render_certificate(result: Result, context: Sequence[Result] = ()) -> str:
         f"  statement  {d['statement']}",
         f"  scope      {d['scope']}",
         f"  expect     {d['expect']}",
-        f"  status     {d['status']}  ({d['outcome']})",
+        f"  status     {d['shown_status']}  ({d['outcome']})",
         f"  method     {c['method']}",
         f"  lean       {', '.join(d['lean']) or '-'}",
         f"  uses       {', '.join(d['uses']) or '-'}",
@@ -199,6 +307,10 @@ def render_certificate(result: Result, context: Sequence[Result] = ()) -> str:
         out.append("  witness    " + ", ".join(f"{k} = {v}" for k, v in c["witness"].items()))
     if c["sides"]:
         out.append("  sides      " + ", ".join(f"{k} = {v}" for k, v in c["sides"].items()))
+    if c.get("shrunk_witness") is not None:
+        out.append("  shrunk     " + ", ".join(f"{k} = {v}" for k, v in c["shrunk_witness"].items()))
+    if d.get("audit") is not None:
+        out.append("  audit      " + "; ".join(f"{k}: {v}" for k, v in zip(AUDIT_COLUMNS, audit_cells(d))))
     if c["steps"]:
         out.append("  steps")
         for i, s in enumerate(c["steps"], 1):
@@ -208,5 +320,9 @@ def render_certificate(result: Result, context: Sequence[Result] = ()) -> str:
     if c["data"]:
         out.append("  data")
         text = json.dumps(c["data"], indent=2, ensure_ascii=False)
+        out.extend("    " + line for line in text.splitlines())
+    if d.get("audit") is not None:
+        out.append("  audit (full)")
+        text = json.dumps(d["audit"], indent=2, ensure_ascii=False)
         out.extend("    " + line for line in text.splitlines())
     return "\n".join(out) + "\n"

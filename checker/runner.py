@@ -48,6 +48,7 @@ class RunConfig:
     memory_mib: int = DEFAULT_MEMORY_MIB
     seed: int = DEFAULT_SEED
     slow: bool = False
+    audit: bool = False  # run the audits (checker.audit) after each discharge, in the worker
 
     @property
     def workers(self) -> int:
@@ -77,9 +78,13 @@ def _own_frame(exc: BaseException, file: str) -> str:
     return f"{frame.filename}:{frame.lineno} in {frame.name}"
 
 
-def execute(ob: Obligation, ctx: Context, limits: Limits | None = None) -> tuple[Result, bool]:
+def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: bool = False) -> tuple[Result, bool]:
     """Run one discharge function in this process and wrap whatever happens into a Result
-    (pytest's ``CallInfo.from_call``). The flag asks for the worker to be replaced."""
+    (pytest's ``CallInfo.from_call``). The flag asks for the worker to be replaced.
+
+    With ``audit``, the audits of :mod:`checker.audit` run afterwards in the same process,
+    within what is left of the wall-clock limit; an audit failure becomes an entry of the
+    audit object, never a different status."""
     start = time.perf_counter()
     restart = False
     try:
@@ -113,7 +118,29 @@ def execute(ob: Obligation, ctx: Context, limits: Limits | None = None) -> tuple
             ),
         )
     elapsed = time.perf_counter() - start
-    return result_for(ob, verdict, elapsed, seed=ctx.seed, limits=limits), restart
+    audit_json = None
+    if audit and not restart:
+        verdict, audit_json, restart = _audit(ob, ctx, verdict, elapsed)
+    return result_for(ob, verdict, elapsed, seed=ctx.seed, limits=limits, audit=audit_json), restart
+
+
+def _audit(ob: Obligation, ctx: Context, verdict: Verdict, elapsed: float) -> tuple[Verdict, dict[str, Any], bool]:
+    """Run the audits within the wall-clock limit left after the discharge (with a margin for
+    the answer to reach the parent); the shrunk witness goes into the certificate."""
+    import dataclasses
+
+    from checker import audit as audits
+
+    budget = ctx.timeout_s * 0.85 - elapsed - 1.0
+    try:
+        audit_json, shrunk = audits.run_audit(ob, ctx, verdict, elapsed, budget_s=budget)
+    except MemoryError:
+        return verdict, audits.failed_audit("memory limit exceeded during the audit"), True
+    except Exception as exc:  # noqa: BLE001 - an audit failure never changes the result
+        return verdict, audits.failed_audit(f"{type(exc).__name__}: {exc}"), False
+    if shrunk is not None:
+        verdict = Verdict(verdict.status, dataclasses.replace(verdict.certificate, shrunk_witness=shrunk))
+    return verdict, audit_json, False
 
 
 def _worker_main(conn: Connection, memory_mib: int) -> None:
@@ -139,7 +166,7 @@ def _worker_main(conn: Connection, memory_mib: int) -> None:
             return
         if msg is None:
             return
-        ob_id, module, seed, timeout_s, slow = msg
+        ob_id, module, seed, timeout_s, slow, audit = msg
         limits = Limits(timeout_s, memory_mib)
         try:
             importlib.import_module(module)
@@ -147,7 +174,7 @@ def _worker_main(conn: Connection, memory_mib: int) -> None:
         except BaseException as exc:  # noqa: BLE001
             conn.send(("load-error", f"{type(exc).__name__}: {exc}", False))
             continue
-        result, restart = execute(ob, Context(ob_id, seed, timeout_s, slow), limits)
+        result, restart = execute(ob, Context(ob_id, seed, timeout_s, slow), limits, audit=audit)
         conn.send(("result", result.to_json(), restart))
         if restart:
             return
@@ -172,7 +199,7 @@ class _Worker:
         self.job = ob
         self.started = time.monotonic()
         self.deadline = self.started + config.timeout_s
-        self.conn.send((ob.id, ob.module, seed, config.timeout_s, config.slow))
+        self.conn.send((ob.id, ob.module, seed, config.timeout_s, config.slow, config.audit))
 
     def stop(self, hard: bool = False) -> None:
         if hard:
@@ -241,7 +268,8 @@ def run(
     for ob in obligations:
         if cache is not None:
             keys[ob.id] = cache_key(ob, seed=derive_seed(config.seed, ob.id), timeout_s=config.timeout_s,
-                                    memory_mib=config.memory_mib, slow=config.slow, package=package)
+                                    memory_mib=config.memory_mib, slow=config.slow, package=package,
+                                    audit=config.audit)
             hit = cache.get(keys[ob.id], ob.id)
             if hit is not None:
                 finish(hit, cached=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from checker import Expect, Source, obligation
+from checker.audit import declare_bound
 from checker.backends import smt
 from checker.claims import claim
 from checker.verdicts import all_of
@@ -99,3 +100,6 @@ def margin_two_lipschitz_tight(ctx):
     margin Lipschitz bound cannot be lowered: at that instance any c < 2 gives
     c·‖z − z'‖_∞ < |Δm|. z3 finds an instance for each K; the exact backend confirms it."""
     return all_of("z3 instance with equality, re-checked exactly", {c.name: smt.find_instance(c, ctx) for c in TIGHT})
+
+# For the tightness audit (checker.audit): each claim is margin_change ≤ 2·sup_distance.
+declare_bound(LIPSCHITZ, "margin_change", "sup_distance", constant=2)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from checker import Expect, Source, obligation
+from checker.audit import declare_bound
 from checker.backends import interval, smt, symbolic
 from checker.claims import claim
 from checker.verdicts import all_of
@@ -90,6 +91,8 @@ def _frobenius_claim(rows: int, cols: int):
 
 
 FROBENIUS_Z3 = (_frobenius_claim(2, 2),)
+# For the tightness audit (checker.audit): the claim is |(W∘M)x|² ≤ 1·‖W‖_F²|x|².
+declare_bound(FROBENIUS_Z3, "|(W∘M)x|²", "‖W‖_F²|x|²")
 
 
 @obligation(

@@ -35,6 +35,7 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from checker import Expect, Source, obligation
+from checker.audit import declare_bound
 from checker.backends import exact, interval, sampling, smt, symbolic
 from checker.claims import claim
 from checker.model import derive_seed
@@ -1272,6 +1273,8 @@ def _pruning_claim(rows: int, cols: int):
 
 
 PRUNING_SMALL = tuple(_pruning_claim(r, c) for r, c in ((1, 2), (1, 3), (2, 1), (3, 1)))
+# For the tightness audit (checker.audit): each claim is |(W − W∘M)x|² ≤ 1·q² r |x|².
+declare_bound(PRUNING_SMALL, "|(W − W∘M)x|²", "q² r |x|²")
 
 
 @obligation(
