@@ -95,6 +95,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     ln = sub.add_parser("lean", help="check that every lean ref resolves and every declaration is mirrored")
     ln.add_argument("--dir", dest="lean_dir", metavar="DIR", help="the lean_refs directory (default: ./lean_refs, else the checkout's)")
+
+    dc = sub.add_parser("discharge", help="evaluate a descent capstone's hypotheses and conclusion at a concrete network")
+    dc.add_argument("capstone", metavar="CAPSTONE",
+                    help="linear, mlp_output, mlp_hidden or mlp_input, with _sgd_descends or _float_sgd_descends")
+    dc.add_argument("--net", required=True, metavar="FILE.npz", help="network file (binary32 arrays W0 b0 W1 b1 W2 b2)")
+    dc.add_argument("--example", required=True, metavar="X0,X1,…", help="the example's input, comma-separated exact numbers (write --example=-1,… when the first is negative)")
+    dc.add_argument("--label", required=True, type=int, metavar="K", help="the example's class")
+    dc.add_argument("--lr", required=True, metavar="LR", help="learning rate (e.g. 1/256 or 0.00390625)")
+    dc.add_argument("--eta", metavar="ETA", help="ℝ capstones: use an oracle off by ETA per entry (default: the exact gradient)")
+    dc.add_argument("--format", choices=("table", "json"), default="table")
     return p
 
 
@@ -244,6 +254,24 @@ def cmd_lean(args: argparse.Namespace) -> ExitCode:
     return ExitCode.OK if report.ok else ExitCode.FAILED
 
 
+def cmd_discharge(args: argparse.Namespace) -> ExitCode:
+    import json
+
+    from obligations.lean_mlp import discharge
+
+    discharge.parse_capstone(args.capstone)  # an unknown name is reported before the file is read
+    net = discharge.load_network(args.net)
+    report = discharge.discharge(
+        args.capstone, net, discharge.parse_vector(args.example), args.label,
+        discharge.parse_number(args.lr, "--lr"),
+        eta=None if args.eta is None else discharge.parse_number(args.eta, "--eta"))
+    if args.format == "json":
+        sys.stdout.write(json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(report.render_table())
+    return ExitCode.OK if report.ok else ExitCode.FAILED
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -261,6 +289,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return cmd_lean(args)
             case "report":
                 return cmd_report(args)
+            case "discharge":
+                return cmd_discharge(args)
     except (UsageError, SchemaError) as exc:
         print(f"obligations: error: {exc}", file=sys.stderr)
         return ExitCode.USAGE_ERROR

@@ -1,0 +1,565 @@
+"""The descent capstones of the Lean development: one SGD step on one weight layer decreases
+one example's softmax cross-entropy loss by at least ``lr·‖∇L‖₂²/2``.
+
+Sources: ``002_9648822bf1d4473c.txt`` and ``004_8327de8ce09705d9.txt`` (docstrings of
+``linear_sgd_descends``, ``mlp_output_sgd_descends``, ``mlp_hidden_sgd_descends``,
+``mlp_input_sgd_descends`` and their binary32 rungs ``*_float_sgd_descends``).
+
+The capstone hypotheses are written here ONCE, as functions of the scalar quantities of a
+step, for any number type (Fractions, intervals, z3 terms): the z3 implication obligations
+below and the concrete-point evaluation of :mod:`.discharge` (and the ``obligations
+discharge`` command) both read them from here.
+
+Reconstruction (the seeds name the hypotheses but do not display them)
+--------------------------------------------------------------------------
+One step on a layer with ``N`` weight entries (linear / output ``d_in·d₃`` = ``d₂d₃``,
+hidden ``d₁d₂``, input ``d₀d₁``), from ``v`` to ``v − lr·g`` with an oracle ``g``:
+
+- **oracle accuracy** ``|g − ∇L(v)|∞ ≤ η``;
+- **step radius** ``D = lr·(‖∇L‖₁ + N·η)`` (so ``‖lr·g‖₁ ≤ D``);
+- **margins** at ``D`` (``a`` bounds the moving layer's input entries, ``w₁ = max|W₁|``,
+  ``w₂ = max|W₂|``): hidden ``a·D < |z₁ⱼ|`` for all j; input ``a·D < |z₀ⱼ|`` and
+  ``w₁·a·D < |z₁ₗ|``; none for the linear net and the output layer;
+- **small step** (the denominator of the segment-Lipschitz constant is positive):
+  linear / output ``2·a·D < 1``; hidden ``2·w₂·a·D < 1``; input ``2·d₂·w₁·w₂·a·D < 1``;
+- **segment-Lipschitz constant** ``C`` (``|∇L(v+t·e) − ∇L(v)|∞ ≤ C·t·D`` on the segment):
+  hidden ``2·d₃·w₂²·a²/(1 − 2·w₂·a·D)``, input ``2·d₃·d₂²·w₁²·w₂²·a²/(1 − 2·d₂·w₁·w₂·a·D)``
+  (both stated in the seeds); for the linear net (and so the output layer) the seeds only
+  name ``linear_loss_grad_lipschitz``; we derive it by the same route: a logit moves by at most
+  ``δ = a·t·D`` (column-refined drift), the softmax ratio sandwich gives
+  ``|Δp_j| ≤ p_j·(e^{2δ} − 1) ≤ 2δ/(1 − 2δ)`` (``e^x ≤ 1/(1 − x)`` for ``x < 1``), and the
+  gradient entry ``x_i·(p − onehot)_j`` moves by ``a·|Δp_j|``: ``C_lin = 2·a²/(1 − 2·a·D)``
+  (the hidden constant with ``w₂ = 1`` and no ``d₃`` fan-in: there is no contraction over the
+  classes);
+- **the two dominance conditions**, undefined in the seeds, reconstructed from the descent
+  lemma. Along the segment ``L(v − lr·g) − L(v) = ∇L·e + ∫₀¹ (∇L(v+te) − ∇L(v))·e dt`` with
+  ``e = −lr·g``; the first term is ``≤ −lr‖∇L‖₂² + lr·η·‖∇L‖₁`` and the remainder
+  ``≤ ∫₀¹ C·t·D·‖e‖₁ dt ≤ C·D²/2``. So
+
+  - (dom1) ``η·‖∇L‖₁ ≤ ‖∇L‖₂²/4`` (the gradient dominates the oracle error),
+  - (dom2) ``C·D² ≤ lr·‖∇L‖₂²/2`` (the gradient dominates the curvature)
+
+  give ``L(v − lr·g) − L(v) ≤ −lr‖∇L‖₂² + lr‖∇L‖₂²/4 + lr‖∇L‖₂²/4 = −lr·‖∇L‖₂²/2``, exactly
+  the stated conclusion. The split ¼ + ¼ is the one that lands on the stated ``/2``; any
+  other split with the same sum would do, and we found no reading of the seeds that pins a
+  different one. :data:`IMPLICATIONS` has z3 check this algebra universally over ℝ.
+
+The binary32 rungs replace ``η`` by the proven budget of the float gradient (from
+:mod:`.binary32`) and add its rounding margins; the update is taken in ℝ (exact rationals
+``W − lr·g̃``). The joint all-layers step is open in the Lean development.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from checker import Expect, Source, obligation
+from checker.claims import claim
+
+DOC_002 = "002_9648822bf1d4473c.txt"
+DOC_004 = "004_8327de8ce09705d9.txt"
+
+
+# ---------------------------------------------------------------------------------------
+# The constants, written once (the Lipschitz lemmas may import them from here)
+# ---------------------------------------------------------------------------------------
+
+
+def linear_lipschitz_constant(a: Any, D: Any) -> Any:
+    """``C_lin = 2·a²/(1 − 2·a·D)`` — derived for the linear net (see the module docstring)."""
+    return 2 * a * a / (1 - 2 * a * D)
+
+
+def hidden_lipschitz_constant(d3: Any, w2: Any, a: Any, D: Any) -> Any:
+    """``C_hidden = 2·d₃·w₂²·a²/(1 − 2·w₂·a·D)`` (``mlp_hidden_loss_grad_lipschitz``)."""
+    return 2 * d3 * w2 * w2 * a * a / (1 - 2 * w2 * a * D)
+
+
+def input_lipschitz_constant(d2: Any, d3: Any, w1: Any, w2: Any, a: Any, D: Any) -> Any:
+    """``C_input = 2·d₃·d₂²·w₁²·w₂²·a²/(1 − 2·d₂·w₁·w₂·a·D)`` (``mlp_input_loss_grad_lipschitz``)."""
+    return 2 * d3 * d2 * d2 * w1 * w1 * w2 * w2 * a * a / (1 - 2 * d2 * w1 * w2 * a * D)
+
+
+def step_radius(lr: Any, grad_l1: Any, entries: Any, eta: Any) -> Any:
+    """``D = lr·(‖∇L‖₁ + N·η)``: an upper bound on the ℓ1 mass ``‖lr·g‖₁`` of the step."""
+    return lr * (grad_l1 + entries * eta)
+
+
+# ---------------------------------------------------------------------------------------
+# The capstones and their hypotheses
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Capstone:
+    """One single-layer descent capstone (the ℝ statement and its binary32 rung)."""
+
+    key: str  # linear, mlp_output, mlp_hidden, mlp_input
+    layer: str  # the moving weight matrix of the MLP file: W2, W2, W1, W0
+    lean: str
+    lean_float: str
+    input_name: str  # what ``a`` bounds
+    margins: tuple[str, ...]  # pre-activations whose signs must be frozen: "z0", "z1"
+
+    @property
+    def name(self) -> str:
+        return f"{self.key}_sgd_descends"
+
+    @property
+    def float_name(self) -> str:
+        return f"{self.key}_float_sgd_descends"
+
+
+CAPSTONES: dict[str, Capstone] = {
+    c.key: c
+    for c in (
+        Capstone("linear", "W2", "SgdDescentLinear.linear_sgd_descends", "FloatBridge.linear_float_sgd_descends",
+                 "x (the linear net's input)", ()),
+        Capstone("mlp_output", "W2", "SgdDescentMlp.mlp_output_sgd_descends", "FloatBridge.mlp_output_float_sgd_descends",
+                 "a₁ (the hidden activation below W₂)", ()),
+        Capstone("mlp_hidden", "W1", "SgdDescentMlp.mlp_hidden_sgd_descends", "FloatBridge.mlp_hidden_float_sgd_descends",
+                 "a₀ (the activation below W₁)", ("z1",)),
+        Capstone("mlp_input", "W0", "SgdDescentMlp.mlp_input_sgd_descends", "FloatBridge.mlp_input_float_sgd_descends",
+                 "x (the network input)", ("z0", "z1")),
+    )
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Scalars:
+    """The scalar quantities of one step that the hypotheses read (any number type).
+
+    ``margin_z0`` / ``margin_z1`` are ``min_j |z_j|`` of the pre-activations that must not flip
+    (unused by capstones without that margin)."""
+
+    lr: Any
+    eta: Any
+    entries: Any  # N, the number of moving weights
+    grad_l1: Any  # ‖∇L‖₁
+    grad_l2sq: Any  # ‖∇L‖₂²
+    a: Any
+    w1: Any
+    w2: Any
+    d2: Any
+    d3: Any
+    margin_z0: Any = None
+    margin_z1: Any = None
+
+    @property
+    def D(self) -> Any:
+        return step_radius(self.lr, self.grad_l1, self.entries, self.eta)
+
+
+@dataclass(frozen=True, slots=True)
+class Hypothesis:
+    """``lhs < rhs`` (``strict``) or ``lhs ≤ rhs``, with the Lean-side meaning in words."""
+
+    name: str
+    meaning: str
+    lhs: Any
+    rhs: Any
+    strict: bool
+
+
+def small_step_lhs(key: str, s: Scalars) -> Any:
+    """The left side of the small-step condition ``… < 1``."""
+    match key:
+        case "linear" | "mlp_output":
+            return 2 * s.a * s.D
+        case "mlp_hidden":
+            return 2 * s.w2 * s.a * s.D
+        case "mlp_input":
+            return 2 * s.d2 * s.w1 * s.w2 * s.a * s.D
+    raise KeyError(f"no capstone {key!r}")
+
+
+def lipschitz_constant(key: str, s: Scalars) -> Any:
+    """The segment-Lipschitz constant ``C`` of the capstone at step radius ``s.D``."""
+    match key:
+        case "linear" | "mlp_output":
+            return linear_lipschitz_constant(s.a, s.D)
+        case "mlp_hidden":
+            return hidden_lipschitz_constant(s.d3, s.w2, s.a, s.D)
+        case "mlp_input":
+            return input_lipschitz_constant(s.d2, s.d3, s.w1, s.w2, s.a, s.D)
+    raise KeyError(f"no capstone {key!r}")
+
+
+def margin_hypotheses(key: str, s: Scalars) -> list[Hypothesis]:
+    D = s.D
+    match key:
+        case "linear" | "mlp_output":
+            return []
+        case "mlp_hidden":
+            return [Hypothesis("margin_z1", "a·D < |z₁ⱼ| for every j (the step cannot flip a layer-1 ReLU)",
+                               s.a * D, s.margin_z1, True)]
+        case "mlp_input":
+            return [Hypothesis("margin_z0", "a·D < |z₀ⱼ| for every j (the step cannot flip a layer-0 ReLU)",
+                               s.a * D, s.margin_z0, True),
+                    Hypothesis("margin_z1", "w₁·a·D < |z₁ₗ| for every l (nor a layer-1 ReLU)",
+                               s.w1 * s.a * D, s.margin_z1, True)]
+    raise KeyError(f"no capstone {key!r}")
+
+
+def small_step_hypothesis(key: str, s: Scalars) -> Hypothesis:
+    text = {"linear": "2·a·D < 1", "mlp_output": "2·a·D < 1", "mlp_hidden": "2·w₂·a·D < 1",
+            "mlp_input": "2·d₂·w₁·w₂·a·D < 1"}[key]
+    return Hypothesis("small_step", f"{text} (the Lipschitz constant's denominator is positive)",
+                      small_step_lhs(key, s), 1, True)
+
+
+def dominance_hypotheses(key: str, s: Scalars, C: Any) -> list[Hypothesis]:
+    """(dom1) and (dom2); ``C`` is passed in so that a caller can skip (dom2) when the
+    small-step condition fails (C is then undefined)."""
+    return [
+        Hypothesis("dominance_oracle", "η·‖∇L‖₁ ≤ ‖∇L‖₂²/4 (the gradient dominates the oracle error)",
+                   s.eta * s.grad_l1, s.grad_l2sq / 4, False),
+        Hypothesis("dominance_curvature", "C·D² ≤ lr·‖∇L‖₂²/2 (the gradient dominates the curvature)",
+                   C * s.D * s.D, s.lr * s.grad_l2sq / 2, False),
+    ]
+
+
+def capstone_hypotheses(key: str, s: Scalars) -> list[Hypothesis]:
+    """Every hypothesis of the ℝ capstone ``key`` (margins, small step, dominance), in order."""
+    return [*margin_hypotheses(key, s), small_step_hypothesis(key, s),
+            *dominance_hypotheses(key, s, lipschitz_constant(key, s))]
+
+
+def certified_decrease(s: Scalars) -> Any:
+    """The conclusion's decrease ``lr·‖∇L‖₂²/2``."""
+    return s.lr * s.grad_l2sq / 2
+
+
+def descent_lemma_bound(key: str, s: Scalars) -> Any:
+    """``−lr‖∇L‖₂² + lr·η·‖∇L‖₁ + C·D²/2``: the descent lemma's bound on the loss change."""
+    return -s.lr * s.grad_l2sq + s.lr * s.eta * s.grad_l1 + lipschitz_constant(key, s) * s.D * s.D / 2
+
+
+# ---------------------------------------------------------------------------------------
+# (i) the implication, universally over ℝ (z3)
+# ---------------------------------------------------------------------------------------
+
+_SCALAR_VARS = "lr eta n g1 g2 a w1 w2 d2 d3 m0 m1 first rest delta"
+
+
+def _scalars(v) -> Scalars:
+    return Scalars(v.lr, v.eta, v.n, v.g1, v.g2, v.a, v.w1, v.w2, v.d2, v.d3, v.m0, v.m1)
+
+
+def implication_claim(key: str):
+    """For capstone ``key``: the sign facts of the quantities, its hypotheses (margins, small
+    step, dom1, dom2 — read from :func:`capstone_hypotheses`), and the descent lemma split as
+    ``delta = first + rest`` with ``first ≤ −lr·g2 + lr·η·g1`` (first-order term) and
+    ``rest ≤ C·D²/2`` (remainder), imply ``delta ≤ −lr·g2/2``."""
+
+    def hyps() -> dict:
+        out: dict = {
+            "lr_positive": lambda o, v: o.gt(v.lr, 0),
+            "eta_nonnegative": lambda o, v: o.ge(v.eta, 0),
+            "sizes": lambda o, v: o.and_(o.ge(v.n, 1), o.ge(v.d2, 1), o.ge(v.d3, 1)),
+            "norms_nonnegative": lambda o, v: o.and_(o.ge(v.g1, 0), o.ge(v.g2, 0)),
+            "bounds_nonnegative": lambda o, v: o.and_(o.ge(v.a, 0), o.ge(v.w1, 0), o.ge(v.w2, 0)),
+        }
+        probe = capstone_hypotheses(key, Scalars(*(0,) * 10, 0, 0))
+        for i, h in enumerate(probe):
+            out[h.name] = (lambda i, strict: lambda o, v: (o.lt if strict else o.le)(
+                capstone_hypotheses(key, _scalars(v))[i].lhs, capstone_hypotheses(key, _scalars(v))[i].rhs))(i, h.strict)
+        out["first_order_term"] = lambda o, v: o.le(v.first, -v.lr * v.g2 + v.lr * v.eta * v.g1)
+        out["remainder"] = lambda o, v: o.le(v.rest, lipschitz_constant(key, _scalars(v)) * _scalars(v).D * _scalars(v).D / 2)
+        out["segment_split"] = lambda o, v: o.eq(v.delta, v.first + v.rest)
+        return out
+
+    return claim(
+        f"{key}-descent-implication", _SCALAR_VARS,
+        lambda o, v: o.le(v.delta, -certified_decrease(_scalars(v))),
+        hypotheses=hyps(),
+        terms={"change": lambda o, v: v.delta, "minus_decrease": lambda o, v: -certified_decrease(_scalars(v))},
+    )
+
+
+IMPLICATIONS = {key: implication_claim(key) for key in CAPSTONES}
+
+# The two pieces of the descent lemma, at N = 3 moving entries (z3): the first-order term and
+# the step radius from the oracle accuracy, and the remainder's integrand from the
+# segment-Lipschitz shape.
+_VEC = 3
+
+
+def _vec(v, stem):
+    return [v[f"{stem}{i}"] for i in range(_VEC)]
+
+
+def _first_order(o, v):
+    grad, g = _vec(v, "grad"), _vec(v, "g")
+    return sum((-v.lr * gi * ci for gi, ci in zip(g, grad)), start=0 * v.lr)
+
+
+FIRST_ORDER = claim(
+    "first-order-term-and-step-radius", " ".join([f"grad{i}" for i in range(_VEC)] + [f"g{i}" for i in range(_VEC)] + ["lr", "eta"]),
+    lambda o, v: o.and_(
+        o.le(_first_order(o, v),
+             -v.lr * sum((x * x for x in _vec(v, "grad")), start=0 * v.lr)
+             + v.lr * v.eta * sum((o.abs(x) for x in _vec(v, "grad")), start=0 * v.lr)),
+        o.le(sum((o.abs(v.lr * gi) for gi in _vec(v, "g")), start=0 * v.lr),
+             step_radius(v.lr, sum((o.abs(x) for x in _vec(v, "grad")), start=0 * v.lr), _VEC, v.eta))),
+    hypotheses={
+        "lr_positive": lambda o, v: o.gt(v.lr, 0),
+        "oracle_accuracy": lambda o, v: o.and_(*(o.le(o.abs(gi - ci), v.eta) for gi, ci in zip(_vec(v, "g"), _vec(v, "grad")))),
+    },
+)
+
+REMAINDER = claim(
+    "remainder-integrand", " ".join([f"dgrad{i}" for i in range(_VEC)] + [f"e{i}" for i in range(_VEC)] + ["C", "t", "D"]),
+    lambda o, v: o.le(sum((o.abs(x * y) for x, y in zip(_vec(v, "dgrad"), _vec(v, "e"))), start=0 * v.t), v.C * v.t * v.D * v.D),
+    hypotheses={
+        "t_in_unit_interval": lambda o, v: o.and_(o.ge(v.t, 0), o.le(v.t, 1)),
+        "segment_lipschitz": lambda o, v: o.and_(*(o.le(o.abs(x), v.C * v.t * v.D) for x in _vec(v, "dgrad"))),
+        "step_l1_mass": lambda o, v: o.le(sum((o.abs(x) for x in _vec(v, "e")), start=0 * v.t), v.D),
+    },
+)
+
+
+def _implication(key: str, ctx):
+    from checker.backends import smt, symbolic
+    from checker.verdicts import all_of
+
+    sp = symbolic.sympy()
+    t, C, D = sp.symbols("t C D", real=True)
+    integral = symbolic.conclude("sympy: ∫₀¹ C·t·D² dt = C·D²/2",
+                                 [symbolic.zero_step(sp.integrate(C * t * D ** 2, (t, 0, 1)) - C * D ** 2 / 2,
+                                                     "∫₀¹ C·t·D² dt − C·D²/2")])
+    return all_of("z3 over ℝ (scalar implication; vector pieces at N = 3) and sympy (the integral)", {
+        "implication": smt.prove(IMPLICATIONS[key], ctx),
+        "first-order term and step radius (N = 3)": smt.prove(FIRST_ORDER, ctx),
+        "remainder integrand (N = 3)": smt.prove(REMAINDER, ctx),
+        "remainder integral": integral,
+    })
+
+
+def _declare_implication(c: Capstone):
+    label = f"{c.name}: 'the two dominance conditions ⇒ the loss drops by ≥ lr·‖∇L‖₂²/2'"
+
+    @obligation(
+        id=f"lean_mlp.{c.key}_descent_implication",
+        source=Source(DOC_002 if c.key in ("mlp_hidden", "mlp_input", "mlp_output") else DOC_004, label),
+        statement=f"For {c.name}: the hypotheses (margins, small step, the two reconstructed dominance "
+        "conditions), the first-order bound ∇L·e ≤ −lr‖∇L‖₂² + lr·η‖∇L‖₁ and the remainder bound C·D²/2 "
+        "imply L(v − lr·g) − L(v) ≤ −lr·‖∇L‖₂²/2; the first-order bound and ‖lr·g‖₁ ≤ D follow from "
+        "|g − ∇L|∞ ≤ η, and the remainder from the segment-Lipschitz shape.",
+        scope="universally over ℝ in the scalar quantities (z3); the vector pieces for N = 3 moving "
+        "entries (z3); the integral ∫₀¹ C·t·D² dt (sympy)",
+        expect=Expect.HOLDS,
+        lean=c.lean,
+        claims=(IMPLICATIONS[c.key], FIRST_ORDER, REMAINDER),
+    )
+    def discharge(ctx):
+        """The descent-lemma algebra behind the capstone, with the dominance conditions as
+        reconstructed in the module docstring (the seeds leave them undefined). z3 proves the
+        scalar implication (negation ``unsat`` over ℝ, nonlinear real arithmetic); the two
+        vector facts it consumes are proved by z3 at N = 3 (the argument is entrywise and
+        the same for every N); sympy evaluates the integral of the remainder's integrand."""
+        return _implication(c.key, ctx)
+
+    discharge.__name__ = f"{c.key}_descent_implication"
+    return discharge
+
+
+for _c in CAPSTONES.values():
+    globals()[f"{_c.key}_descent_implication"] = _declare_implication(_c)
+
+
+# ---------------------------------------------------------------------------------------
+# (ii) the discharge at the shipped example network (rigorous intervals)
+# ---------------------------------------------------------------------------------------
+
+
+def _report_verdict(report, where: str):
+    """A discharge report as a verdict: ``proved`` when every hypothesis held and the loss
+    change is enclosed at or below ``−lr·‖∇L‖₂²/2``; ``refuted`` only when every hypothesis
+    held and the enclosure of the change lies strictly above it (a rigorous counterexample to
+    the capstone at this point); otherwise ``unknown`` with the reason."""
+    from checker.backends import interval
+    from checker.backends.interval import Tri
+    from checker.verdicts import proved, refuted, timed, unknown
+
+    method = f"rigorous interval evaluation {where} (exact rationals, arb exp/log)"
+    data = report.to_json()
+    with timed() as t:
+        step = t.step(interval.NAME, interval.version(), f"discharge {report.capstone} ({report.oracle} oracle)",
+                      "ok" if report.ok else (report.reason or "not ok"))
+    if report.ok:
+        return proved(method, step, discharge=data)
+    if report.all_held and report.conclusion is Tri.FALSE:
+        sides = {"loss_change_hi": report.change.hi, "minus_certified_decrease_lo": (-report.decrease).lo}
+        return refuted(method, {"lr": report.lr, "eta": report.eta}, sides, step, discharge=data)
+    return unknown(method, report.reason or "the conclusion was not checked", step, discharge=data)
+
+
+def _shipped_file_matches() -> str | None:
+    """None when the shipped .npz holds exactly the network of ``example_network()``."""
+    from obligations.lean_mlp import discharge, mlp
+
+    try:
+        shipped = mlp.load_npz(discharge.EXAMPLE_FILE)
+    except mlp.NetworkFileError as exc:
+        return f"the shipped example file cannot be read: {exc}"
+    if shipped != discharge.example_network():
+        return "the shipped example_mlp.npz differs from discharge.example_network(); run data/make_example.py"
+    return None
+
+
+def _example_discharge(c: Capstone, is_float: bool):
+    from checker.verdicts import all_of, unknown
+    from obligations.lean_mlp import discharge
+
+    stale = _shipped_file_matches()
+    if stale:
+        return unknown("comparison of the shipped file with its generator", stale)
+    net = discharge.example_network()
+    x = discharge.EXAMPLE_LINEAR_X if c.key == "linear" else discharge.EXAMPLE_X
+    where = f"at the shipped example network, lr = {discharge.EXAMPLE_LR}"
+    name = c.float_name if is_float else c.name
+    if is_float:
+        try:
+            from obligations.lean_mlp import binary32  # noqa: F401
+        except ImportError as exc:
+            return unknown(where, f"the binary32 budgets are not available yet ({exc})")
+        return _report_verdict(discharge.discharge(name, net, x, discharge.EXAMPLE_LABEL, discharge.EXAMPLE_LR), where)
+    return all_of(f"rigorous interval evaluation {where}", {
+        "exact oracle (η = 0)": _report_verdict(
+            discharge.discharge(name, net, x, discharge.EXAMPLE_LABEL, discharge.EXAMPLE_LR), where),
+        f"perturbed oracle (η = {discharge.EXAMPLE_ETA})": _report_verdict(
+            discharge.discharge(name, net, x, discharge.EXAMPLE_LABEL, discharge.EXAMPLE_LR,
+                                eta=discharge.EXAMPLE_ETA), where),
+    })
+
+
+_EXAMPLE_SCOPE = ("at the shipped example network (obligations/lean_mlp/data/example_mlp.npz, d = (3, 4, 4, 3)), "
+                  "example x = (1, −1/2, 3/4) (linear: the output layer on x = (1/2, −1, 3/4, 1/4)), label 1, "
+                  "lr = 1/256; rigorous intervals")
+
+
+def _declare_example(c: Capstone, is_float: bool):
+    name = c.float_name if is_float else c.name
+    oracle = ("the binary32 gradient (η = its proven budget), update exact in ℝ" if is_float
+              else "the exact closed-form gradient (η = 0) and a perturbed oracle g = ∇L − η·sign(∇L), η = 2⁻¹⁴")
+
+    @obligation(
+        id=f"lean_mlp.{name}_example",
+        source=Source(DOC_004, f"{name}: 'every hypothesis is checkable arithmetic at a concrete point'"),
+        statement=f"At the shipped example, every hypothesis of {name} holds (each with positive slack) for "
+        f"{oracle}, and the actual loss change of the step, enclosed in intervals, is at most "
+        "−lr·‖∇L‖₂²/2.",
+        scope=_EXAMPLE_SCOPE + (" (binary32 budgets of obligations/lean_mlp/binary32.py)" if is_float else ""),
+        expect=Expect.HOLDS,
+        lean=c.lean_float if is_float else c.lean,
+        uses=(f"lean_mlp.{c.key}_descent_implication",),
+    )
+    def example(ctx):
+        """The concrete-point discharge of the capstone (DESIGN, "Concrete-point discharge"):
+        :func:`obligations.lean_mlp.discharge.discharge` evaluates every hypothesis of
+        :func:`capstone_hypotheses` (and, for a binary32 rung, the float budget's rounding
+        margins and a re-check of its accuracy against the closed-form gradient) with
+        rigorous intervals at the shipped network, then encloses the actual loss change of
+        the step ``W − lr·g`` and checks it is at most ``−lr·‖∇L‖₂²/2``. The conclusion is
+        checked directly, so ``proved`` does not rest on the (reconstructed) constants; it is
+        a statement about this one point only. Sources: the capstone docstrings of
+        ``002``/``004``."""
+        return _example_discharge(c, is_float)
+
+    example.__name__ = f"{name}_example"
+    return example
+
+
+for _c in CAPSTONES.values():
+    globals()[f"{_c.name}_example"] = _declare_example(_c, False)
+for _c in CAPSTONES.values():
+    globals()[f"{_c.float_name}_example"] = _declare_example(_c, True)
+
+
+# ---------------------------------------------------------------------------------------
+# The joint all-layers step: open in the Lean development (evidence only)
+# ---------------------------------------------------------------------------------------
+
+
+def joint_conjecture_hypotheses(s: Scalars, A0: Any, A1: Any) -> list[Hypothesis]:
+    """Our conjectured condition for the joint step (all three weight matrices moving by
+    ``lr`` times their certified gradients), at the joint radius ``D = lr·Σ‖∇_{Wᵢ}L‖₁`` (``s``
+    carries the joint norms, ``s.a`` bounds |x|): with ``κ = d₂·w₁·w₂·a + w₂·A₀ + A₁`` (the
+    logit drift per unit ℓ1 step through the input, hidden and output paths), the margins
+    ``a·D < |z₀|``, ``(w₁·a + A₀)·D < |z₁|``, the small step ``2κD < 1`` and the dominance
+    ``2·d₃·κ²/(1 − 2κD)·D² ≤ lr·‖∇L‖₂²/2``. Not from the seeds: a guess, tested by sampling."""
+    D = s.D
+    kappa = s.d2 * s.w1 * s.w2 * s.a + s.w2 * A0 + A1
+    out = [Hypothesis("margin_z0", "a·D < |z₀ⱼ|", s.a * D, s.margin_z0, True),
+           Hypothesis("margin_z1", "(w₁·a + A₀)·D < |z₁ₗ|", (s.w1 * s.a + A0) * D, s.margin_z1, True),
+           Hypothesis("small_step", "2·κ·D < 1", 2 * kappa * D, 1, True)]
+    return out, kappa
+
+
+JOINT_LRS = tuple(1 / __import__("fractions").Fraction(2 ** k) for k in range(4, 13))
+
+
+@obligation(
+    id="lean_mlp.joint_step_descends",
+    source=Source(DOC_004, "'The joint all-layers step … is the remaining open rung'"),
+    statement="Conjecture (ours): one SGD step moving W₀, W₁ and W₂ at once by lr times their certified "
+    "gradients decreases the loss by at least lr·‖∇L‖₂²/2 whenever the conjectured joint condition "
+    "(margins at the joint radius, 2κD < 1, 2·d₃·κ²/(1 − 2κD)·D² ≤ lr·‖∇L‖₂²/2) holds.",
+    scope="the shipped example network and 40 seeded random d = (3, 4, 4, 3) dyadic networks, lr = 2⁻⁴ … 2⁻¹²; "
+    "each instance checked in rigorous intervals; evidence only (never proved): the Lean development leaves it open",
+    expect=Expect.OPEN,
+    lean="SgdDescentMlp.joint_step_descends",
+)
+def joint_step_descends(ctx):
+    """The Lean development's open rung (004: "every parameter moving at once, logits no
+    longer affine in the moving parameters"). We state a conjectured sufficient condition
+    (:func:`joint_conjecture_hypotheses`) and test it: at each instance where the condition
+    holds (rigorous intervals), the joint step's loss change is enclosed and compared with
+    ``−lr·‖∇L‖₂²/2``. A rigorous violation would refute OUR conjecture (reported
+    ``refuted`` with the instance); agreement everywhere is only ``supported``."""
+    from fractions import Fraction
+
+    from checker.backends import interval
+    from checker.backends.interval import Tri
+    from checker.verdicts import refuted, supported, timed, unknown
+    from obligations.lean_mlp import discharge
+
+    rng = ctx.py_random("joint-step")
+    nets = [("example", discharge.example_network(), discharge.EXAMPLE_X, discharge.EXAMPLE_LABEL)]
+    for i in range(40):
+        def m(r, c):
+            return tuple(tuple(Fraction(rng.randint(-8, 8), 16) for _ in range(c)) for _ in range(r))
+        net = discharge.mlp.Mlp(m(3, 4), m(1, 4)[0], m(4, 4), m(1, 4)[0], m(4, 3), m(1, 3)[0])
+        x = tuple(Fraction(rng.randint(-8, 8), 8) for _ in range(3))
+        nets.append((f"random {i}", net, x, rng.randrange(3)))
+    counts = {"instances": 0, "zero_gradient": 0, "condition_held": 0, "descended": 0, "undecided": 0}
+    with timed() as t:
+        for name, net, x, label in nets:
+            for lr in JOINT_LRS:
+                counts["instances"] += 1
+                r = discharge.joint_step(net, x, label, lr)
+                if r is None or r["condition"] is not Tri.TRUE:
+                    continue
+                if r["zero_gradient"]:  # every ReLU path dead: the step does not move
+                    counts["zero_gradient"] += 1
+                    continue
+                counts["condition_held"] += 1
+                if r["conclusion"] is Tri.TRUE:
+                    counts["descended"] += 1
+                elif r["conclusion"] is Tri.FALSE:
+                    step = t.step(interval.NAME, interval.version(), "joint step at a sampled instance", "violation")
+                    return refuted("rigorous interval evaluation of sampled joint steps",
+                                   {"instance": name, "lr": lr, "label": label, **{f"x{i}": v for i, v in enumerate(x)}},
+                                   {"loss_change_hi": r["change"].hi, "minus_decrease_lo": (-r["decrease"]).lo}, step,
+                                   network={k: [[str(v) for v in row] if isinstance(row, tuple) else str(row)
+                                                for row in getattr(net, k)] for k in discharge.mlp.LAYERS})
+                else:
+                    counts["undecided"] += 1
+        step = t.step(interval.NAME, interval.version(), "joint steps at sampled instances", str(counts), **counts)
+    if counts["condition_held"] == 0:
+        return unknown("rigorous interval evaluation of sampled joint steps",
+                       "the conjectured condition held at no sampled instance", step, **counts)
+    return supported("rigorous interval evaluation of sampled joint steps (evidence only; the joint step is open)",
+                     step, seed=ctx.seed, **counts)

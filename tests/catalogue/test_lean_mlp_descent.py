@@ -1,0 +1,146 @@
+"""The descent capstones: outcomes, the algebra's necessity, and the discharge library."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+
+from checker.backends import smt
+from checker.backends.interval import Tri
+from checker.claims import claim
+from checker.model import Context, Outcome, Status
+from obligations.lean_mlp import descent, discharge, mlp
+from tests.helpers import run_obligation
+
+KEYS = tuple(descent.CAPSTONES)
+EXPECTED = {
+    **{f"lean_mlp.{k}_descent_implication": Status.PROVED for k in KEYS},
+    **{f"lean_mlp.{k}_sgd_descends_example": Status.PROVED for k in KEYS},
+    **{f"lean_mlp.{k}_float_sgd_descends_example": Status.PROVED for k in KEYS},
+}
+CTX = Context("test", 1, 60.0)
+
+
+@pytest.mark.parametrize("ob_id, status", sorted(EXPECTED.items()))
+def test_outcome(ob_id, status):
+    """Each obligation settles as the source says."""
+    r = run_obligation(ob_id)
+    assert r.status is status, r.certificate.reason
+    assert r.outcome is Outcome.CONFIRMED
+
+
+def test_joint_step_is_never_proved():
+    """The open joint step gives evidence at most, and some instance met the condition."""
+    r = run_obligation("lean_mlp.joint_step_descends")
+    assert r.status is Status.SUPPORTED, r.certificate.reason
+    assert r.certificate.data["condition_held"] > 0
+    assert r.certificate.data["descended"] == r.certificate.data["condition_held"]
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_implication_needs_each_dominance_condition(key):
+    """Dropping either dominance condition (or the first-order / remainder bound) makes the
+    implication false: z3 finds a counterexample that re-checks exactly."""
+    c = descent.IMPLICATIONS[key]
+    for h in ("dominance_oracle", "dominance_curvature", "first_order_term", "remainder"):
+        assert smt.prove(c.without(h), CTX).status is Status.REFUTED, h
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_implication_does_not_give_the_full_decrease(key):
+    """The conclusion cannot be strengthened to −lr·‖∇L‖₂² (the ½ is where the algebra lands)."""
+    c = descent.IMPLICATIONS[key]
+    stronger = claim(c.name + "-stronger", c.variables, lambda o, v: o.le(v.delta, -v.lr * v.g2),
+                     {h.name: h.formula for h in c.hypotheses})
+    assert smt.prove(stronger, CTX).status is Status.REFUTED
+
+
+def test_implication_hypotheses_are_satisfiable():
+    """The hypotheses of every implication can all hold at once (the claims are not vacuous)."""
+    for key, c in descent.IMPLICATIONS.items():
+        inst = claim(c.name + "-instance", c.variables, lambda o, v: o.gt(v.g2, 0),
+                     {h.name: h.formula for h in c.hypotheses})
+        sat = claim(c.name + "-sat", c.variables, lambda o, v: o.and_(inst.premise(o, v), o.gt(v.g2, 0)))
+        assert smt.find_instance(sat, CTX).status is Status.PROVED, key
+
+
+def test_constants_match_the_seeds():
+    """The constants written once in descent.py are the seeds' formulas (exact spot check)."""
+    d2, d3, w1, w2, a, D = 4, 3, Fraction(1, 2), Fraction(5, 8), Fraction(9, 8), Fraction(1, 100)
+    assert descent.hidden_lipschitz_constant(d3, w2, a, D) == 2 * d3 * w2 ** 2 * a ** 2 / (1 - 2 * w2 * a * D)
+    assert descent.input_lipschitz_constant(d2, d3, w1, w2, a, D) == \
+        2 * d3 * d2 ** 2 * w1 ** 2 * w2 ** 2 * a ** 2 / (1 - 2 * d2 * w1 * w2 * a * D)
+    assert descent.linear_lipschitz_constant(a, D) == 2 * a ** 2 / (1 - 2 * a * D)
+
+
+def _float64_loss_change(cap: str, lr: float) -> tuple[float, float]:
+    """The exact-oracle step's loss change and lr·‖∇L‖₂²/2 in plain float64 (independent of
+    the interval code: numpy forward/backward written here)."""
+    import numpy as np
+
+    net = discharge.example_network()
+    W = {k: np.array([[float(v) for v in row] for row in net.layer(k)]) for k in ("W0", "W1", "W2")}
+    b = {k: np.array([float(v) for v in net.layer(k)]) for k in ("b0", "b1", "b2")}
+    x = np.array([float(v) for v in discharge.EXAMPLE_X])
+    y = discharge.EXAMPLE_LABEL
+
+    def loss(W):
+        z0 = x @ W["W0"] + b["b0"]
+        z1 = np.maximum(z0, 0) @ W["W1"] + b["b1"]
+        t = np.maximum(z1, 0) @ W["W2"] + b["b2"]
+        return np.log(np.exp(t - t.max()).sum()) + t.max() - t[y], z0, z1, t
+
+    L, z0, z1, t = loss(W)
+    p = np.exp(t - t.max()); p /= p.sum(); p[y] -= 1
+    c1 = (W["W2"] @ p) * (z1 > 0)
+    c0 = (W["W1"] @ c1) * (z0 > 0)
+    g = {"W2": np.outer(np.maximum(z1, 0), p), "W1": np.outer(np.maximum(z0, 0), c1), "W0": np.outer(x, c0)}
+    layer = descent.CAPSTONES[cap].layer
+    moved = dict(W, **{layer: W[layer] - lr * g[layer]})
+    return loss(moved)[0] - L, lr * (g[layer] ** 2).sum() / 2
+
+
+@pytest.mark.parametrize("cap", ["mlp_output", "mlp_hidden", "mlp_input"])
+def test_enclosures_agree_with_an_independent_float64_computation(cap):
+    """The interval enclosure of the loss change and of the certified decrease contain (up to
+    float64 rounding) the values of an independent numpy float64 computation."""
+    r = discharge.discharge(cap, discharge.example_network(), discharge.EXAMPLE_X, discharge.EXAMPLE_LABEL,
+                            discharge.EXAMPLE_LR)
+    change, decrease = _float64_loss_change(cap, float(discharge.EXAMPLE_LR))
+    assert abs(float(r.change.lo) - change) < 1e-12 and abs(float(r.decrease.lo) - decrease) < 1e-12
+    assert r.change.width < Fraction(1, 10 ** 25)
+
+
+def test_kink_fails_the_margin():
+    """A hidden pre-activation exactly at 0 makes margin_z1 fail (no conclusion is claimed)."""
+    net = discharge.example_network()
+    f = mlp.forward(net, discharge.EXAMPLE_X)
+    b1 = list(net.b1)
+    b1[1] -= f.z1[1]  # z₁₁ = 0 now
+    r = discharge.discharge("mlp_hidden", replace(net, b1=tuple(b1)), discharge.EXAMPLE_X, discharge.EXAMPLE_LABEL,
+                            discharge.EXAMPLE_LR)
+    assert "margin_z1" in r.failed and not r.ok and r.change is None
+
+
+def test_refuted_only_when_all_hypotheses_held_and_the_change_is_above():
+    """_report_verdict: a fabricated report with every hypothesis held and a loss change
+    enclosed above −decrease is refuted; one with a failed hypothesis is only unknown."""
+    from checker.backends.interval import Interval
+
+    r = discharge.discharge("linear", discharge.example_network(), discharge.EXAMPLE_LINEAR_X,
+                            discharge.EXAMPLE_LABEL, discharge.EXAMPLE_LR)
+    bad = replace(r, change=Interval.of(0), conclusion=Tri.FALSE)
+    assert descent._report_verdict(bad, "here").status is Status.REFUTED
+    failed = replace(r, hypotheses=(replace(r.hypotheses[0], truth=Tri.FALSE),) + r.hypotheses[1:])
+    assert descent._report_verdict(failed, "here").status is Status.UNKNOWN
+
+
+def test_float_oracle_accuracy_is_rechecked():
+    """The binary32 rung re-checks |g̃ − ∇L|∞ ≤ η against the closed form, with room to spare."""
+    r = discharge.discharge("mlp_input_float", discharge.example_network(), discharge.EXAMPLE_X,
+                            discharge.EXAMPLE_LABEL, discharge.EXAMPLE_LR)
+    acc = next(h for h in r.hypotheses if h.name == "oracle_accuracy")
+    assert acc.truth is Tri.TRUE and 0 < acc.lhs.hi < acc.rhs.lo
+    assert any(h.name.startswith("float budget:") for h in r.hypotheses)
