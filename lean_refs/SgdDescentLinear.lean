@@ -23,6 +23,18 @@ noncomputable def linearGrad {dIn dOut : ℕ} (W : Fin dIn → Fin dOut → ℝ)
   fun i j => x i * (Real.exp (∑ j', x j' * W j' j + b j) /
       (∑ k, Real.exp (∑ j', x j' * W j' k + b k)) - if j = label then 1 else 0)
 
+/-- Segment-Lipschitz gradient of the linear net, explicit constant (reconstructed: the seeds
+name `linear_loss_grad_lipschitz` but do not display it). With inputs bounded by `a`, a step
+`e` of ℓ1 mass at most `D` and `2·a·D < 1`, every gradient entry drifts by at most
+`(2·a²/(1 − 2·a·D))·(t·D)` at `v + t·e`, `t ∈ [0, 1]`: logit drift `a·t·D`, softmax ratio
+sandwich, `e^y ≤ 1/(1 − y)`. Obligation: `lean_mlp.linear_loss_grad_lipschitz`. -/
+theorem linear_loss_grad_lipschitz {dIn dOut : ℕ} (W e : Fin dIn → Fin dOut → ℝ) (b : Fin dOut → ℝ)
+    (x : Fin dIn → ℝ) (label : Fin dOut) (a D t : ℝ) (ha : ∀ i, |x i| ≤ a)
+    (he : (∑ i, ∑ j, |e i j|) ≤ D) (hsmall : 2 * a * D < 1) (ht0 : 0 ≤ t) (ht1 : t ≤ 1) :
+    ∀ i j, |linearGrad (fun i j => W i j + t * e i j) b x label i j - linearGrad W b x label i j| ≤
+      2 * a ^ 2 / (1 - 2 * a * D) * (t * D) := by
+  sorry
+
 /-- One inexact SGD step on the linear net's weights decreases one example's cross-entropy
 loss by at least `lr·‖∇L‖₂²/2`. Hypotheses: an `η`-accurate oracle `g`, inputs bounded by `a`,
 step radius `D = lr·(‖∇L‖₁ + dIn·dOut·η)`, the small-step condition `2·a·D < 1` (the

@@ -409,6 +409,27 @@ def _shipped_file_matches() -> str | None:
     return None
 
 
+def _segment_verdict(capstone: str, x, eta=None):
+    """The segment-Lipschitz shape ``max|∇L(v + t·e) − ∇L(v)| ≤ C·t·D`` at ``t = k/8`` along the
+    capstone's step at the example (a cross-check of the constant C at this instance)."""
+    from checker.backends import interval
+    from checker.backends.interval import Tri
+    from checker.verdicts import proved, timed, unknown
+    from obligations.lean_mlp import discharge
+
+    method = "rigorous interval evaluation of the gradient drift at t = k/8 along the step"
+    with timed() as t:
+        report, points = discharge.segment_check(capstone, discharge.example_network(), x, discharge.EXAMPLE_LABEL,
+                                                 discharge.EXAMPLE_LR, eta=eta)
+        table = {str(p.t): {"drift": p.drift.describe(8), "C·t·D": p.bound.describe(8), "holds": p.truth.value}
+                 for p in points}
+        step = t.step(interval.NAME, interval.version(), f"segment drift of {report.capstone}", str(len(points)),
+                      points=table)
+    if len(points) == 8 and all(p.truth is Tri.TRUE for p in points):
+        return proved(method, step, points=table)
+    return unknown(method, "the drift at some t was not enclosed below C·t·D (or not evaluated)", step, points=table)
+
+
 def _example_discharge(c: Capstone, is_float: bool):
     from checker.verdicts import all_of, unknown
     from obligations.lean_mlp import discharge
@@ -425,8 +446,13 @@ def _example_discharge(c: Capstone, is_float: bool):
             from obligations.lean_mlp import binary32  # noqa: F401
         except ImportError as exc:
             return unknown(where, f"the binary32 budgets are not available yet ({exc})")
-        return _report_verdict(discharge.discharge(name, net, x, discharge.EXAMPLE_LABEL, discharge.EXAMPLE_LR), where)
+        return all_of(f"rigorous interval evaluation {where}", {
+            "binary32 oracle": _report_verdict(
+                discharge.discharge(name, net, x, discharge.EXAMPLE_LABEL, discharge.EXAMPLE_LR), where),
+            "segment-Lipschitz shape at t = k/8 (cross-check of C)": _segment_verdict(name, x),
+        })
     return all_of(f"rigorous interval evaluation {where}", {
+        "segment-Lipschitz shape at t = k/8 (cross-check of C)": _segment_verdict(name, x),
         "exact oracle (η = 0)": _report_verdict(
             discharge.discharge(name, net, x, discharge.EXAMPLE_LABEL, discharge.EXAMPLE_LR), where),
         f"perturbed oracle (η = {discharge.EXAMPLE_ETA})": _report_verdict(
@@ -450,7 +476,7 @@ def _declare_example(c: Capstone, is_float: bool):
         source=Source(DOC_004, f"{name}: 'every hypothesis is checkable arithmetic at a concrete point'"),
         statement=f"At the shipped example, every hypothesis of {name} holds (each with positive slack) for "
         f"{oracle}, and the actual loss change of the step, enclosed in intervals, is at most "
-        "−lr·‖∇L‖₂²/2.",
+        "−lr·‖∇L‖₂²/2; along the step the gradient drifts by at most C·t·D at t = 1/8, …, 1.",
         scope=_EXAMPLE_SCOPE + (" (binary32 budgets of obligations/lean_mlp/binary32.py)" if is_float else ""),
         expect=Expect.HOLDS,
         lean=c.lean_float if is_float else c.lean,
@@ -464,8 +490,10 @@ def _declare_example(c: Capstone, is_float: bool):
         rigorous intervals at the shipped network, then encloses the actual loss change of
         the step ``W − lr·g`` and checks it is at most ``−lr·‖∇L‖₂²/2``. The conclusion is
         checked directly, so ``proved`` does not rest on the (reconstructed) constants; it is
-        a statement about this one point only. Sources: the capstone docstrings of
-        ``002``/``004``."""
+        a statement about this one point only. As a cross-check of the constant C, the
+        gradient's entrywise drift at ``t = 1/8, …, 1`` along the step is enclosed and
+        compared with ``C·t·D`` (the shape the descent lemma consumes). Sources: the capstone
+        docstrings of ``002``/``004``."""
         return _example_discharge(c, is_float)
 
     example.__name__ = f"{name}_example"
@@ -563,3 +591,91 @@ def joint_step_descends(ctx):
                        "the conjectured condition held at no sampled instance", step, **counts)
     return supported("rigorous interval evaluation of sampled joint steps (evidence only; the joint step is open)",
                      step, seed=ctx.seed, **counts)
+
+
+# ---------------------------------------------------------------------------------------
+# The linear net's segment-Lipschitz constant (derived; the seeds only name the lemma)
+# ---------------------------------------------------------------------------------------
+
+_K = 3  # classes in the ratio-sandwich claim
+
+
+def _softmax_ratio(v, E, j):
+    return E[j] / sum(E[1:], start=E[0])
+
+
+RATIO_SANDWICH = claim(
+    "softmax-ratio-sandwich", " ".join([f"E{k}" for k in range(_K)] + [f"F{k}" for k in range(_K)] + ["G"]),
+    lambda o, v: o.and_(*(o.and_(
+        o.le(_softmax_ratio(v, [v[f"F{k}"] for k in range(_K)], j),
+             v.G * v.G * _softmax_ratio(v, [v[f"E{k}"] for k in range(_K)], j)),
+        o.ge(v.G * v.G * _softmax_ratio(v, [v[f"F{k}"] for k in range(_K)], j),
+             _softmax_ratio(v, [v[f"E{k}"] for k in range(_K)], j))) for j in range(_K))),
+    hypotheses={
+        "exp_positive": lambda o, v: o.and_(*(o.gt(v[f"E{k}"], 0) for k in range(_K))),
+        "G_at_least_one": lambda o, v: o.ge(v.G, 1),
+        "logit_drift": lambda o, v: o.and_(*(o.and_(o.le(v[f"F{k}"], v.G * v[f"E{k}"]), o.ge(v.G * v[f"F{k}"], v[f"E{k}"]))
+                                             for k in range(_K))),
+    },
+)
+"""With ``E_k = e^{z_k}``, ``F_k = e^{z'_k}``, ``G = e^{δ}`` and ``|z' − z|∞ ≤ δ`` (so
+``E_k/G ≤ F_k ≤ G·E_k``), each softmax probability moves by a factor in ``[G⁻², G²]``."""
+
+LINEAR_CHAIN = claim(
+    "linear-gradient-drift", "a D t delta H p dp x",
+    lambda o, v: o.le(o.abs(v.x * v.dp), linear_lipschitz_constant(v.a, v.D) * v.t * v.D),
+    hypotheses={
+        "t_in_unit_interval": lambda o, v: o.and_(o.ge(v.t, 0), o.le(v.t, 1)),
+        "a_D_nonnegative": lambda o, v: o.and_(o.ge(v.a, 0), o.ge(v.D, 0)),
+        "small_step": lambda o, v: o.lt(2 * v.a * v.D, 1),
+        "logit_drift": lambda o, v: o.and_(o.ge(v.delta, 0), o.le(v.delta, v.a * v.t * v.D)),
+        "exp_bound": lambda o, v: o.and_(o.ge(v.H, 1), o.le(v.H * (1 - 2 * v.delta), 1)),
+        "ratio_sandwich": lambda o, v: o.and_(o.ge(v.p, 0), o.le(v.p, 1), o.le(o.abs(v.dp), v.p * (v.H - 1))),
+        "input_bound": lambda o, v: o.le(o.abs(v.x), v.a),
+    },
+)
+"""``H = e^{2δ}``: the gradient entry ``x_i·(p − onehot)_j`` moves by ``|x_i·Δp_j|``, with
+``|Δp_j| ≤ p_j·(H − 1)`` (the sandwich; ``1 − H⁻¹ ≤ H − 1``), ``H·(1 − 2δ) ≤ 1`` and the logit
+drift ``δ ≤ a·t·D``; the conclusion is the shape ``≤ C_lin·t·D``."""
+
+
+@obligation(
+    id="lean_mlp.linear_loss_grad_lipschitz",
+    source=Source(DOC_002, "'The hidden-layer peer of linear_loss_grad_lipschitz' (the linear constant is not displayed)"),
+    statement="For the linear net, along a step of ℓ1 mass ≤ D with inputs bounded by a and 2·a·D < 1, every "
+    "gradient entry drifts by at most C_lin·t·D with C_lin = 2·a²/(1 − 2·a·D) (reconstructed constant).",
+    scope="the scalar chain universally over ℝ (z3); the softmax ratio sandwich for 3 classes over ℝ (z3); "
+    "e^y·(1 − y) ≤ 1 for y ≥ 0 (sympy: derivative and value at 0); the constant at the shipped example's "
+    "linear and output-layer steps at t = k/8 (rigorous intervals)",
+    expect=Expect.HOLDS,
+    lean="SgdDescentLinear.linear_loss_grad_lipschitz",
+    claims=(RATIO_SANDWICH, LINEAR_CHAIN),
+)
+def linear_loss_grad_lipschitz(ctx):
+    """The linear constant that ``linear_sgd_descends`` (and ``mlp_output_sgd_descends``) use
+    is not displayed in the seeds; we derive it by the route the seeds describe for the hidden
+    layer ("logit drift → softmax ratio sandwich → γ-form"). Parts: (1) z3 proves the ratio
+    sandwich for 3 classes with the exponentials as positive unknowns (sound: only the
+    inequalities between them are used); (2) sympy shows ``d/dy [e^y(1 − y)] = −y·e^y`` and
+    the value 1 at 0, so ``e^y(1 − y)`` is non-increasing on ``y ≥ 0`` and at most 1 there
+    (the monotonicity step is the mean value theorem, not machine-checked); (3) z3 proves the
+    scalar chain to ``|Δ∇| ≤ C_lin·t·D``; (4) the shape is checked at the shipped example
+    along the linear and output-layer steps."""
+    from checker.backends import smt, symbolic
+    from checker.verdicts import all_of
+    from obligations.lean_mlp import discharge
+
+    sp = symbolic.sympy()
+    y = sp.symbols("y", real=True)
+    f = sp.exp(y) * (1 - y)
+    exp_bound = symbolic.conclude("sympy: e^y(1 − y) has derivative −y·e^y and value 1 at y = 0", [
+        symbolic.zero_step(sp.diff(f, y) + y * sp.exp(y), "d/dy[e^y(1 − y)] + y·e^y"),
+        symbolic.zero_step(f.subs(y, 0) - 1, "e^0·(1 − 0) − 1"),
+    ])
+    return all_of("z3, sympy and rigorous intervals", {
+        "softmax ratio sandwich (3 classes)": smt.prove(RATIO_SANDWICH, ctx),
+        "exp bound e^y(1 − y) ≤ 1 on y ≥ 0": exp_bound,
+        "drift chain": smt.prove(LINEAR_CHAIN, ctx),
+        "at the example, linear step": _segment_verdict("linear_sgd_descends", discharge.EXAMPLE_LINEAR_X),
+        "at the example, output-layer step": _segment_verdict("mlp_output_sgd_descends", discharge.EXAMPLE_X),
+    })

@@ -560,3 +560,58 @@ def joint_step(net: mlp.Mlp, x: Sequence[Fraction], label: int, lr: Fraction,
         out["change"] = after - before
         out["conclusion"] = OPS.le(out["change"], -decrease)
         return out
+
+
+# ---------------------------------------------------------------------------------------
+# The segment-Lipschitz shape along the step (a cross-check of the constants C)
+# ---------------------------------------------------------------------------------------
+
+
+def _sign_any(z: Any) -> bool:
+    """Sign test for exact (fixed) and interval (moved) pre-activations alike."""
+    return _interval_positive(z) if isinstance(z, Interval) else z > 0
+
+
+def _gradient_at(cap: descent.Capstone, net: mlp.Mlp, x: Sequence[Fraction], label: int, W: Any) -> list:
+    if cap.key == "linear":
+        return mlp.outer(x, mlp.head_cotangent(mlp.dense(W, net.b2, x), label, _exp))
+    moved = net.replace(cap.layer, W)
+    return mlp.gradients(moved, x, label, _exp, _sign_any)[cap.layer]
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentPoint:
+    t: Fraction
+    drift: Interval  # max_ij |∇L(v + t·e) − ∇L(v)|
+    bound: Interval  # C·t·D
+    truth: Tri
+
+
+def segment_check(capstone: str, net: mlp.Mlp, x: Sequence[Any], label: int, lr: Any, *, eta: Any = None,
+                  points: int = 8, prec: int = DEFAULT_PREC) -> tuple[Report, tuple[SegmentPoint, ...]]:
+    """At ``t = k/points`` along the capstone's step, the gradient's entrywise drift against
+    ``C·t·D`` — the segment-Lipschitz shape ``descent_segment`` consumes. Evaluated only when
+    every hypothesis held (then the masks are frozen and the closed forms apply on the
+    segment). Checks the (seeded or reconstructed) constant at this one instance."""
+    report = discharge(capstone, net, x, label, lr, eta=eta, prec=prec)
+    if not report.all_held:
+        return report, ()
+    cap, is_float = parse_capstone(capstone)
+    x = tuple(Fraction(v) for v in x)
+    out = []
+    with precision(prec):
+        setup = _setup(cap, net, x, label)
+        g, *_ = _oracle(setup, cap, net, x, label, report.eta if report.oracle == "perturbed" else Fraction(0), is_float)
+        C, D = report.quantities["C"], report.quantities["D"]
+        base = _flat(setup.gradient)
+        for k in range(1, points + 1):
+            t = Fraction(k, points)
+            W = tuple(tuple(w - t * report.lr * gi for w, gi in zip(wr, gr)) for wr, gr in zip(setup.W, g))
+            try:
+                moved = _flat(_gradient_at(cap, net, x, label, W))
+            except CannotDecide:
+                continue
+            drift = max((OPS.abs(m - c) for m, c in zip(moved, base)), key=lambda i: i.hi)
+            bound = C * t * D
+            out.append(SegmentPoint(t, drift, bound, OPS.le(drift, bound)))
+    return report, tuple(out)

@@ -19,6 +19,7 @@ EXPECTED = {
     **{f"lean_mlp.{k}_descent_implication": Status.PROVED for k in KEYS},
     **{f"lean_mlp.{k}_sgd_descends_example": Status.PROVED for k in KEYS},
     **{f"lean_mlp.{k}_float_sgd_descends_example": Status.PROVED for k in KEYS},
+    "lean_mlp.linear_loss_grad_lipschitz": Status.PROVED,
 }
 CTX = Context("test", 1, 60.0)
 
@@ -144,3 +145,31 @@ def test_float_oracle_accuracy_is_rechecked():
     acc = next(h for h in r.hypotheses if h.name == "oracle_accuracy")
     assert acc.truth is Tri.TRUE and 0 < acc.lhs.hi < acc.rhs.lo
     assert any(h.name.startswith("float budget:") for h in r.hypotheses)
+
+
+def test_linear_constant_cannot_be_halved():
+    """The drift chain is tight enough to matter: with C_lin/2 in place of C_lin z3 finds a
+    counterexample (re-checked exactly), so the proof is not vacuous."""
+    c = descent.LINEAR_CHAIN
+    halved = claim("halved", c.variables,
+                   lambda o, v: o.le(o.abs(v.x * v.dp), descent.linear_lipschitz_constant(v.a, v.D) / 2 * v.t * v.D),
+                   {h.name: h.formula for h in c.hypotheses})
+    assert smt.prove(halved, CTX).status is Status.REFUTED
+
+
+def test_ratio_sandwich_needs_the_square():
+    """A factor G (instead of G²) in the softmax ratio sandwich is false: z3 refutes it."""
+    c = descent.RATIO_SANDWICH
+    weak = claim("weak", c.variables,
+                 lambda o, v: o.le(v.F0 / (v.F0 + v.F1 + v.F2), v.G * v.E0 / (v.E0 + v.E1 + v.E2)),
+                 {h.name: h.formula for h in c.hypotheses})
+    assert smt.prove(weak, CTX).status is Status.REFUTED
+
+
+def test_segment_check_fails_for_a_too_small_constant(monkeypatch):
+    """The example's segment cross-check is sensitive: with the hidden constant divided by
+    100 the drift exceeds C·t·D at the example, and the part is not proved."""
+    real = descent.hidden_lipschitz_constant
+    monkeypatch.setattr(descent, "hidden_lipschitz_constant", lambda *args: real(*args) / 100)
+    v = descent._segment_verdict("mlp_hidden_sgd_descends", discharge.EXAMPLE_X)
+    assert v.status is Status.UNKNOWN
