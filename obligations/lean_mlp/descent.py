@@ -52,6 +52,7 @@ The binary32 rungs replace ``η`` by the proven budget of the float gradient (fr
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from checker import Expect, Source, obligation
@@ -358,7 +359,10 @@ def _declare_implication(c: Capstone):
         reconstructed in the module docstring (the seeds leave them undefined). z3 proves the
         scalar implication (negation ``unsat`` over ℝ, nonlinear real arithmetic); the two
         vector facts it consumes are proved by z3 at N = 3 (the argument is entrywise and
-        the same for every N); sympy evaluates the integral of the remainder's integrand."""
+        the same for every N); sympy evaluates the integral of the remainder's integrand.
+        The margins and the small-step condition are listed because they are the capstone's
+        hypotheses, but this algebra does not use them (they feed the segment-Lipschitz
+        lemma, i.e. the remainder bound); a necessity audit reports them as not needed."""
         return _implication(c.key, ctx)
 
     discharge.__name__ = f"{c.key}_descent_implication"
@@ -526,7 +530,7 @@ def joint_conjecture_hypotheses(s: Scalars, A0: Any, A1: Any) -> list[Hypothesis
     return out, kappa
 
 
-JOINT_LRS = tuple(1 / __import__("fractions").Fraction(2 ** k) for k in range(4, 13))
+JOINT_LRS = tuple(Fraction(1, 2 ** k) for k in range(4, 13))
 
 
 @obligation(
@@ -547,8 +551,6 @@ def joint_step_descends(ctx):
     holds (rigorous intervals), the joint step's loss change is enclosed and compared with
     ``−lr·‖∇L‖₂²/2``. A rigorous violation would refute OUR conjecture (reported
     ``refuted`` with the instance); agreement everywhere is only ``supported``."""
-    from fractions import Fraction
-
     from checker.backends import interval
     from checker.backends.interval import Tri
     from checker.verdicts import refuted, supported, timed, unknown
