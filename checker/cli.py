@@ -98,7 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     dc = sub.add_parser("discharge", help="evaluate a descent capstone's hypotheses and conclusion at a concrete network")
     dc.add_argument("capstone", metavar="CAPSTONE",
-                    help="linear, mlp_output, mlp_hidden or mlp_input, with _sgd_descends or _float_sgd_descends")
+                    help="linear, mlp_output, mlp_hidden or mlp_input, with _sgd_descends or _float_sgd_descends "
+                    "(linear: the file's output layer dense W2 b2 as a linear net, so the example has d2 entries)")
     dc.add_argument("--net", required=True, metavar="FILE.npz", help="network file (binary32 arrays W0 b0 W1 b1 W2 b2)")
     dc.add_argument("--example", required=True, metavar="X0,X1,…", help="the example's input, comma-separated exact numbers (write --example=-1,… when the first is negative)")
     dc.add_argument("--label", required=True, type=int, metavar="K", help="the example's class")
