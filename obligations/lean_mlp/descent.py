@@ -379,8 +379,9 @@ for _c in CAPSTONES.values():
 
 
 def _report_verdict(report, where: str):
-    """A discharge report as a verdict: ``proved`` when every hypothesis held and the loss
-    change is enclosed at or below ``−lr·‖∇L‖₂²/2``; ``refuted`` only when every hypothesis
+    """A discharge report (or a thunk making one, so that its time is recorded) as a verdict:
+    ``proved`` when every hypothesis held and the loss change is enclosed at or below
+    ``−lr·‖∇L‖₂²/2``; ``refuted`` only when every hypothesis
     held and the enclosure of the change lies strictly above it (a rigorous counterexample to
     the capstone at this point); otherwise ``unknown`` with the reason."""
     from checker.backends import interval
@@ -388,8 +389,10 @@ def _report_verdict(report, where: str):
     from checker.verdicts import proved, refuted, timed, unknown
 
     method = f"rigorous interval evaluation {where} (exact rationals, arb exp/log)"
-    data = report.to_json()
     with timed() as t:
+        if callable(report):
+            report = report()
+        data = report.to_json()
         step = t.step(interval.NAME, interval.version(), f"discharge {report.capstone} ({report.oracle} oracle)",
                       "ok" if report.ok else (report.reason or "not ok"))
     if report.ok:
@@ -452,16 +455,16 @@ def _example_discharge(c: Capstone, is_float: bool):
             return unknown(where, f"the binary32 budgets are not available yet ({exc})")
         return all_of(f"rigorous interval evaluation {where}", {
             "binary32 oracle": _report_verdict(
-                discharge.discharge(name, net, x, discharge.EXAMPLE_LABEL, discharge.EXAMPLE_LR), where),
+                lambda: discharge.discharge(name, net, x, discharge.EXAMPLE_LABEL, discharge.EXAMPLE_LR), where),
             "segment-Lipschitz shape at t = k/8 (cross-check of C)": _segment_verdict(name, x),
         })
     return all_of(f"rigorous interval evaluation {where}", {
         "segment-Lipschitz shape at t = k/8 (cross-check of C)": _segment_verdict(name, x),
         "exact oracle (η = 0)": _report_verdict(
-            discharge.discharge(name, net, x, discharge.EXAMPLE_LABEL, discharge.EXAMPLE_LR), where),
+            lambda: discharge.discharge(name, net, x, discharge.EXAMPLE_LABEL, discharge.EXAMPLE_LR), where),
         f"perturbed oracle (η = {discharge.EXAMPLE_ETA})": _report_verdict(
-            discharge.discharge(name, net, x, discharge.EXAMPLE_LABEL, discharge.EXAMPLE_LR,
-                                eta=discharge.EXAMPLE_ETA), where),
+            lambda: discharge.discharge(name, net, x, discharge.EXAMPLE_LABEL, discharge.EXAMPLE_LR,
+                                        eta=discharge.EXAMPLE_ETA), where),
     })
 
 
