@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from checker.backends import smt
-from checker.backends.interval import Tri
+from checker.backends.interval import Interval, Tri
 from checker.claims import claim
 from checker.model import Context, Outcome, Status
 from obligations.lean_mlp import descent, discharge, mlp
@@ -128,8 +128,6 @@ def test_kink_fails_the_margin():
 def test_refuted_only_when_all_hypotheses_held_and_the_change_is_above():
     """_report_verdict: a fabricated report with every hypothesis held and a loss change
     enclosed above −decrease is refuted; one with a failed hypothesis is only unknown."""
-    from checker.backends.interval import Interval
-
     r = discharge.discharge("linear", discharge.example_network(), discharge.EXAMPLE_LINEAR_X,
                             discharge.EXAMPLE_LABEL, discharge.EXAMPLE_LR)
     bad = replace(r, change=Interval.of(0), conclusion=Tri.FALSE)
@@ -173,3 +171,51 @@ def test_segment_check_fails_for_a_too_small_constant(monkeypatch):
     monkeypatch.setattr(descent, "hidden_lipschitz_constant", lambda *args: real(*args) / 100)
     v = descent._segment_verdict("mlp_hidden_sgd_descends", discharge.EXAMPLE_X)
     assert v.status is Status.UNKNOWN
+
+
+def test_low_precision_is_undecided_never_wrong():
+    """At 8-bit intervals the loss-change enclosure is too wide: the conclusion is undecided
+    (not 'checked', not 'failed'), and the report is not ok."""
+    r = discharge.discharge("mlp_input", discharge.example_network(), discharge.EXAMPLE_X, discharge.EXAMPLE_LABEL,
+                            discharge.EXAMPLE_LR, prec=8)
+    assert r.conclusion is Tri.UNKNOWN and not r.ok and "too wide" in r.reason
+
+
+def test_random_instances_agree_with_float64():
+    """Seeded random dyadic networks and learning rates: whenever every hypothesis held, the
+    conclusion checked (the capstones hold there) and the enclosed change agrees with an
+    independent float64 loss computation; hypotheses fail at some instances (not vacuous)."""
+    import random
+
+    import numpy as np
+
+    rng = random.Random(20261202)
+    held = failed = 0
+    for _ in range(25):
+        def m(r, c):
+            return tuple(tuple(Fraction(rng.randint(-8, 8), 16) for _ in range(c)) for _ in range(r))
+
+        net = mlp.Mlp(m(3, 4), m(1, 4)[0], m(4, 4), m(1, 4)[0], m(4, 3), m(1, 3)[0])
+        x = tuple(Fraction(rng.randint(-8, 8), 8) for _ in range(3))
+        label, lr = rng.randrange(3), Fraction(1, 2 ** rng.randint(2, 10))
+        key = rng.choice(["mlp_output", "mlp_hidden", "mlp_input"])
+        r = discharge.discharge(key, net, x, label, lr)
+        if not r.all_held:
+            failed += 1
+            continue
+        held += 1
+        assert r.conclusion is Tri.TRUE, (key, r.reason)
+        W = {k: np.array([[float(v) for v in row] for row in net.layer(k)]) for k in ("W0", "W1", "W2")}
+        b = {k: np.array([float(v) for v in net.layer(k)]) for k in ("b0", "b1", "b2")}
+        xf = np.array([float(v) for v in x])
+
+        def loss(W):
+            t = np.maximum(np.maximum(xf @ W["W0"] + b["b0"], 0) @ W["W1"] + b["b1"], 0) @ W["W2"] + b["b2"]
+            return np.log(np.exp(t - t.max()).sum()) + t.max() - t[label]
+
+        layer = descent.CAPSTONES[key].layer
+        g = np.array([[float((c.lo + c.hi) / 2) for c in row] for row in
+                      mlp.gradients(net, x, label, lambda z: Interval.of(z).exp(), lambda z: z > 0)[layer]])
+        change = loss(dict(W, **{layer: W[layer] - float(lr) * g})) - loss(W)
+        assert abs(change - float(r.change.lo)) < 1e-9
+    assert held >= 5 and failed >= 1, (held, failed)
