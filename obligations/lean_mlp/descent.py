@@ -339,11 +339,12 @@ def _implication(key: str, ctx):
 
 
 def _declare_implication(c: Capstone):
-    label = f"{c.name}: 'the two dominance conditions ⇒ the loss drops by ≥ lr·‖∇L‖₂²/2'"
+    label = (f"{c.name}: '… and the two dominance conditions ⇒ one inexact SGD step … provably decreases the "
+             "cross-entropy loss by ≥ lr·‖∇L‖₂²/2'")
 
     @obligation(
         id=f"lean_mlp.{c.key}_descent_implication",
-        source=Source(DOC_002 if c.key in ("mlp_hidden", "mlp_input", "mlp_output") else DOC_004, label),
+        source=Source(DOC_004, label),
         statement=f"For {c.name}: the hypotheses (margins, small step, the two reconstructed dominance "
         "conditions), the first-order bound ∇L·e ≤ −lr‖∇L‖₂² + lr·η‖∇L‖₁ and the remainder bound C·D²/2 "
         "imply L(v − lr·g) − L(v) ≤ −lr·‖∇L‖₂²/2; the first-order bound and ‖lr·g‖₁ ≤ D follow from "
