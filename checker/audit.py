@@ -202,13 +202,32 @@ def _search(c: Claim, ctx: Any, config: AuditConfig, budget: Budget, allow_sampl
     if budget.exhausted():
         return v, "z3"
     reason = v.certificate.reason
-    s = sampling.search(c, ctx, generic_sampler(c.variables), samples=config.samples, rounds=config.rounds)
+    from checker.backends import CannotDecide
+
+    try:
+        s = sampling.search(c, ctx, generic_sampler(c.variables), samples=config.samples, rounds=config.rounds)
+    except CannotDecide as why:
+        return v, f"z3 undecided ({reason}); sampling cannot interpret the claim ({why})"
     if s.status is Status.REFUTED:
         return s, "sampling (re-checked exactly)"
     return s, f"z3 undecided ({reason}); sampling found no counterexample in {s.certificate.data.get('evaluated')} points"
 
 
 # ------------------------------------------------------------------------------ the audits
+
+
+def _simplified(c: Claim, witness: Mapping[str, Any], config: AuditConfig, budget: Budget) -> dict[str, str]:
+    """A witness (a counterexample to ``c``) made simpler by :func:`shrink`, re-checked exactly;
+    the witness itself when it cannot be."""
+    s = shrink(c, witness, max_evaluations=min(500, config.shrink_evaluations), deadline=budget.deadline)
+    return _fmt_map(s.point) if s is not None else dict(witness)
+
+
+def _with_negated(c: Claim, h: Part) -> Claim:
+    """Counterexamples of this claim: every other hypothesis holds, ``h`` fails, the conclusion fails."""
+    others = tuple(x for x in c.hypotheses if x.name != h.name)
+    return Claim(f"{c.name}-not-{h.name}", c.variables, c.conclusion,
+                 (*others, Part(f"not ({h.name})", lambda o, v: o.not_(h.formula(o, v)))), c.terms)
 
 
 def vacuity_of(c: Claim, ctx: Any, config: AuditConfig, budget: Budget,
@@ -227,7 +246,7 @@ def vacuity_of(c: Claim, ctx: Any, config: AuditConfig, budget: Budget,
     except _OutOfTime:
         return {**entry, "verdict": "unknown", "reason": "audit time budget exhausted"}
     if v.status is Status.REFUTED:
-        return {**entry, "verdict": "satisfiable", "witness": dict(v.certificate.witness or {}),
+        return {**entry, "verdict": "satisfiable", "witness": _simplified(pc, v.certificate.witness or {}, config, budget),
                 "method": f"{how}: a point where every hypothesis holds, re-checked exactly"}
     if v.status is Status.PROVED:
         return {**entry, "verdict": "vacuous", "method": "z3: the conjunction of the hypotheses is unsat over ℝ"}
@@ -253,6 +272,8 @@ def necessity_of(c: Claim, ctx: Any, config: AuditConfig, budget: Budget) -> lis
         elif v.status is Status.REFUTED:
             point = v.certificate.witness or {}
             ev = _evaluate(c, point)
+            if ev is not None and ev.hypotheses.get(h.name) is False:
+                ev = _evaluate(c, _simplified(_with_negated(c, h), point, config, budget)) or ev
             if ev is None:
                 rows.append({**row, "verdict": "undecided", "reason": "the witness could not be re-evaluated on the full claim"})
             elif ev.hypotheses.get(h.name) is False and not ev.conclusion and all(
@@ -354,7 +375,7 @@ def tightness_of(c: Claim, b: Bound, ctx: Any, config: AuditConfig, budget: Budg
     except _OutOfTime:
         return {**entry, "verdict": "undecided", "reason": "audit time budget exhausted"}
     if v.status is Status.REFUTED:
-        ev = _evaluate(c, v.certificate.witness or {})
+        ev = _evaluate(c, _simplified(scaled, v.certificate.witness or {}, config, budget))
         if ev is not None and ev.premise and ev.terms[b.rhs] != 0:
             ratio = ev.terms[b.lhs] / (b.constant * ev.terms[b.rhs])
             verdict = "exceeded" if ev.terms[b.lhs] > b.constant * ev.terms[b.rhs] else "tight"
@@ -459,10 +480,13 @@ def shrink_refutation(claims: Sequence[Claim], witness: Mapping[str, str], confi
                       budget: Budget) -> tuple[dict[str, Any], dict[str, str]]:
     """``(shrink entry, shrunk witness)`` for a refutation's witness. Shrinks against the first
     declared claim the witness refutes exactly; otherwise keeps the witness, with the reason."""
+    inexact = []
     for c in claims:
         if not set(c.variables) <= set(witness):
             continue
         ev = _evaluate(c, witness)
+        if ev is None:
+            inexact.append(c.name)
         if ev is None or not ev.is_counterexample:
             continue
         s = shrink(c, witness, max_evaluations=config.shrink_evaluations, deadline=budget.deadline)
@@ -476,6 +500,9 @@ def shrink_refutation(claims: Sequence[Claim], witness: Mapping[str, str], confi
                  "complexity_after": list(complexity(s.point)), "sides": _fmt_map(final.terms),
                  "stopped_early": s.exhausted,
                  "method": "greedy shrinking; each step re-checked in exact rationals"}, shrunk)
+    if inexact:
+        return ({"verdict": "kept", "reason": f"the declared claim {', '.join(inexact)} cannot be evaluated in exact rationals "
+                 "(e.g. log, irrational sqrt), so no simpler witness can be re-checked: kept as found"}, dict(witness))
     return ({"verdict": "kept", "reason": "the witness is not a counterexample to a declared claim (a custom witness; "
              "no shrink hook): kept as found"}, dict(witness))
 
