@@ -461,8 +461,8 @@ def _discharge(cap, is_float, net, x, label, lr, eta) -> Report:
     base = dict(capstone=name, layer=cap.layer, oracle=oracle, lr=lr, eta=eta, entries=entries,
                 quantities=quantities, hypotheses=tuple(hyps))
     if not all(h.truth is Tri.TRUE for h in hyps):
-        bad = [h.name for h in hyps if h.truth is not Tri.TRUE]
-        return Report(**base, reason="hypothesis " + ", ".join(bad) + " did not hold")
+        bad = [f"{h.name} {h.verdict}" for h in hyps if h.truth is not Tri.TRUE]
+        return Report(**base, reason="not every hypothesis held: " + ", ".join(bad))
     decrease = descent.certified_decrease(s)
     W_new = tuple(tuple(w - lr * gi for w, gi in zip(wrow, grow)) for wrow, grow in zip(setup.W, g))
     try:
