@@ -3,4 +3,7 @@ Lean 4 development proving that one (inexact, or binary32) SGD step on any singl
 of a dense → relu → dense → relu → dense MLP decreases the softmax cross-entropy loss.
 
 - :mod:`.mlp` — the MLP, written once for Fractions, intervals and sympy (shapes, conventions)
+- :mod:`.margins` — ℝ-side signs, dense/ReLU drifts and segment margins (z3 at small widths)
+- :mod:`.gradients` — closed-form gradients, reluMask bridges, differentiability off the kinks (sympy)
+- :mod:`.lipschitz` — logit drifts (z3) and the segment-Lipschitz constants (rigorous intervals, numpy search)
 """

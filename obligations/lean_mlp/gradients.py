@@ -1,0 +1,614 @@
+"""Closed-form gradients of the Lean MLP development (002/004), their reluMask bridges and
+differentiability off the kinks — by sympy, on every ReLU sign pattern at small widths.
+
+The loss is built from the shared reference :mod:`obligations.lean_mlp.mlp` evaluated on sympy
+symbols. A ReLU is only piecewise smooth, so the checks are made region by region: a *sign
+pattern* fixes, for every pre-activation, whether it is positive or negative (off the kinks),
+and on that open region ``relu z`` is ``z`` or ``0``. The sign test the reference takes
+(``positive``) is answered from the pattern. On each region sympy differentiates the loss and
+the difference from the reference's closed forms (``gradients``, ``head_cotangent``,
+``relu_mask``, ``dense_transpose``) is reduced to 0.
+
+How a difference is reduced: every ``exp(·)`` atom (the softmax's shifted exponentials) is
+replaced by a fresh positive symbol, the result is put over one denominator and its numerator
+expanded. The denominator is a product of sums of those positive symbols, never 0; a numerator
+that expands to 0 as a polynomial in independent symbols is 0 for every value of them, in
+particular at the exponentials' values. So "numerator = 0" proves the identity on the region.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from checker import Expect, Source, obligation
+from checker.backends import interval, symbolic
+from checker.verdicts import all_of, proved, timed, unknown
+
+DOC = "002_9648822bf1d4473c.txt"
+DOC4 = "004_8327de8ce09705d9.txt"
+
+
+# ---------------------------------------------------------------------------------------
+# symbolic networks and sign patterns
+# ---------------------------------------------------------------------------------------
+
+
+def sym_matrix(sp: Any, name: str, rows: int, cols: int) -> tuple[tuple[Any, ...], ...]:
+    return tuple(tuple(sp.Symbol(f"{name}_{i}_{j}", real=True) for j in range(cols)) for i in range(rows))
+
+
+def sym_vector(sp: Any, name: str, n: int) -> tuple[Any, ...]:
+    return tuple(sp.Symbol(f"{name}_{i}", real=True) for i in range(n))
+
+
+def symbolic_net(dims: Sequence[int]) -> tuple[Any, tuple[Any, ...]]:
+    """An :class:`mlp.Mlp` whose weights and biases are sympy symbols, and a symbolic input."""
+    from obligations.lean_mlp import mlp
+
+    sp = symbolic.sympy()
+    d0, d1, d2, d3 = dims
+    net = mlp.Mlp(sym_matrix(sp, "W0", d0, d1), sym_vector(sp, "b0", d1), sym_matrix(sp, "W1", d1, d2),
+                  sym_vector(sp, "b1", d2), sym_matrix(sp, "W2", d2, d3), sym_vector(sp, "b2", d3))
+    return net, sym_vector(sp, "x", d0)
+
+
+def patterns(n: int) -> list[tuple[bool, ...]]:
+    """Every sign pattern of n pre-activations (True = positive)."""
+    return list(itertools.product((True, False), repeat=n))
+
+
+def pattern_name(signs: Sequence[bool]) -> str:
+    return "".join("+" if s else "-" for s in signs)
+
+
+def sign_table(pairs: Sequence[tuple[Any, bool]]) -> Callable[[Any], bool]:
+    """The ``positive`` test of the reference answered from a sign pattern: each pre-activation
+    expression is looked up (an expression not in the table is a bug, and raises)."""
+    table: dict[Any, bool] = {}
+    for expr, sign in pairs:
+        if expr in table and table[expr] != sign:
+            raise ValueError(f"two pre-activations share the expression {expr} with different signs")
+        table[expr] = sign
+    return lambda z: table[z]
+
+
+def network_pattern(net: Any, x: Sequence[Any], s0: Sequence[bool], s1: Sequence[bool]) -> Callable[[Any], bool]:
+    """The sign test for the region where sign(z₀) = s0 and sign(z₁) = s1."""
+    from obligations.lean_mlp import mlp
+
+    z0 = mlp.dense(net.W0, net.b0, x)
+    a0 = [z if s else 0 * z for z, s in zip(z0, s0, strict=True)]
+    z1 = mlp.dense(net.W1, net.b1, a0)
+    return sign_table([*zip(z0, s0), *zip(z1, s1)])
+
+
+def numerator_zero(expr: Any, what: str) -> tuple[bool, Any]:
+    """``expr = 0`` by the rule of the module docstring (exp atoms → positive symbols, one
+    denominator, numerator expanded by :func:`symbolic.zero_step`)."""
+    sp = symbolic.sympy()
+    atoms = sorted(expr.atoms(sp.exp), key=sp.default_sort_key)
+    subs = {a: sp.Symbol(f"E{k}", positive=True) for k, a in enumerate(atoms)}
+    numerator = sp.numer(sp.together(expr.xreplace(subs)))
+    return symbolic.zero_step(numerator, what + (" (exp atoms as positive symbols, numerator)" if atoms else ""))
+
+
+def _sp_exp(x: Any) -> Any:
+    return symbolic.sympy().exp(x)
+
+
+def _sp_log(x: Any) -> Any:
+    return symbolic.sympy().log(x)
+
+
+# ---------------------------------------------------------------------------------------
+# the input-gradient closed forms
+# ---------------------------------------------------------------------------------------
+
+LOGIT_DIMS = ((1, 2), (2, 2), (2, 3), (3, 3))
+
+
+@obligation(
+    id="lean_mlp.loss_grad_logit_input",
+    source=Source(DOC, "'Loss input-gradient at the logits' input'"),
+    statement="For L(y) = CE(dense W₂ b₂ y, label): ∂L/∂y_j = ∑_k W₂_jk·(softmax − onehot)_k at every y.",
+    scope="d₂×d₃ = 1×2, 2×2, 2×3, 3×3, every label, symbolic y, W₂, b₂ (sympy; everywhere, no kink on this path)",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.loss_grad_logit_input",
+)
+def loss_grad_logit_input(ctx):
+    """002: "∂(CE ∘ dense W₂)/∂yⱼ = ∑ₖ W₂ⱼₖ·(softmax − onehot)ₖ — the pdiv-level form of the
+    backward chain's dense-back step." The reference's ``cross_entropy`` (shifted log-sum-exp)
+    of ``dense W₂ b₂ y`` is differentiated by sympy in each yⱼ and compared with
+    ``dense_transpose(W₂, head_cotangent(logits))``; each difference reduces to 0."""
+    from obligations.lean_mlp import mlp
+
+    sp = symbolic.sympy()
+    checks = []
+    for d2, d3 in LOGIT_DIMS:
+        W2, b2, y = sym_matrix(sp, "W2", d2, d3), sym_vector(sp, "b2", d3), sym_vector(sp, "y", d2)
+        logits = mlp.dense(W2, b2, y)
+        for label in range(d3):
+            L = mlp.cross_entropy(logits, label, _sp_exp, _sp_log)
+            closed = mlp.dense_transpose(W2, mlp.head_cotangent(logits, label, _sp_exp))
+            for j in range(d2):
+                checks.append(numerator_zero(sp.diff(L, y[j]) - closed[j], f"{d2}×{d3}, label {label}: ∂L/∂y{j}"))
+    return symbolic.conclude("sympy derivative vs closed form, per shape, label and coordinate", checks)
+
+
+RELU_DIMS = ((1, 2), (2, 2), (2, 3), (3, 2))
+
+
+@obligation(
+    id="lean_mlp.loss_grad_through_relu",
+    source=Source(DOC, "'Loss input-gradient through one ReLU'"),
+    statement="At every z off the kinks, ∂(CE ∘ dense W₂ b₂ ∘ relu)/∂z_j = relu'(z_j)·∑_k W₂_jk·(softmax − onehot)_k.",
+    scope="d₂×d₃ = 1×2, 2×2, 2×3, 3×2, every label, every sign pattern of z (each an open region where relu is "
+    "z or 0), symbolic weights (sympy)",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.loss_grad_through_relu",
+    uses=("lean_mlp.loss_grad_logit_input",),
+)
+def loss_grad_through_relu(ctx):
+    """002/004: "at an off-kink point the chain picks up the mask: ∂(CE ∘ dense W₂ ∘ relu)/∂zⱼ =
+    relu'(zⱼ)·∑ₖ W₂ⱼₖ·(softmax − onehot)ₖ." Off the kinks every point lies in the open region of
+    one sign pattern, where relu zⱼ is zⱼ or 0 identically, so the derivative there is that of
+    the region's expression. For each pattern sympy differentiates the loss and compares with the
+    reference's ``relu_mask(z, dense_transpose(W₂, head_cotangent))``."""
+    from obligations.lean_mlp import mlp
+
+    sp = symbolic.sympy()
+    checks = []
+    for d2, d3 in RELU_DIMS:
+        W2, b2, z = sym_matrix(sp, "W2", d2, d3), sym_vector(sp, "b2", d3), sym_vector(sp, "z", d2)
+        for signs in patterns(d2):
+            positive = sign_table(list(zip(z, signs)))
+            logits = mlp.dense(W2, b2, mlp.relu(z, positive))
+            for label in range(d3):
+                L = mlp.cross_entropy(logits, label, _sp_exp, _sp_log)
+                closed = mlp.relu_mask(z, mlp.dense_transpose(W2, mlp.head_cotangent(logits, label, _sp_exp)), positive)
+                for j in range(d2):
+                    checks.append(numerator_zero(sp.diff(L, z[j]) - closed[j],
+                                                 f"{d2}×{d3}, signs {pattern_name(signs)}, label {label}: ∂L/∂z{j}"))
+    return symbolic.conclude("sympy derivative vs closed form, per shape, sign pattern, label, coordinate", checks)
+
+
+CHAIN_DIMS = ((2, 2, 2), (2, 3, 2), (3, 2, 2))
+
+
+@obligation(
+    id="lean_mlp.loss_grad_through_relu_dense_relu",
+    source=Source(DOC, "'Loss input-gradient through the relu→dense→relu chain'"),
+    statement="At every z₀ with z₀ and z₁ = dense W₁ b₁ (relu z₀) off the kinks, ∂(CE ∘ dense W₂ b₂ ∘ relu ∘ dense W₁ b₁ "
+    "∘ relu)/∂z₀_j = relu'(z₀_j)·∑_l W₁_jl·relu'(z₁_l)·∑_k W₂_lk·(softmax − onehot)_k.",
+    scope="d₁×d₂×d₃ = 2×2×2, 2×3×2, 3×2×2, label 0 and the last label, every sign pattern of (z₀, z₁), symbolic "
+    "weights (sympy)",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.loss_grad_through_relu_dense_relu",
+    uses=("lean_mlp.loss_grad_through_relu",),
+)
+def loss_grad_through_relu_dense_relu(ctx):
+    """002/004: the two-mask closed form "relu'(z₀ⱼ)·∑ₗ W₁ⱼₗ·relu'(z₁ₗ)·∑ₖ W₂ₗₖ·(softmax −
+    onehot)ₖ at a point with both pre-activations off the kinks". On each region (a sign
+    pattern of z₀ and of z₁) the chain is a smooth expression; sympy's derivative in each z₀ⱼ
+    is compared with the if-then-else form written out here (the pattern supplies relu')."""
+    from obligations.lean_mlp import mlp
+
+    sp = symbolic.sympy()
+    checks = []
+    for d1, d2, d3 in CHAIN_DIMS:
+        W1, b1 = sym_matrix(sp, "W1", d1, d2), sym_vector(sp, "b1", d2)
+        W2, b2 = sym_matrix(sp, "W2", d2, d3), sym_vector(sp, "b2", d3)
+        z0 = sym_vector(sp, "z", d1)
+        for s0 in patterns(d1):
+            a0 = [z if s else 0 * z for z, s in zip(z0, s0)]
+            z1 = mlp.dense(W1, b1, a0)
+            for s1 in patterns(d2):
+                positive = sign_table([*zip(z0, s0), *zip(z1, s1)])
+                logits = mlp.dense(W2, b2, mlp.relu(z1, positive))
+                for label in sorted({0, d3 - 1}):
+                    L = mlp.cross_entropy(logits, label, _sp_exp, _sp_log)
+                    c = mlp.head_cotangent(logits, label, _sp_exp)
+                    for j in range(d1):
+                        closed = int(s0[j]) * sum(W1[j][l] * int(s1[l]) * sum(W2[l][k] * c[k] for k in range(d3))
+                                                  for l in range(d2))
+                        checks.append(numerator_zero(
+                            sp.diff(L, z0[j]) - closed,
+                            f"{d1}×{d2}×{d3}, signs {pattern_name(s0)}/{pattern_name(s1)}, label {label}: ∂L/∂z₀{j}"))
+    return symbolic.conclude("sympy derivative vs two-mask closed form, per shape, sign pattern, label", checks)
+
+
+# ---------------------------------------------------------------------------------------
+# the weight-gradient closed forms of the whole MLP
+# ---------------------------------------------------------------------------------------
+
+MLP_DIMS = ((2, 2, 2, 2), (1, 2, 3, 2))
+
+
+def _weight_gradient_checks(layer: str, dims: Sequence[int], labels: Sequence[int]) -> list[tuple[bool, Any]]:
+    """For every sign pattern of (z₀, z₁): sympy's ∂L/∂layer minus the reference closed form."""
+    from obligations.lean_mlp import mlp
+
+    sp = symbolic.sympy()
+    net, x = symbolic_net(dims)
+    W = net.layer(layer)
+    checks = []
+    for s0 in patterns(dims[1]):
+        for s1 in patterns(dims[2]):
+            positive = network_pattern(net, x, s0, s1)
+            for label in labels:
+                L = mlp.loss(net, x, label, _sp_exp, _sp_log, positive)
+                G = mlp.gradients(net, x, label, _sp_exp, positive)[layer]
+                for i, row in enumerate(W):
+                    for j, wij in enumerate(row):
+                        checks.append(numerator_zero(
+                            sp.diff(L, wij) - G[i][j],
+                            f"d={tuple(dims)}, signs {pattern_name(s0)}/{pattern_name(s1)}, label {label}: "
+                            f"∂L/∂{layer}[{i}][{j}]"))
+    return checks
+
+
+@obligation(
+    id="lean_mlp.mlp_hidden_loss_grad_at",
+    source=Source(DOC, "mlp_hidden_loss_gradAt (closed form of the hidden-layer loss gradient)"),
+    statement="At any parameter point with the hidden pre-activation z₁ off the kinks, ∂L/∂W₁_ij = a₀_i·relu'(z₁_j)·"
+    "∑_k W₂_jk·(softmax − onehot)_k (L the softmax-CE loss of dense→relu→dense→relu→dense at one example).",
+    scope="d = (2,2,2,2) and (1,2,3,2), labels 0 and 1, every sign pattern of (z₀, z₁) (each an open region), "
+    "all weights, biases and the input symbolic (sympy)",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.mlp_hidden_loss_gradAt",
+    uses=("lean_mlp.loss_grad_through_relu", "lean_mlp.mlp_hidden_differentiable"),
+)
+def mlp_hidden_loss_gradAt(ctx):
+    """002: "∂L/∂W₁_{ij} = a₀ᵢ·relu'(z₁ⱼ)·∑ₖ W₂ⱼₖ·(softmax − onehot)ₖ" at any off-kink parameter
+    point. The whole loss is built symbolically from the reference (``mlp.loss``) on each sign
+    region of (z₀, z₁) — where every relu is the identity or 0 — differentiated by sympy in every
+    W₁ entry and compared with ``mlp.gradients(...)["W1"]``. The z₀ pattern is included because
+    a₀ = relu z₀ appears in the form (z₀ does not depend on W₁, so its kinks are not the
+    hypothesis; every pattern is checked anyway)."""
+    checks = [c for dims in MLP_DIMS for c in _weight_gradient_checks("W1", dims, (0, 1))]
+    return symbolic.conclude("sympy derivative of the whole loss vs closed form, every sign pattern", checks)
+
+
+@obligation(
+    id="lean_mlp.mlp_input_loss_grad_at",
+    source=Source(DOC, "mlp_input_loss_gradAt (closed form of the input-layer loss gradient)"),
+    statement="At any parameter point with z₀ and z₁ off the kinks, ∂L/∂W₀_ij = x_i·relu'(z₀_j)·∑_l W₁_jl·relu'(z₁_l)·"
+    "∑_k W₂_lk·(softmax − onehot)_k.",
+    scope="d = (2,2,2,2) and (1,2,3,2), labels 0 and 1, every sign pattern of (z₀, z₁), all weights, biases and the "
+    "input symbolic (sympy)",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.mlp_input_loss_gradAt",
+    uses=("lean_mlp.loss_grad_through_relu_dense_relu", "lean_mlp.mlp_input_differentiable"),
+)
+def mlp_input_loss_gradAt(ctx):
+    """002/004: the deepest closed form "∂L/∂W₀_{ij} = xᵢ·relu'(z₀ⱼ)·∑ₗ W₁ⱼₗ·relu'(z₁ₗ)·∑ₖ W₂ₗₖ·
+    (softmax − onehot)ₖ" at any two-margin point. As for the hidden layer: on each sign region
+    of (z₀, z₁) sympy differentiates the symbolic loss in every W₀ entry and the difference from
+    ``mlp.gradients(...)["W0"]`` (the nested reluMask form, equal to the if-then-else form by
+    ``mlp_input_loss_gradAt_reluMask``) reduces to 0."""
+    checks = [c for dims in MLP_DIMS for c in _weight_gradient_checks("W0", dims, (0, 1))]
+    return symbolic.conclude("sympy derivative of the whole loss vs closed form, every sign pattern", checks)
+
+
+# ---------------------------------------------------------------------------------------
+# differentiability off the kinks
+# ---------------------------------------------------------------------------------------
+
+NONSMOOTH = ("Max", "Min", "Abs", "Heaviside", "DiracDelta", "Piecewise", "sign")
+
+
+def smooth_structure(expr: Any) -> tuple[bool, str]:
+    """Is ``expr`` built from symbols, rationals, +, ×, integer powers, exp and log only, with
+    every log argument and every negative-power base a sum of terms each 1 or an exp(·)
+    (so positive)? Then it is real-analytic on the whole parameter space."""
+    sp = symbolic.sympy()
+
+    def positive_sum(e: Any) -> bool:
+        terms = e.args if e.is_Add else (e,)
+        return all(t == 1 or isinstance(t, sp.exp) for t in terms)
+
+    for node in sp.preorder_traversal(expr):
+        if node.is_Symbol or node.is_Rational or node.is_Add or node.is_Mul or isinstance(node, sp.exp):
+            continue
+        if node.is_Pow:
+            if not node.exp.is_Integer:
+                return False, f"non-integer power {node}"
+            if node.exp < 0 and not positive_sum(node.base):
+                return False, f"negative power of {node.base}, not a sum of exponentials"
+            continue
+        if isinstance(node, sp.log):
+            if not positive_sum(node.args[0]):
+                return False, f"log of {node.args[0]}, not a sum of exponentials"
+            continue
+        return False, f"atom {type(node).__name__}: {node}"
+    return True, "polynomials, exp, log of a positive sum of exponentials"
+
+
+def _structure_step(expr: Any, what: str) -> tuple[bool, Any]:
+    sp = symbolic.sympy()
+    with timed() as t:
+        ok, why = smooth_structure(expr)
+        d_ok = not any(expr.has(getattr(sp, n)) for n in NONSMOOTH)
+        step = t.step(symbolic.NAME, symbolic.version(), f"structure: {what}", "smooth" if ok and d_ok else why,
+                      reason=why)
+    return ok and d_ok, step
+
+
+def line_branch(expr: Any, h: Any) -> tuple[Any, Any]:
+    """Replace every ``Max(arg, 0)`` of a function of one real ``h`` by its branch at ``h = 0``,
+    innermost first. Each argument must be affine in ``h`` once its inner Maxes are replaced,
+    and nonzero at 0; its sign is then constant on ``|h| < |arg(0)|/|slope|``. Returns the
+    smooth branch expression and the smallest such radius (exact; ``oo`` if none binds), on
+    which the original expression equals the branch."""
+    sp = symbolic.sympy()
+    radius = sp.oo
+    while True:
+        innermost = [m for m in expr.atoms(sp.Max) if not any(a.has(sp.Max) for a in m.args)]
+        if not innermost:
+            return expr, radius
+        subs = {}
+        for m in innermost:
+            args = [a for a in m.args if a != 0]
+            if len(args) != 1 or len(m.args) != 2:
+                raise ValueError(f"{m} is not relu(affine)")
+            arg = sp.expand(args[0])
+            poly = sp.Poly(arg, h)
+            if poly.degree() > 1:
+                raise ValueError(f"{arg} is not affine in {h}")
+            at0, slope = arg.subs(h, 0), poly.coeff_monomial(h)
+            if at0 == 0:
+                raise ValueError(f"{m} is at a kink at h = 0")
+            if slope != 0:
+                radius = sp.Min(radius, sp.Abs(at0 / slope))
+            subs[m] = arg if at0 > 0 else sp.Integer(0)
+        expr = expr.xreplace(subs)
+
+
+def _random_rational_net(rng: Any, dims: Sequence[int]) -> tuple[Any, tuple]:
+    """A seeded network with small dyadic weights (exact), for the concrete-point checks."""
+    from fractions import Fraction
+
+    from obligations.lean_mlp import mlp
+
+    def r():
+        return Fraction(int(rng.integers(-16, 17)), 8)
+
+    d0, d1, d2, d3 = dims
+    net = mlp.Mlp(tuple(tuple(r() for _ in range(d1)) for _ in range(d0)), tuple(r() for _ in range(d1)),
+                  tuple(tuple(r() for _ in range(d2)) for _ in range(d1)), tuple(r() for _ in range(d2)),
+                  tuple(tuple(r() for _ in range(d3)) for _ in range(d2)), tuple(r() for _ in range(d3)))
+    return net, tuple(r() for _ in range(d0))
+
+
+def _one_sided_checks(layer: str, rng: Any, points: int, dims: Sequence[int]) -> list[tuple[bool, Any]]:
+    """At seeded off-kink rational points: along each coordinate line of ``layer`` the kinked
+    loss (relu = Max(·, 0)) equals a smooth branch on an exact neighbourhood |h| < r, so both
+    one-sided derivatives at h = 0 are the branch's derivative; that must equal the closed form."""
+    from obligations.lean_mlp import mlp
+
+    sp = symbolic.sympy()
+    h = sp.Symbol("h", real=True)
+    checks: list[tuple[bool, Any]] = []
+    found = 0
+    while found < points:
+        net, x = _random_rational_net(rng, dims)
+        f = mlp.forward(net, x)
+        if any(z == 0 for z in (*f.z0, *f.z1)):
+            continue  # a kink: not an off-kink point
+        found += 1
+        q = lambda v: sp.Rational(v.numerator, v.denominator)  # noqa: E731
+        label = int(rng.integers(0, dims[3]))
+        G = mlp.gradients(net, x, label, _sp_exp)[layer]
+        W = net.layer(layer)
+        for i, row in enumerate(W):
+            for j in range(len(row)):
+                moved = [[q(w) + (h if (a, b) == (i, j) else 0) for b, w in enumerate(r)] for a, r in enumerate(W)]
+                parts = {n: ([[q(w) for w in r] for r in net.layer(n)] if n.startswith("W") else [q(b) for b in net.layer(n)])
+                         for n in mlp.LAYERS}
+                parts[layer] = moved
+                z0 = mlp.dense(parts["W0"], parts["b0"], [q(v) for v in x])
+                z1 = mlp.dense(parts["W1"], parts["b1"], [sp.Max(z, 0) for z in z0])
+                logits = mlp.dense(parts["W2"], parts["b2"], [sp.Max(z, 0) for z in z1])
+                kinked = mlp.cross_entropy(logits, label, _sp_exp, _sp_log)
+                branch, radius = line_branch(kinked, h)
+                ok_r = bool(radius > 0)
+                ok, step = numerator_zero(sp.diff(branch, h).subs(h, 0) - G[i][j],
+                                          f"point {found}, label {label}: one-sided ∂L/∂{layer}[{i}][{j}] "
+                                          f"(branch valid for |h| < {radius})")
+                checks.append((ok and ok_r, step))
+    return checks
+
+
+def _differentiable(ctx: Any, layer: str) -> Any:
+    from obligations.lean_mlp import mlp
+
+    sp = symbolic.sympy()
+    checks: list[tuple[bool, Any]] = []
+    dims = (2, 2, 2, 2)
+    net, x = symbolic_net(dims)
+    for s0 in patterns(dims[1]):
+        for s1 in patterns(dims[2]):
+            positive = network_pattern(net, x, s0, s1)
+            L = mlp.loss(net, x, 0, _sp_exp, _sp_log, positive)
+            grads = [sp.diff(L, w) for row in net.layer(layer) for w in row]
+            checks.append(_structure_step(L, f"loss on region {pattern_name(s0)}/{pattern_name(s1)}"))
+            checks.append(_structure_step(sum(grads), f"∂L/∂{layer} on region {pattern_name(s0)}/{pattern_name(s1)}"))
+    u = sp.Symbol("u", positive=True)
+    n = sp.Symbol("n", negative=True)
+    checks.append(symbolic.zero_step(sp.Max(u, 0) - u, "relu = identity where the pre-activation is positive"))
+    checks.append(symbolic.zero_step(sp.Max(n, 0), "relu = 0 where the pre-activation is negative"))
+    checks.extend(_one_sided_checks(layer, ctx.rng(f"diff-{layer}"),
+                                    3, dims))
+    return symbolic.conclude("sympy: smooth expression on every sign region + exact one-sided derivatives at seeded "
+                             "off-kink points", checks)
+
+
+@obligation(
+    id="lean_mlp.mlp_hidden_differentiable",
+    source=Source(DOC, "'The loss-of-W₁ map is differentiable wherever the hidden pre-activation is off the kinks'"),
+    statement="The loss as a function of W₁ (x, W₀, b₀, b₁, W₂, b₂ fixed) is differentiable at every W₁ where z₁ has "
+    "no zero entry.",
+    scope="d = (2,2,2,2): on each of the 16 sign regions the loss is a smooth expression (sympy structure check of it "
+    "and of its W₁-derivatives); at 3 seeded off-kink rational points, along every W₁ coordinate, both one-sided "
+    "derivatives of the kinked (Max) loss equal the closed form (exact neighbourhood + sympy)",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.mlp_hidden_differentiable",
+)
+def mlp_hidden_differentiable(ctx):
+    """002: "The loss-of-W₁ map is differentiable wherever the hidden pre-activation is off the
+    kinks." Argument checked: off the kinks, sign(z₁) (and sign(z₀), which does not depend on
+    W₁) is a fixed pattern on an open set (strict inequalities of functions affine in W₁); on
+    it each relu is the identity or 0 (sympy: Max(u, 0) = u for u > 0, = 0 for u < 0), so the
+    loss equals the region's expression, which sympy's structure check shows is built only
+    from polynomials, exp and log/reciprocal of sums of exponentials — real-analytic everywhere.
+    So the loss is differentiable there. As a concrete cross-check at seeded rational points,
+    the kinked loss along each coordinate line is shown equal to one smooth branch on an exact
+    neighbourhood |h| < r, so both one-sided derivatives exist and equal the closed form."""
+    return _differentiable(ctx, "W1")
+
+
+@obligation(
+    id="lean_mlp.mlp_input_differentiable",
+    source=Source(DOC, "'The loss-of-W₀ map is differentiable wherever both pre-activations are off the kinks'"),
+    statement="The loss as a function of W₀ (every other parameter fixed) is differentiable at every W₀ where neither "
+    "z₀ nor z₁ has a zero entry.",
+    scope="d = (2,2,2,2): smooth expression on each of the 16 sign regions (sympy structure check of it and of its "
+    "W₀-derivatives); at 3 seeded off-kink rational points, along every W₀ coordinate, both one-sided derivatives of "
+    "the kinked loss equal the closed form (exact neighbourhood + sympy)",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.mlp_input_differentiable",
+)
+def mlp_input_differentiable(ctx):
+    """002/004: "The loss-of-W₀ map is differentiable wherever both pre-activations are off the
+    kinks." As for W₁, with two frozen masks: the region of a sign pattern of (z₀, z₁) is open
+    (z₀ is affine in W₀ and z₁ is continuous), the loss there is the region's smooth expression,
+    and at seeded rational points the kinked loss equals one smooth branch on an exact
+    neighbourhood of each W₀ coordinate line (inner Max replaced first, then the outer ones,
+    whose arguments are then affine in h)."""
+    return _differentiable(ctx, "W0")
+
+
+# ---------------------------------------------------------------------------------------
+# the reluMask bridges
+# ---------------------------------------------------------------------------------------
+
+
+def lean_transpose(W: Sequence[Sequence[Any]]) -> list[list[Any]]:
+    """``fun j i' => W i' j``: the transposed matrix, for ``dense (Wᵀ) 0 c``."""
+    return [[W[i][j] for i in range(len(W))] for j in range(len(W[0]))]
+
+
+def transpose_contraction(W: Sequence[Sequence[Any]], c: Sequence[Any]) -> list[Any]:
+    """``dense (fun j i' => W i' j) 0 c`` through the reference ``dense``: ``∑ₖ cₖ·Wₗₖ``."""
+    from obligations.lean_mlp import mlp
+
+    return mlp.dense(lean_transpose(W), [0] * len(W), c)
+
+
+BRIDGE_SHAPES = ((1, 1), (1, 3), (2, 2), (3, 2), (3, 3))
+
+
+@obligation(
+    id="lean_mlp.relu_mask_dense_transpose_eq",
+    source=Source(DOC, "reluMask_dense_transpose_eq"),
+    statement="relu'(z_l)·∑_k W_lk·c_k = reluMask z (dense (fun j i' => W i' j) 0 c) l for every l, at every z off the "
+    "kinks.",
+    scope="W of shape 1×1, 1×3, 2×2, 3×2, 3×3, every sign pattern of z, symbolic W and c (exhaustive over patterns, "
+    "sympy per entry)",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.reluMask_dense_transpose_eq",
+)
+def relu_mask_dense_transpose_eq(ctx):
+    """002/004: "A masked Wᵀ contraction in if-then-else form equals the reluMask form … one
+    ReLU-sign case split + mul_comm (the transpose dense (fun j i' => W i' j) 0 c reads
+    ∑ₖ cₖ·Wₗₖ)." The left side is written out (relu' from the pattern), the right side through
+    the reference's ``relu_mask`` and ``dense`` of the transposed matrix with zero bias; every
+    entry's difference reduces to 0 for every sign pattern (the case split)."""
+    from obligations.lean_mlp import mlp
+
+    sp = symbolic.sympy()
+    checks = []
+    for rows, cols in BRIDGE_SHAPES:
+        W, c, z = sym_matrix(sp, "W", rows, cols), sym_vector(sp, "c", cols), sym_vector(sp, "z", rows)
+        for signs in patterns(rows):
+            positive = sign_table(list(zip(z, signs)))
+            right = mlp.relu_mask(z, transpose_contraction(W, c), positive)
+            for l in range(rows):
+                left = int(signs[l]) * sum(W[l][k] * c[k] for k in range(cols))
+                checks.append(symbolic.zero_step(left - right[l], f"{rows}×{cols}, signs {pattern_name(signs)}, l={l}"))
+    return symbolic.conclude("sympy, exhaustive over sign patterns", checks)
+
+
+def _bridge_checks(layer: str, dims: Sequence[int]) -> list[tuple[bool, Any]]:
+    from obligations.lean_mlp import mlp
+
+    sp = symbolic.sympy()
+    net, x = symbolic_net(dims)
+    d0, d1, d2, d3 = dims
+    checks = []
+    for s0 in patterns(d1):
+        for s1 in patterns(d2):
+            positive = network_pattern(net, x, s0, s1)
+            f = mlp.forward(net, x, positive)
+            c = mlp.head_cotangent(f.logits, 0, _sp_exp)
+            if layer == "W1":
+                ite = [[f.a0[i] * int(s1[j]) * sum(net.W2[j][k] * c[k] for k in range(d3)) for j in range(d2)]
+                       for i in range(d1)]
+                mask = mlp.relu_mask(f.z1, transpose_contraction(net.W2, c), positive)
+                nested = [[f.a0[i] * mask[j] for j in range(d2)] for i in range(d1)]
+            else:
+                ite = [[x[i] * int(s0[j]) * sum(net.W1[j][l] * int(s1[l]) * sum(net.W2[l][k] * c[k] for k in range(d3))
+                                                for l in range(d2)) for j in range(d1)] for i in range(d0)]
+                inner = mlp.relu_mask(f.z1, transpose_contraction(net.W2, c), positive)
+                outer = mlp.relu_mask(f.z0, transpose_contraction(net.W1, inner), positive)
+                nested = [[x[i] * outer[j] for j in range(d1)] for i in range(d0)]
+            for i, row in enumerate(ite):
+                for j, value in enumerate(row):
+                    checks.append(numerator_zero(value - nested[i][j],
+                                                 f"d={tuple(dims)}, signs {pattern_name(s0)}/{pattern_name(s1)}: "
+                                                 f"{layer}[{i}][{j}] if-then-else − reluMask"))
+            ref = mlp.gradients(net, x, 0, _sp_exp, positive)[layer]
+            for i, row in enumerate(nested):
+                for j, value in enumerate(row):
+                    checks.append(numerator_zero(value - ref[i][j], f"d={tuple(dims)}, signs {pattern_name(s0)}/"
+                                                 f"{pattern_name(s1)}: {layer}[{i}][{j}] reluMask − reference"))
+    return checks
+
+
+@obligation(
+    id="lean_mlp.mlp_hidden_loss_grad_at_relu_mask",
+    source=Source(DOC, "mlp_hidden_loss_gradAt_reluMask"),
+    statement="At an off-kink point, a₀_i·relu'(z₁_j)·∑_k W₂_jk·(softmax − onehot)_k = a₀_i·reluMask(z₁, dense (W₂ᵀ) 0 "
+    "(softmax − onehot))_j for all i, j.",
+    scope="d = (2,2,2,2) and (1,2,3,2), label 0, every sign pattern of (z₀, z₁), all parameters symbolic (sympy)",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.mlp_hidden_loss_gradAt_reluMask",
+    uses=("lean_mlp.relu_mask_dense_transpose_eq", "lean_mlp.mlp_hidden_loss_grad_at"),
+)
+def mlp_hidden_loss_grad_at_relu_mask(ctx):
+    """002/004: the bridge from ``mlp_hidden_loss_gradAt``'s if-then-else closed form to the
+    reluMask form that the float grad-close bounds against. For each region, the if-then-else
+    form (written out) equals a₀ᵢ·reluMask(z₁, Wᵀ-contraction)ⱼ (via ``dense`` of the transposed
+    W₂, zero bias), and that equals the reference ``mlp.gradients(...)["W1"]``."""
+    checks = [c for dims in MLP_DIMS for c in _bridge_checks("W1", dims)]
+    return symbolic.conclude("sympy, every sign pattern", checks)
+
+
+@obligation(
+    id="lean_mlp.mlp_input_loss_grad_at_relu_mask",
+    source=Source(DOC, "mlp_input_loss_gradAt_reluMask"),
+    statement="At a point with z₀ and z₁ off the kinks, x_i·relu'(z₀_j)·∑_l W₁_jl·relu'(z₁_l)·∑_k W₂_lk·(softmax − "
+    "onehot)_k = x_i·reluMask(z₀, W₁ᵀ·reluMask(z₁, W₂ᵀ·(softmax − onehot)))_j.",
+    scope="d = (2,2,2,2) and (1,2,3,2), label 0, every sign pattern of (z₀, z₁), all parameters symbolic (sympy)",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.mlp_input_loss_gradAt_reluMask",
+    uses=("lean_mlp.relu_mask_dense_transpose_eq", "lean_mlp.mlp_input_loss_grad_at"),
+)
+def mlp_input_loss_grad_at_relu_mask(ctx):
+    """002/004: "Two applications of reluMask_dense_transpose_eq (inner W₂ᵀ then outer W₁ᵀ)."
+    For each region the two-mask if-then-else form equals the nested reluMask form built with
+    the transposed ``dense`` contractions, and that equals the reference ``mlp.gradients(...)["W0"]``."""
+    checks = [c for dims in MLP_DIMS for c in _bridge_checks("W0", dims)]
+    return symbolic.conclude("sympy, every sign pattern", checks)

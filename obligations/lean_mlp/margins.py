@@ -1,0 +1,568 @@
+"""Signs, drifts and margins of the Lean MLP development (002/004), universally over ℝ by z3.
+
+Each claim is stated once over an ``ops`` namespace at small concrete dimensions and proved by
+z3 (the negation is ``unsat``); a z3 model is only ever a candidate, re-checked in exact
+rationals. Norms are written as sums of ``o.abs``; "entries of W bounded by w" and "inputs
+bounded by a" are named hypotheses (``w_bounds``, ``input_bounds``), so an audit can drop them.
+
+Conventions (``docs/reconstructions/lean_mlp_real.md``): weights are ``W[input][output]`` as in
+:mod:`obligations.lean_mlp.mlp`; a weight perturbation ``e`` of a d_in×d_out layer has
+ℓ1 mass ``‖e‖₁ = ∑ᵢⱼ |eᵢⱼ|``; the segment is ``[v, v + e] = {v + t·e : 0 ≤ t ≤ 1}``; ``D`` is the
+step radius (``‖e‖₁ ≤ D``); ``a`` bounds the layer input entrywise (``|xᵢ| ≤ a``); ``w`` (``w₁``,
+``w₂``) bounds a weight matrix entrywise.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from checker import Expect, Source, obligation
+from checker.backends import smt, symbolic
+from checker.claims import Claim, claim
+from checker.verdicts import all_of
+
+DOC = "002_9648822bf1d4473c.txt"
+DOC4 = "004_8327de8ce09705d9.txt"
+
+
+# ---------------------------------------------------------------------------------------
+# small helpers over any ops namespace
+# ---------------------------------------------------------------------------------------
+
+
+def names(prefix: str, *shape: int) -> list[str]:
+    """Variable names ``prefix_i`` or ``prefix_i_j`` for a vector or a matrix."""
+    if len(shape) == 1:
+        return [f"{prefix}_{i}" for i in range(shape[0])]
+    return [f"{prefix}_{i}_{j}" for i in range(shape[0]) for j in range(shape[1])]
+
+
+def vec(v: Any, prefix: str, n: int) -> list[Any]:
+    return [v[f"{prefix}_{i}"] for i in range(n)]
+
+
+def mat(v: Any, prefix: str, rows: int, cols: int) -> list[list[Any]]:
+    return [[v[f"{prefix}_{i}_{j}"] for j in range(cols)] for i in range(rows)]
+
+
+def total(xs: Sequence[Any]) -> Any:
+    out = xs[0]
+    for x in xs[1:]:
+        out = out + x
+    return out
+
+
+def l1(o: Any, xs: Sequence[Any]) -> Any:
+    """``∑ |xᵢ|``."""
+    return total([o.abs(x) for x in xs])
+
+
+def flat(m: Sequence[Sequence[Any]]) -> list[Any]:
+    return [x for row in m for x in row]
+
+
+def entries_bounded(o: Any, xs: Sequence[Any], bound: Any) -> Any:
+    """``|xᵢ| ≤ bound`` for every entry."""
+    return o.and_(*(o.le(o.abs(x), bound) for x in xs))
+
+
+def column(o: Any, W: Sequence[Sequence[Any]], b: Any, x: Sequence[Any], k: int) -> Any:
+    """``(dense W b x)_k = ∑ⱼ xⱼ·Wⱼₖ + b_k``, the same formula as :func:`mlp.dense`."""
+    return total([x[j] * W[j][k] for j in range(len(x))]) + b
+
+
+def same_strict_sign(o: Any, before: Any, after: Any) -> Any:
+    """``after`` is off the kink with the sign of ``before`` (``before ≠ 0`` is a hypothesis)."""
+    return o.and_(o.implies(o.gt(before, 0), o.gt(after, 0)), o.implies(o.lt(before, 0), o.lt(after, 0)))
+
+
+def prove_each(method: str, claims: Sequence[Claim], ctx: Any) -> Any:
+    return all_of(method, {c.name: smt.prove(c, ctx) for c in claims})
+
+
+# ---------------------------------------------------------------------------------------
+# sign stability, ReLU
+# ---------------------------------------------------------------------------------------
+
+
+def sign_stable_claim(flipped: bool = False) -> Claim:
+    """``|z' − z| ≤ c`` and ``c < |z|`` ⇒ ``z'`` has the strict sign of ``z``. ``flipped``
+    (a test mutation) reverses the margin inequality to ``|z| < c``."""
+    margin: Callable[[Any, Any], Any] = (lambda o, v: o.lt(o.abs(v.z), v.c)) if flipped else \
+        (lambda o, v: o.lt(v.c, o.abs(v.z)))
+    return claim(
+        "sign-stable-of-close" + ("-flipped" if flipped else ""), "z zp c",
+        lambda o, v: same_strict_sign(o, v.z, v.zp),
+        hypotheses={"close": lambda o, v: o.le(o.abs(v.zp - v.z), v.c), "margin": margin},
+        terms={"z": lambda o, v: v.z, "z_drifted": lambda o, v: v.zp},
+    )
+
+
+SIGN_STABLE = sign_stable_claim()
+
+
+@obligation(
+    id="lean_mlp.sign_stable_of_close",
+    source=Source(DOC, "sign_stable_of_close ('Margins freeze signs')"),
+    statement="If |z' − z| ≤ c and c < |z| then z' ≠ 0 and z' has the sign of z.",
+    scope="universally over ℝ³ (z, z', c) (z3); the statement is scalar, so this is the full lemma",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.sign_stable_of_close",
+    claims=(SIGN_STABLE,),
+)
+def sign_stable_of_close(ctx):
+    """002: "If a value drifts by at most c and sits at distance more than c from the kink, the
+    drifted value is still off the kink with the same sign — the ReLU mask cannot flip."
+    Encoded as: close (|z' − z| ≤ c) ∧ margin (c < |z|) ⇒ (z > 0 ⇒ z' > 0) ∧ (z < 0 ⇒ z' < 0);
+    the margin forces z ≠ 0, so the conclusion says z' is off the kink with z's sign. Linear
+    real arithmetic with ``If`` for |·|: z3's ``unsat`` of the negation is a complete proof."""
+    return smt.prove(SIGN_STABLE, ctx)
+
+
+def relu_lipschitz_claim(n: int) -> Claim:
+    xs, ys = names("x", n), names("y", n)
+
+    def conclusion(o, v):
+        return o.and_(*(o.le(o.abs(o.relu(v[x]) - o.relu(v[y])), o.abs(v[x] - v[y])) for x, y in zip(xs, ys)))
+
+    return claim(f"relu-1-lipschitz-d{n}", xs + ys, conclusion)
+
+
+RELU_LIPSCHITZ = relu_lipschitz_claim(1)
+
+
+@obligation(
+    id="lean_mlp.relu_lipschitz",
+    source=Source(DOC4, "ReLU is entrywise 1-Lipschitz"),
+    statement="For all real x, y: |relu x − relu y| ≤ |x − y| (hence entrywise for vectors of any width).",
+    scope="universally over ℝ² (z3); entrywise, so the scalar case is the whole lemma",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.relu_lipschitz",
+    claims=(RELU_LIPSCHITZ,),
+)
+def relu_lipschitz(ctx):
+    """004: "ReLU is entrywise 1-Lipschitz … the ℝ-side workhorse that lets forward drift pass
+    through a kinked layer unamplified." The vector statement is the scalar one at each entry,
+    so z3's proof over ℝ² (``If`` for relu and |·|) settles it for every width."""
+    return smt.prove(RELU_LIPSCHITZ, ctx)
+
+
+# ---------------------------------------------------------------------------------------
+# dense drifts
+# ---------------------------------------------------------------------------------------
+
+
+DENSE_DIMS = (1, 2, 3)
+
+
+def dense_drift_claim(n: int, factor: Any = 1) -> Claim:
+    """One output entry of ``dense W b``: ``|(dense W b x')_k − (dense W b x)_k| ≤ w·‖x' − x‖₁``
+    for ``|W_jk| ≤ w``. Only column k of W matters, so one column is the whole claim.
+    ``factor`` scales the bound (a test mutation uses 1/2)."""
+    xs, ys, ws = names("x", n), names("xp", n), names("W", n)
+
+    def drift(o, v):
+        return o.abs(total([(v[y] - v[x]) * v[w] for x, y, w in zip(xs, ys, ws)]))
+
+    def bound(o, v):
+        return factor * v.w * l1(o, [v[y] - v[x] for x, y in zip(xs, ys)])
+
+    return claim(
+        f"dense-drift-l1-linf-d{n}", [*xs, *ys, *ws, "b", "w"],
+        lambda o, v: o.le(o.abs(total([v[y] * v[wn] for y, wn in zip(ys, ws)]) + v.b
+                                - (total([v[x] * v[wn] for x, wn in zip(xs, ws)]) + v.b)), bound(o, v)),
+        hypotheses={"w_bounds": lambda o, v: entries_bounded(o, [v[w] for w in ws], v.w)},
+        terms={"drift": drift, "bound": bound},
+    )
+
+
+DENSE_DRIFT = tuple(dense_drift_claim(n) for n in DENSE_DIMS)
+
+
+@obligation(
+    id="lean_mlp.dense_drift_l1_linf",
+    source=Source(DOC, "the dense ℓ1→ℓ∞ operator bound ('A dense layer's output moves by at most w·‖Δinput‖₁ per entry')"),
+    statement="If every entry of W is at most w in absolute value, each entry of dense W b x' − dense W b x is at most "
+    "w·‖x' − x‖₁ in absolute value.",
+    scope="input width d_in = 1, 2, 3 (any output width: each output entry reads one column), universally over ℝ (z3)",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.dense_drift_l1_linf",
+    claims=DENSE_DRIFT,
+)
+def dense_drift_l1_linf(ctx):
+    """002: "A dense layer's output moves by at most w·‖Δinput‖₁ per entry — the ℓ1→ℓ∞
+    operator bound used at every dense crossing of the chain." Output entry k of
+    ``dense W b x`` is ``∑ⱼ xⱼWⱼₖ + b_k`` (``W[input][output]``), so it depends on column k only
+    and the claim for one column is the claim for any output width. z3 proves the negation
+    unsatisfiable (nonlinear real arithmetic) for d_in = 1, 2, 3."""
+    return prove_each("z3 on the negation, for each input width", DENSE_DRIFT, ctx)
+
+
+TILE_SHAPES = ((1, 1), (2, 3), (3, 2), (3, 4), (4, 4))
+
+
+def fin_prod_fin_equiv(i: int, j: int, cols: int) -> int:
+    """Mathlib's ``finProdFinEquiv : Fin m × Fin n ≃ Fin (m * n)``, ``(i, j) ↦ j + n·i``
+    (row-major flattening: the (d_in·d_out) parameter vector of a weight matrix)."""
+    return j + cols * i
+
+
+@obligation(
+    id="lean_mlp.col_l1_mass_tiles",
+    source=Source(DOC, "'The ℓ1 mass of a flattened weight perturbation, summed column by column, is the total ℓ1 mass'"),
+    statement="For a weight perturbation e of shape d_in×d_out flattened by finProdFinEquiv, "
+    "∑_j ∑_i |e_ij| = ∑_{p < d_in·d_out} |e_flat(p)|: the columns partition the flat index set.",
+    scope="shapes 1×1, 2×3, 3×2, 3×4, 4×4: the flattening is checked to be a bijection by exhaustion and the "
+    "identity of sums of |·| of symbolic entries reduced to 0 by sympy",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.col_l1_mass_tiles",
+)
+def col_l1_mass_tiles(ctx):
+    """002/004: "finProdFinEquiv partitions the flat index set into the columns." For each
+    shape, (1) the map (i, j) ↦ j + d_out·i is checked by enumeration to hit every flat index
+    exactly once (a bijection onto range(d_in·d_out)), and (2) with symbolic entries eₚ of the
+    flat vector, sympy reduces ∑_j ∑_i |e_{φ(i,j)}| − ∑ₚ |eₚ| to 0. Together they are the
+    identity at that shape."""
+    sp = symbolic.sympy()
+    checks = []
+    for rows, cols in TILE_SHAPES:
+        image = sorted(fin_prod_fin_equiv(i, j, cols) for i in range(rows) for j in range(cols))
+        bijective = image == list(range(rows * cols))
+        e = sp.symbols(f"e0:{rows * cols}", real=True)
+        by_columns = sum(sum(sp.Abs(e[fin_prod_fin_equiv(i, j, cols)]) for i in range(rows)) for j in range(cols))
+        ok, step = symbolic.zero_step(by_columns - sum(sp.Abs(x) for x in e),
+                                      f"{rows}×{cols}: column masses − flat mass")
+        checks.append((ok and bijective, step))
+    return symbolic.conclude("enumeration of the flattening + sympy identity, per shape", checks)
+
+
+WEIGHT_DIFF_SHAPES = ((1, 1), (2, 2), (2, 3), (3, 2), (4, 3))
+
+
+@obligation(
+    id="lean_mlp.dense_weight_diff_eq",
+    source=Source(DOC4, "the dense pre-activation difference under a weight perturbation, exactly"),
+    statement="dense (W + e) b x − dense W b x = (∑_i x_i·e_ij)_j: column j of the difference reads only the column-j "
+    "slice of e (and b cancels).",
+    scope="d_in×d_out = 1×1, 2×2, 2×3, 3×2, 4×3 with symbolic entries (sympy; an exact polynomial identity)",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.dense_weight_diff_eq",
+)
+def dense_weight_diff_eq(ctx):
+    """004: "The dense pre-activation difference under a weight perturbation, exactly: column j
+    only sees the column-j slice of the perturbation." Using the reference ``mlp.dense`` on
+    sympy symbols, the difference of each output entry j minus ∑ᵢ xᵢ·eᵢⱼ expands to 0, and the
+    remaining entries of e (columns other than j) do not occur in it (checked on its free
+    symbols). A polynomial identity at each shape."""
+    from obligations.lean_mlp import mlp
+
+    sp = symbolic.sympy()
+    checks = []
+    for rows, cols in WEIGHT_DIFF_SHAPES:
+        W = [[sp.Symbol(f"W_{i}_{j}") for j in range(cols)] for i in range(rows)]
+        e = [[sp.Symbol(f"e_{i}_{j}") for j in range(cols)] for i in range(rows)]
+        b = [sp.Symbol(f"b_{j}") for j in range(cols)]
+        x = [sp.Symbol(f"x_{i}") for i in range(rows)]
+        moved = mlp.dense([[W[i][j] + e[i][j] for j in range(cols)] for i in range(rows)], b, x)
+        base = mlp.dense(W, b, x)
+        for j in range(cols):
+            diff = sp.expand(moved[j] - base[j])
+            others = {e[i][k] for i in range(rows) for k in range(cols) if k != j}
+            ok, step = symbolic.zero_step(diff - sum(x[i] * e[i][j] for i in range(rows)),
+                                          f"{rows}×{cols}, column {j}: Δ(dense) − ∑ᵢ xᵢ·eᵢⱼ")
+            checks.append((ok and not (diff.free_symbols & others), step))
+    return symbolic.conclude("sympy polynomial identity, per shape and column", checks)
+
+
+def col_drift_claim(n: int) -> Claim:
+    """``|xᵢ| ≤ a`` ⇒ ``|∑ᵢ xᵢ·eᵢⱼ| ≤ a·∑ᵢ |eᵢⱼ|`` (one column j)."""
+    xs, es = names("x", n), names("e", n)
+
+    def drift(o, v):
+        return o.abs(total([v[x] * v[e] for x, e in zip(xs, es)]))
+
+    def bound(o, v):
+        return v.a * l1(o, [v[e] for e in es])
+
+    return claim(
+        f"col-drift-refined-d{n}", [*xs, *es, "a"],
+        lambda o, v: o.le(drift(o, v), bound(o, v)),
+        hypotheses={"input_bounds": lambda o, v: entries_bounded(o, [v[x] for x in xs], v.a)},
+        terms={"drift": drift, "bound": bound},
+    )
+
+
+COL_DRIFT = tuple(col_drift_claim(n) for n in (1, 2, 3, 4))
+
+
+@obligation(
+    id="lean_mlp.col_drift_refined",
+    source=Source(DOC4, "Column-refined drift"),
+    statement="If |x_i| ≤ a for every i, the column-j pre-activation moves by at most a·∑_i |e_ij| (the column-j ℓ1 "
+    "mass of the perturbation, not the total mass).",
+    scope="input width d_in = 1, 2, 3, 4, universally over ℝ (z3); the difference is ∑_i x_i·e_ij by dense_weight_diff_eq",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.col_drift_refined",
+    uses=("lean_mlp.dense_weight_diff_eq",),
+    claims=COL_DRIFT,
+)
+def col_drift_refined(ctx):
+    """004: "the column-j pre-activation moves by at most a times the column-j ℓ1 mass (not the
+    total mass — this is what keeps the hidden-layer Lipschitz constant width-free)." By
+    ``dense_weight_diff_eq`` the column-j difference is ∑ᵢ xᵢ·eᵢⱼ; z3 proves the bound on it
+    for each width (nonlinear real arithmetic, negation ``unsat``)."""
+    return prove_each("z3 on the negation, for each input width", COL_DRIFT, ctx)
+
+
+def total_drift_claim(rows: int, cols: int) -> Claim:
+    xs, es = names("x", rows), names("e", rows, cols)
+
+    def drift(o, v):
+        x, e = vec(v, "x", rows), mat(v, "e", rows, cols)
+        return total([o.abs(total([x[i] * e[i][j] for i in range(rows)])) for j in range(cols)])
+
+    def bound(o, v):
+        return v.a * l1(o, [v[e] for e in es])
+
+    return claim(
+        f"total-drift-{rows}x{cols}", [*xs, *es, "a"],
+        lambda o, v: o.le(drift(o, v), bound(o, v)),
+        hypotheses={"input_bounds": lambda o, v: entries_bounded(o, [v[x] for x in xs], v.a)},
+        terms={"drift": drift, "bound": bound},
+    )
+
+
+TOTAL_DRIFT_DIRECT = tuple(total_drift_claim(r, c) for r, c in ((1, 2), (2, 2)))
+TOTAL_DRIFT_BY_COLUMNS = (total_drift_claim(2, 3),)
+TOTAL_DRIFT = TOTAL_DRIFT_DIRECT + TOTAL_DRIFT_BY_COLUMNS
+
+
+def column_lemmas(rows: int, cols: int) -> list[smt.Lemma]:
+    """One instance of the (proved) column-refined drift per column j."""
+    def at(j):
+        return lambda o, v: {**{f"x_{i}": v[f"x_{i}"] for i in range(rows)},
+                             **{f"e_{i}": v[f"e_{i}_{j}"] for i in range(rows)}, "a": v.a}
+    return [smt.Lemma(COL_DRIFT[rows - 1], at(j)) for j in range(cols)]
+
+
+@obligation(
+    id="lean_mlp.total_drift_le",
+    source=Source(DOC, "'Summed over all coordinates, the pre-activation drift is bounded by a·‖e‖₁ total'"),
+    statement="If |x_i| ≤ a for every i, ∑_j |∑_i x_i·e_ij| ≤ a·‖e‖₁: the summed pre-activation drift is at most a "
+    "times the total ℓ1 mass of the weight perturbation.",
+    scope="d_in×d_out = 1×2, 2×2 directly and 2×3 from the proved column-refined drift instances, "
+    "universally over ℝ (z3; 3×2 and 3×3 time out)",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.total_drift_le",
+    uses=("lean_mlp.col_drift_refined", "lean_mlp.col_l1_mass_tiles"),
+    claims=TOTAL_DRIFT,
+)
+def total_drift_le(ctx):
+    """002: "Summed over all coordinates, the pre-activation drift is bounded by a·‖e‖₁ total —
+    the column masses tile the flat index set." Stated directly (sum over columns of the
+    column drifts ≤ a × total mass, with the total mass written as the sum of all |eᵢⱼ|, which
+    is the flat ℓ1 mass by ``col_l1_mass_tiles``). z3 proves 1×2 and 2×2 outright; for the larger
+    shapes (where z3 times out on the nonlinear problem) it is given, as extra assertions, the
+    instances of ``col_drift_refined`` for each column (proved by that obligation, which this
+    one uses) and proves the remaining linear step."""
+    parts = {c.name: smt.prove(c, ctx) for c in TOTAL_DRIFT_DIRECT}
+    for c in TOTAL_DRIFT_BY_COLUMNS:
+        rows, cols = (int(n) for n in c.name.rsplit("-", 1)[1].split("x"))
+        parts[c.name] = smt.prove(c, ctx, lemmas=column_lemmas(rows, cols))
+    return all_of("z3 on the negation, for each shape (larger shapes from the column lemmas)", parts)
+
+
+def relu_dense_drift_claim(n: int, factor: Any = 1) -> Claim:
+    """``|Wⱼₖ| ≤ w`` and ``‖y' − y‖₁ ≤ B`` ⇒ ``|(dense W b (relu y'))_k − (dense W b (relu y))_k| ≤ w·B``."""
+    ys, yps, ws = names("y", n), names("yp", n), names("W", n)
+
+    def drift(o, v):
+        return o.abs(total([(o.relu(v[yp]) - o.relu(v[y])) * v[w] for y, yp, w in zip(ys, yps, ws)]))
+
+    def bound(o, v):
+        return factor * v.w * v.B
+
+    def out(o, v, which):
+        return total([o.relu(v[y]) * v[w] for y, w in zip(which, ws)]) + v.b
+
+    return claim(
+        f"relu-dense-drift-d{n}", [*ys, *yps, *ws, "b", "w", "B"],
+        lambda o, v: o.le(o.abs(out(o, v, yps) - out(o, v, ys)), bound(o, v)),
+        hypotheses={
+            "w_bounds": lambda o, v: entries_bounded(o, [v[w] for w in ws], v.w),
+            "input_drift_mass": lambda o, v: o.le(l1(o, [v[yp] - v[y] for y, yp in zip(ys, yps)]), v.B),
+        },
+        terms={"drift": drift, "bound": bound},
+    )
+
+
+RELU_DENSE_DRIFT = tuple(relu_dense_drift_claim(n) for n in (1, 2))
+
+
+@obligation(
+    id="lean_mlp.relu_dense_drift",
+    source=Source(DOC, "'ReLU then a dense layer: an input drift of ℓ1 mass B moves each output entry by at most w·B'"),
+    statement="If |W_jk| ≤ w and ‖y' − y‖₁ ≤ B, every entry of dense W b (relu y') − dense W b (relu y) is at most w·B "
+    "in absolute value.",
+    scope="input width 1, 2 (one output entry = one column), universally over ℝ (z3; width 3 times out, also when "
+    "given the ReLU and dense-drift instances as lemmas)",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.relu_dense_drift",
+    uses=("lean_mlp.relu_lipschitz", "lean_mlp.dense_drift_l1_linf"),
+    claims=RELU_DENSE_DRIFT,
+)
+def relu_dense_drift(ctx):
+    """002: ReLU then a dense layer — the composition of ``relu_lipschitz`` (ℓ1 mass does not
+    grow through ReLU) and ``dense_drift_l1_linf``. Stated and proved directly by z3 at each
+    width 1 and 2 (``If`` for relu and |·|; nonlinear because of the products with W). Width 3
+    times out within 20 s, with or without the two lemmas as extra assertions."""
+    return prove_each("z3 on the negation, for each input width", RELU_DENSE_DRIFT, ctx)
+
+
+# ---------------------------------------------------------------------------------------
+# segment margins
+# ---------------------------------------------------------------------------------------
+
+
+def segment_margin_claim(n: int) -> Claim:
+    """002's parameter-map form at a parameter space of dimension n. ``Z`` is arbitrary: it
+    enters only through its value ``z0 = Z v k`` and its value ``zt = Z (v + t·e) k`` at one
+    point of the segment, tied by the hypothesis ``|zt − z0| ≤ ρ·‖t·e‖₁``."""
+    es = names("e", n)
+
+    def mass(o, v):
+        return l1(o, [v[e] for e in es])
+
+    return claim(
+        f"segment-margin-freezes-n{n}", [*es, "t", "rho", "D", "z0", "zt"],
+        lambda o, v: same_strict_sign(o, v.z0, v.zt),
+        hypotheses={
+            "t_in_unit": lambda o, v: o.and_(o.le(0, v.t), o.le(v.t, 1)),
+            "rho_nonneg": lambda o, v: o.ge(v.rho, 0),
+            "step_radius": lambda o, v: o.le(mass(o, v), v.D),
+            "drift": lambda o, v: o.le(o.abs(v.zt - v.z0), v.rho * l1(o, [v.t * v[e] for e in es])),
+            "margin": lambda o, v: o.lt(v.rho * v.D, o.abs(v.z0)),
+        },
+        terms={"z0": lambda o, v: v.z0, "zt": lambda o, v: v.zt},
+    )
+
+
+SEGMENT_MARGIN = tuple(segment_margin_claim(n) for n in (1, 2, 4))
+
+
+@obligation(
+    id="lean_mlp.segment_margin_freezes",
+    source=Source(DOC, "'A per-entry drift inside the margin keeps a pre-activation off the kink along the whole segment'"),
+    statement="For any parameter map Z whose entries move by at most ρ·‖t·e‖₁ between v and v + t·e, if ‖e‖₁ ≤ D and "
+    "ρ·D < |Z v k| then Z (v + t·e) k has the strict sign of Z v k for every t ∈ [0, 1].",
+    scope="parameter dimension n = 1, 2, 4, Z arbitrary (it enters only through its two values), universally over ℝ (z3)",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.segment_margin_freezes",
+    uses=("lean_mlp.sign_stable_of_close",),
+    claims=SEGMENT_MARGIN,
+)
+def segment_margin_freezes(ctx):
+    """002: "for any parameter map Z whose entries move by at most ρ·‖e‖₁, the margin
+    ρ·D < |Z v k| at step radius D freezes every sign on [v, v+e]." Reconstruction: the
+    drift hypothesis is read at each point of the segment, |Z(v + t·e) k − Z v k| ≤ ρ·‖t·e‖₁
+    (the segment form the margins below deliver); ρ ≥ 0. Since Z is arbitrary, z3 treats its
+    two values as free reals tied only by that hypothesis, so the proof covers every map Z at
+    that parameter dimension."""
+    return prove_each("z3 on the negation, for each parameter dimension", SEGMENT_MARGIN, ctx)
+
+
+def margin_claim(rows: int, cols: int, k: int = 0) -> Claim:
+    """margin_keeps_offkink at a d_in×d_out weight layer, output entry k: the pre-activation
+    ``z(t) = dense (W + t·e) b x`` at entry k keeps the strict sign of ``z(0)``."""
+    xs, Ws, es = names("x", rows), names("W", rows, cols), names("e", rows, cols)
+
+    def pre(o, v, t):
+        x, W, e = vec(v, "x", rows), mat(v, "W", rows, cols), mat(v, "e", rows, cols)
+        return column(o, [[W[i][j] + t * e[i][j] for j in range(cols)] for i in range(rows)], v.b, x, k)
+
+    return claim(
+        f"margin-keeps-offkink-{rows}x{cols}", [*xs, *Ws, *es, "b", "t", "a", "D"],
+        lambda o, v: same_strict_sign(o, pre(o, v, 0), pre(o, v, v.t)),
+        hypotheses={
+            "t_in_unit": lambda o, v: o.and_(o.le(0, v.t), o.le(v.t, 1)),
+            "input_bounds": lambda o, v: entries_bounded(o, [v[x] for x in xs], v.a),
+            "step_radius": lambda o, v: o.le(l1(o, [v[e] for e in es]), v.D),
+            "margin": lambda o, v: o.lt(v.a * v.D, o.abs(pre(o, v, 0))),
+        },
+        terms={"z_at_v": lambda o, v: pre(o, v, 0), "z_at_v_plus_te": lambda o, v: pre(o, v, v.t)},
+    )
+
+
+MARGIN = tuple(margin_claim(r, c) for r, c in ((1, 1), (2, 1), (2, 2), (3, 2)))
+
+
+@obligation(
+    id="lean_mlp.margin_keeps_offkink",
+    source=Source(DOC, "margin_keeps_offkink ('The margin keeps the pre-activation off the kink along the whole segment')"),
+    statement="If |x_i| ≤ a, ‖e‖₁ ≤ D and a·D < |z_k| where z = dense W b x, then for every t ∈ [0, 1] the "
+    "pre-activation (dense (W + t·e) b x)_k is off the kink with the sign of z_k.",
+    scope="weight shapes d_in×d_out = 1×1, 2×1, 2×2, 3×2 (entry k = 0, the others by symmetry), every t ∈ [0, 1], "
+    "universally over ℝ (z3)",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.margin_keeps_offkink",
+    uses=("lean_mlp.col_drift_refined", "lean_mlp.segment_margin_freezes"),
+    claims=MARGIN,
+)
+def margin_keeps_offkink(ctx):
+    """002/004: "With the step's ℓ1 mass at most D and inputs bounded by a, the pre-activation
+    drifts by at most a·D — strictly inside the margin — so every point of [v, v + e] is off the
+    kink with the original sign." The perturbation e is a whole d_in×d_out matrix (its ℓ1 mass
+    counts every column, although entry k only sees column k). t is a variable, so the proof is
+    for every point of the segment at once. z3 on the negation (nonlinear: t·eᵢⱼ·xᵢ)."""
+    return prove_each("z3 on the negation, for each shape", MARGIN, ctx)
+
+
+def margin1_claim(d0: int, d1: int, factor: Any = 1) -> Claim:
+    """The layer-1 margin: W₀ moves to W₀ + t·e, the middle pre-activation
+    ``z₁(t)_0 = (dense W₁ b₁ (relu (dense (W₀ + t·e) b₀ x)))_0`` keeps its strict sign when
+    ``w₁·a·D < |z₁(0)_0|``. ``factor`` scales the margin (a test mutation)."""
+    xs, W0s, es, b0s, W1s = names("x", d0), names("W0", d0, d1), names("e", d0, d1), names("b0", d1), names("W1", d1)
+
+    def pre1(o, v, t):
+        x, W0, e, b0 = vec(v, "x", d0), mat(v, "W0", d0, d1), mat(v, "e", d0, d1), vec(v, "b0", d1)
+        a0 = [o.relu(column(o, [[W0[i][j] + t * e[i][j] for j in range(d1)] for i in range(d0)], b0[j], x, j))
+              for j in range(d1)]
+        return total([a0[j] * v[W1s[j]] for j in range(d1)]) + v.b1
+
+    return claim(
+        f"margin1-keeps-offkink-{d0}x{d1}", [*xs, *W0s, *es, *b0s, *W1s, "b1", "t", "a", "w1", "D"],
+        lambda o, v: same_strict_sign(o, pre1(o, v, 0), pre1(o, v, v.t)),
+        hypotheses={
+            "t_in_unit": lambda o, v: o.and_(o.le(0, v.t), o.le(v.t, 1)),
+            "input_bounds": lambda o, v: entries_bounded(o, [v[x] for x in xs], v.a),
+            "w1_bounds": lambda o, v: entries_bounded(o, [v[w] for w in W1s], v.w1),
+            "step_radius": lambda o, v: o.le(l1(o, [v[e] for e in es]), v.D),
+            "margin1": lambda o, v: o.lt(factor * v.w1 * v.a * v.D, o.abs(pre1(o, v, 0))),
+        },
+        terms={"z1_at_v": lambda o, v: pre1(o, v, 0), "z1_at_v_plus_te": lambda o, v: pre1(o, v, v.t)},
+    )
+
+
+MARGIN1 = tuple(margin1_claim(d0, d1) for d0, d1 in ((1, 1), (1, 2)))
+
+
+@obligation(
+    id="lean_mlp.margin1_keeps_offkink",
+    source=Source(DOC, "the layer-1 margin ('the layer-1 analogue of margin_keeps_offkink')"),
+    statement="With W₀ moving to W₀ + t·e, |x_i| ≤ a, |W₁_jl| ≤ w₁, ‖e‖₁ ≤ D and w₁·a·D < |z₁_l|, the middle "
+    "pre-activation z₁ = dense W₁ b₁ (relu (dense W₀ b₀ x)) keeps the strict sign of z₁_l at every t ∈ [0, 1].",
+    scope="d₀×d₁ = 1×1 and 1×2 for W₀ (one middle entry l; it reads one column of W₁), every t ∈ [0, 1], "
+    "universally over ℝ (z3; 2×2 times out, also with the drift lemmas)",
+    expect=Expect.HOLDS,
+    lean="SgdDescentMlp.margin1_keeps_offkink",
+    uses=("lean_mlp.margin_keeps_offkink", "lean_mlp.relu_dense_drift"),
+    claims=MARGIN1,
+)
+def margin1_keeps_offkink(ctx):
+    """002: "The layer-1 margin keeps the middle pre-activation off the kink along the segment:
+    the perturbation arrives through one dense + ReLU, so the drift is at most w₁·a·D." The
+    drift chain is column-refined drift of z₀ (≤ a·column mass), ReLU 1-Lipschitz, then
+    dense W₁ (ℓ1→ℓ∞ with bound w₁), and the column masses tile to ‖e‖₁ ≤ D. Proved here
+    end to end by z3 at each shape, every t ∈ [0, 1] at once (``If`` for relu and |·|)."""
+    return prove_each("z3 on the negation, for each shape", MARGIN1, ctx)
+
