@@ -375,14 +375,17 @@ def tightness_of(c: Claim, b: Bound, ctx: Any, config: AuditConfig, budget: Budg
     except _OutOfTime:
         return {**entry, "verdict": "undecided", "reason": "audit time budget exhausted"}
     if v.status is Status.REFUTED:
-        ev = _evaluate(c, _simplified(scaled, v.certificate.witness or {}, config, budget))
-        if ev is not None and ev.premise and ev.terms[b.rhs] != 0:
+        point = _simplified(scaled, v.certificate.witness or {}, config, budget)
+        found = _exceeded(entry, c, b, point, how)
+        if found is not None:
+            return found
+        ev = _evaluate(c, point)
+        if ev is not None and ev.premise and ev.terms[b.rhs] > 0 and \
+                ev.terms[b.lhs] > (1 - config.epsilon) * b.constant * ev.terms[b.rhs]:
             ratio = ev.terms[b.lhs] / (b.constant * ev.terms[b.rhs])
-            verdict = "exceeded" if ev.terms[b.lhs] > b.constant * ev.terms[b.rhs] else "tight"
-            return {**entry, "verdict": verdict, "witness": _fmt_map(ev.point), "sides": _fmt_map(ev.terms),
+            return {**entry, "verdict": "tight", "witness": _fmt_map(ev.point), "sides": _fmt_map(ev.terms),
                     "ratio": float(ratio), "exact_ratio": _fmt(ratio),
-                    "method": f"{how}: lhs > (1 − ε)·c·rhs at an exact witness" +
-                              (" (and lhs > c·rhs: the bound itself fails there)" if verdict == "exceeded" else "")}
+                    "method": f"{how}: lhs > (1 − ε)·c·rhs > 0 at an exact witness, hypotheses holding"}
     scaled_note = "z3 proved the bound with the constant scaled by (1 − ε)" if v.status is Status.PROVED else \
         f"z3 did not refute the scaled bound ({v.certificate.reason or v.status.value})"
     if budget.exhausted():

@@ -64,12 +64,15 @@ def to_document(results: Sequence[Result]) -> dict[str, Any]:
         row = r.to_json()
         row["dependencies"] = deps[r.id]
         rows.append(row)
-    return {
+    doc = {
         "schema_version": SCHEMA_VERSION,
         "checker_version": __version__,
         "summary": summary(results),
         "results": rows,
     }
+    if _audited(rows):
+        doc["summary"]["audit"] = audit_summary(results)
+    return doc
 
 
 def summary(results: Iterable[Result]) -> dict[str, dict[str, int]]:
@@ -188,7 +191,7 @@ def _point(p: Mapping[str, Any] | None, limit: int = 12) -> str:
 
 def audit_summary(results: Sequence[Result]) -> dict[str, Any]:
     """Counts over the audit entries of ``results`` (for the audit report's header)."""
-    docs = _docs(results)
+    docs = [r.to_json() for r in results]
     out: dict[str, Counter] = {k: Counter() for k in AUDIT_COLUMNS}
     hyps: Counter = Counter()
     for d in docs:

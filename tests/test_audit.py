@@ -214,3 +214,38 @@ def test_cli_audit_command_and_check_audit_flag(tmp_path):
     again = cli("--package", "auditcat", "check", "auditcat.needless", "--audit", "--format", "json", "--quiet",
                 "--cache-dir", str(tmp_path / "cache"), env=ENV)
     assert json.loads(again.stdout)["results"][0]["audit"]["necessity"] is not None
+
+
+def test_catalogue_audit_on_a_refutation_and_bounds():
+    """On catalogue obligations: the refuted log10 remark keeps its witness (it is not a claim the
+    exact backend can shrink) with a reason; the margin and Frobenius bounds are tight."""
+    from checker.registry import discover
+
+    cat = discover("obligations")
+    for ob_id in ("psy01a.margin_two_lipschitz", "psy01a.masked_opnorm_frobenius"):
+        r, _ = execute(cat.by_id(ob_id), Context(ob_id, derive_seed(DEFAULT_SEED, ob_id), 60.0), audit=True)
+        assert r.status is Status.PROVED and r.audit["tightness"]["verdict"] == "tight", ob_id
+        assert not r.audit.get("errors"), r.audit.get("errors")
+    r, _ = execute(cat.by_id("rmt_jacobian.log10_remark"), Context("x.y", 1, 60.0), audit=True)
+    assert r.status is Status.REFUTED
+    assert r.certificate.shrunk_witness == r.certificate.witness and r.audit["shrink"]["reason"]
+
+
+@pytest.mark.slow
+def test_whole_catalogue_audit(tmp_path):
+    """Every conditional claim has a vacuity verdict, every refutation a shrunk witness, every
+    declared bound a tightness verdict; no audit errors, no vacuous proof in the catalogue."""
+    out = cli("audit", "--format", "json", "--no-cache", "--quiet", timeout=1200)
+    assert out.returncode == ExitCode.OK, out.stderr
+    doc = json.loads(out.stdout)
+    assert "audit" in doc["summary"]
+    for r in doc["results"]:
+        a = r["audit"]
+        assert a is not None and not a.get("errors"), (r["id"], a and a.get("errors"))
+        if r["hypotheses"]:
+            assert a["vacuity"] is not None, r["id"]
+            assert a["vacuity"]["verdict"] != "vacuous", r["id"]
+        if r["status"] == "refuted":
+            assert r["certificate"]["shrunk_witness"] is not None, r["id"]
+        for key in ("vacuity", "necessity", "tightness"):
+            assert a[key] is not None or a["not_applicable"].get(key), (r["id"], key)
