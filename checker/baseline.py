@@ -21,7 +21,7 @@ from checker.reports import read_json, render_json
 @dataclass(frozen=True, slots=True)
 class Change:
     id: str
-    kind: str  # status | new | removed | statement
+    kind: str  # status | new | removed | statement | audit
     message: str
     regression: bool
 
@@ -64,6 +64,9 @@ def compare(before: Sequence[Result], after: Sequence[Result]) -> list[Change]:
             ))
         elif a.outcome is not b.outcome and b.outcome in bad:
             changes.append(Change(ob_id, "status", f"{b.outcome.value} instead of {a.outcome.value}", True))
+        if a.status is b.status and a.audit is not None and b.audit is not None and a.shown_status != b.shown_status:
+            # both runs audited: a proof that became vacuous, or evidence that became brittle, is a regression
+            changes.append(Change(ob_id, "audit", f"shown {b.shown_status} instead of {a.shown_status}", b.flag is not None))
     return changes
 
 

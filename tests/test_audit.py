@@ -249,3 +249,15 @@ def test_whole_catalogue_audit(tmp_path):
             assert r["certificate"]["shrunk_witness"] is not None, r["id"]
         for key in ("vacuity", "necessity", "tightness"):
             assert a[key] is not None or a["not_applicable"].get(key), (r["id"], key)
+
+
+def test_baseline_names_a_proof_that_became_vacuous(auditcat):
+    from dataclasses import replace
+
+    from checker.baseline import compare
+
+    now = audited(auditcat, "auditcat.vacuous")
+    before = replace(now, audit={**now.audit, "vacuity": {"verdict": "satisfiable", "claims": []}})
+    (change,) = compare([before], [now])
+    assert change.kind == "audit" and change.regression and "proved (vacuous)" in change.message
+    assert compare([now], [now]) == []
