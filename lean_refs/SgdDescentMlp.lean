@@ -131,6 +131,27 @@ theorem relu_dense_drift {m n : ℕ} (W : Fin m → Fin n → ℝ) (b : Fin n �
     |dense W b (relu y') k - dense W b (relu y) k| ≤ w * B := by
   sorry
 
+/-- The MLP loss at one example, as a function of every parameter. -/
+noncomputable def mlpLoss {d₀ d₁ d₂ d₃ : ℕ} (W₀ : Fin d₀ → Fin d₁ → ℝ) (b₀ : Fin d₁ → ℝ)
+    (W₁ : Fin d₁ → Fin d₂ → ℝ) (b₁ : Fin d₂ → ℝ) (W₂ : Fin d₂ → Fin d₃ → ℝ) (b₂ : Fin d₃ → ℝ)
+    (x : Fin d₀ → ℝ) (label : Fin d₃) : ℝ :=
+  ce (dense W₂ b₂ (relu (dense W₁ b₁ (relu (dense W₀ b₀ x))))) label
+
+/-- The closed form of ∂L/∂W₁: `a₀ᵢ·relu'(z₁ⱼ)·∑ₖ W₂ⱼₖ·(softmax − onehot)ₖ`. -/
+noncomputable def hiddenGrad {d₀ d₁ d₂ d₃ : ℕ} (W₀ : Fin d₀ → Fin d₁ → ℝ) (b₀ : Fin d₁ → ℝ)
+    (W₁ : Fin d₁ → Fin d₂ → ℝ) (b₁ : Fin d₂ → ℝ) (W₂ : Fin d₂ → Fin d₃ → ℝ) (b₂ : Fin d₃ → ℝ)
+    (x : Fin d₀ → ℝ) (label : Fin d₃) : Fin d₁ → Fin d₂ → ℝ :=
+  fun i j => relu (dense W₀ b₀ x) i * (if 0 < dense W₁ b₁ (relu (dense W₀ b₀ x)) j then 1 else 0) *
+    ∑ k, W₂ j k * headCot (dense W₂ b₂ (relu (dense W₁ b₁ (relu (dense W₀ b₀ x))))) label k
+
+/-- The closed form of ∂L/∂W₀: `xᵢ·relu'(z₀ⱼ)·∑ₗ W₁ⱼₗ·relu'(z₁ₗ)·∑ₖ W₂ₗₖ·(softmax − onehot)ₖ`. -/
+noncomputable def inputGrad {d₀ d₁ d₂ d₃ : ℕ} (W₀ : Fin d₀ → Fin d₁ → ℝ) (b₀ : Fin d₁ → ℝ)
+    (W₁ : Fin d₁ → Fin d₂ → ℝ) (b₁ : Fin d₂ → ℝ) (W₂ : Fin d₂ → Fin d₃ → ℝ) (b₂ : Fin d₃ → ℝ)
+    (x : Fin d₀ → ℝ) (label : Fin d₃) : Fin d₀ → Fin d₁ → ℝ :=
+  fun i j => x i * (if 0 < dense W₀ b₀ x j then 1 else 0) *
+    ∑ l, W₁ j l * (if 0 < dense W₁ b₁ (relu (dense W₀ b₀ x)) l then 1 else 0) *
+      ∑ k, W₂ l k * headCot (dense W₂ b₂ (relu (dense W₁ b₁ (relu (dense W₀ b₀ x))))) label k
+
 namespace MlpSlot
 
 /-- The general segment-Lipschitz form (reconstructed constant `2·d₃·w₂²·ρ²/(1 − 2·w₂·ρ·D)`):
@@ -139,9 +160,14 @@ the margin σ·D < |Z v| freezes the mask, the gradient is a fixed row of mass �
 with the mask and the W₂ head. Obligation: `lean_mlp.mlp_slot_loss_grad_lipschitz` (rigorous
 intervals at the two instances the seeds name, concrete segments only). -/
 theorem loss_grad_lipschitz {p d₂ d₃ : ℕ} (Z : (Fin p → ℝ) → Fin d₂ → ℝ) (grad : (Fin p → ℝ) → Fin p → ℝ)
-    (v e : Fin p → ℝ) (σ ρ w₂ D : ℝ) (hD : ∑ q, |e q| ≤ D)
+    (J : Fin p → Fin d₂ → ℝ) (W₂ : Fin d₂ → Fin d₃ → ℝ) (b₂ : Fin d₃ → ℝ) (label : Fin d₃)
+    (Q : (Fin p → ℝ) → Prop) (v e : Fin p → ℝ) (σ ρ w₂ D : ℝ)
+    (hW₂ : ∀ l k, |W₂ l k| ≤ w₂) (hJ : ∀ q, ∑ l, |J q l| ≤ ρ) (hD : ∑ q, |e q| ≤ D)
     (hZ : ∀ t ∈ Set.Icc (0 : ℝ) 1, ∀ l, |Z (v + t • e) l - Z v l| ≤ σ * ∑ q, |t * e q|)
     (hZ1 : ∀ t ∈ Set.Icc (0 : ℝ) 1, ∑ l, |Z (v + t • e) l - Z v l| ≤ ρ * ∑ q, |t * e q|)
+    (hQ : ∀ t ∈ Set.Icc (0 : ℝ) 1, Q (v + t • e))
+    (hgrad : ∀ u, Q u → (∀ l, Z u l ≠ 0) → ∀ q,
+      grad u q = ∑ l, J q l * (if 0 < Z u l then 1 else 0) * ∑ k, W₂ l k * headCot (dense W₂ b₂ (relu (Z u))) label k)
     (hmargin : ∀ l, σ * D < |Z v l|) (hsmall : 2 * w₂ * ρ * D < 1) :
     ∀ t ∈ Set.Icc (0 : ℝ) 1, ∀ q,
       |grad (v + t • e) q - grad v q| ≤ 2 * d₃ * w₂ ^ 2 * ρ ^ 2 / (1 - 2 * w₂ * ρ * D) * (t * D) := by
@@ -151,24 +177,40 @@ end MlpSlot
 
 /-- The loss-of-W₁ map is differentiable off the hidden kinks.
 Obligation: `lean_mlp.mlp_hidden_differentiable` (sympy, d = (2,2,2,2)). -/
-theorem mlp_hidden_differentiable (L : (Fin 4 → ℝ) → ℝ) (W₁ : Fin 4 → ℝ) (hoff : True) :
-    DifferentiableAt ℝ L W₁ := by
+theorem mlp_hidden_differentiable {d₀ d₁ d₂ d₃ : ℕ} (W₀ : Fin d₀ → Fin d₁ → ℝ) (b₀ : Fin d₁ → ℝ)
+    (W₁ : Fin d₁ → Fin d₂ → ℝ) (b₁ : Fin d₂ → ℝ) (W₂ : Fin d₂ → Fin d₃ → ℝ) (b₂ : Fin d₃ → ℝ)
+    (x : Fin d₀ → ℝ) (label : Fin d₃)
+    (hz : ∀ j, dense W₁ b₁ (relu (dense W₀ b₀ x)) j ≠ 0) :
+    DifferentiableAt ℝ (fun W => mlpLoss W₀ b₀ W b₁ W₂ b₂ x label) W₁ := by
   sorry
 
 /-- The loss-of-W₀ map is differentiable where both pre-activations are off the kinks.
 Obligation: `lean_mlp.mlp_input_differentiable` (sympy, d = (2,2,2,2)). -/
-theorem mlp_input_differentiable (L : (Fin 4 → ℝ) → ℝ) (W₀ : Fin 4 → ℝ) (hoff : True) :
-    DifferentiableAt ℝ L W₀ := by
+theorem mlp_input_differentiable {d₀ d₁ d₂ d₃ : ℕ} (W₀ : Fin d₀ → Fin d₁ → ℝ) (b₀ : Fin d₁ → ℝ)
+    (W₁ : Fin d₁ → Fin d₂ → ℝ) (b₁ : Fin d₂ → ℝ) (W₂ : Fin d₂ → Fin d₃ → ℝ) (b₂ : Fin d₃ → ℝ)
+    (x : Fin d₀ → ℝ) (label : Fin d₃)
+    (hz0 : ∀ j, dense W₀ b₀ x j ≠ 0) (hz1 : ∀ l, dense W₁ b₁ (relu (dense W₀ b₀ x)) l ≠ 0) :
+    DifferentiableAt ℝ (fun W => mlpLoss W b₀ W₁ b₁ W₂ b₂ x label) W₀ := by
   sorry
 
 /-- ∂L/∂W₁ᵢⱼ = a₀ᵢ·relu'(z₁ⱼ)·∑ₖ W₂ⱼₖ·(softmax − onehot)ₖ off the kinks.
 Obligation: `lean_mlp.mlp_hidden_loss_grad_at` (sympy, every sign pattern). -/
-theorem mlp_hidden_loss_gradAt (a₀ z₁ c : ℕ → ℝ) (hz : ∀ j, z₁ j ≠ 0) : True := by
+theorem mlp_hidden_loss_gradAt {d₀ d₁ d₂ d₃ : ℕ} (W₀ : Fin d₀ → Fin d₁ → ℝ) (b₀ : Fin d₁ → ℝ)
+    (W₁ : Fin d₁ → Fin d₂ → ℝ) (b₁ : Fin d₂ → ℝ) (W₂ : Fin d₂ → Fin d₃ → ℝ) (b₂ : Fin d₃ → ℝ)
+    (x : Fin d₀ → ℝ) (label : Fin d₃)
+    (hz : ∀ j, dense W₁ b₁ (relu (dense W₀ b₀ x)) j ≠ 0) (i : Fin d₁) (j : Fin d₂) :
+    HasDerivAt (fun s => mlpLoss W₀ b₀ (Function.update W₁ i (Function.update (W₁ i) j s)) b₁ W₂ b₂ x label)
+      (hiddenGrad W₀ b₀ W₁ b₁ W₂ b₂ x label i j) (W₁ i j) := by
   sorry
 
 /-- ∂L/∂W₀ᵢⱼ = xᵢ·relu'(z₀ⱼ)·∑ₗ W₁ⱼₗ·relu'(z₁ₗ)·∑ₖ W₂ₗₖ·(softmax − onehot)ₖ at a two-margin point.
 Obligation: `lean_mlp.mlp_input_loss_grad_at` (sympy, every sign pattern). -/
-theorem mlp_input_loss_gradAt (x z₀ z₁ c : ℕ → ℝ) (hz0 : ∀ j, z₀ j ≠ 0) (hz1 : ∀ l, z₁ l ≠ 0) : True := by
+theorem mlp_input_loss_gradAt {d₀ d₁ d₂ d₃ : ℕ} (W₀ : Fin d₀ → Fin d₁ → ℝ) (b₀ : Fin d₁ → ℝ)
+    (W₁ : Fin d₁ → Fin d₂ → ℝ) (b₁ : Fin d₂ → ℝ) (W₂ : Fin d₂ → Fin d₃ → ℝ) (b₂ : Fin d₃ → ℝ)
+    (x : Fin d₀ → ℝ) (label : Fin d₃)
+    (hz0 : ∀ j, dense W₀ b₀ x j ≠ 0) (hz1 : ∀ l, dense W₁ b₁ (relu (dense W₀ b₀ x)) l ≠ 0) (i : Fin d₀) (j : Fin d₁) :
+    HasDerivAt (fun s => mlpLoss (Function.update W₀ i (Function.update (W₀ i) j s)) b₀ W₁ b₁ W₂ b₂ x label)
+      (inputGrad W₀ b₀ W₁ b₁ W₂ b₂ x label i j) (W₀ i j) := by
   sorry
 
 /-- Hidden-layer logit drift `≤ w₂·a·‖e‖₁`, no width factor.
@@ -192,22 +234,30 @@ theorem mlp_input_logit_drift {d₀ d₁ d₂ d₃ : ℕ} (W₀ e : Fin d₀ →
 /-- Hidden-layer segment-Lipschitz gradient, constant `2·d₃·w₂²·a²/(1 − 2·w₂·a·D)`.
 Obligations: `lean_mlp.mlp_hidden_loss_grad_lipschitz` (rigorous intervals at concrete
 segments), `lean_mlp.grad_lipschitz_search` (numpy, evidence). -/
-theorem mlp_hidden_loss_grad_lipschitz {p d₂ d₃ : ℕ} (grad : (Fin p → ℝ) → Fin p → ℝ) (v e : Fin p → ℝ)
-    (a w₂ D : ℝ) (z₁ : Fin d₂ → ℝ) (hD : ∑ q, |e q| ≤ D) (hmargin : ∀ j, a * D < |z₁ j|)
-    (hsmall : 2 * w₂ * a * D < 1) :
-    ∀ t ∈ Set.Icc (0 : ℝ) 1, ∀ q,
-      |grad (v + t • e) q - grad v q| ≤ 2 * d₃ * w₂ ^ 2 * a ^ 2 / (1 - 2 * w₂ * a * D) * (t * D) := by
+theorem mlp_hidden_loss_grad_lipschitz {d₀ d₁ d₂ d₃ : ℕ} (W₀ : Fin d₀ → Fin d₁ → ℝ) (b₀ : Fin d₁ → ℝ)
+    (W₁ : Fin d₁ → Fin d₂ → ℝ) (b₁ : Fin d₂ → ℝ) (W₂ : Fin d₂ → Fin d₃ → ℝ) (b₂ : Fin d₃ → ℝ)
+    (x : Fin d₀ → ℝ) (label : Fin d₃)
+    (e : Fin d₁ → Fin d₂ → ℝ) (a w₂ D : ℝ) (ha : ∀ i, |relu (dense W₀ b₀ x) i| ≤ a)
+    (hW₂ : ∀ j k, |W₂ j k| ≤ w₂) (hD : wMass e ≤ D)
+    (hmargin : ∀ j, a * D < |dense W₁ b₁ (relu (dense W₀ b₀ x)) j|) (hsmall : 2 * w₂ * a * D < 1) :
+    ∀ t ∈ Set.Icc (0 : ℝ) 1, ∀ i j,
+      |hiddenGrad W₀ b₀ (W₁ + t • e) b₁ W₂ b₂ x label i j - hiddenGrad W₀ b₀ W₁ b₁ W₂ b₂ x label i j| ≤
+        2 * d₃ * w₂ ^ 2 * a ^ 2 / (1 - 2 * w₂ * a * D) * (t * D) := by
   sorry
 
 /-- Input-layer segment-Lipschitz gradient, constant `2·d₃·d₂²·w₁²·w₂²·a²/(1 − 2·d₂·w₁·w₂·a·D)`.
 Obligations: `lean_mlp.mlp_input_loss_grad_lipschitz` (rigorous intervals at concrete segments),
 `lean_mlp.grad_lipschitz_search` (numpy, evidence). -/
-theorem mlp_input_loss_grad_lipschitz {p d₁ d₂ d₃ : ℕ} (grad : (Fin p → ℝ) → Fin p → ℝ) (v e : Fin p → ℝ)
-    (a w₁ w₂ D : ℝ) (z₀ : Fin d₁ → ℝ) (z₁ : Fin d₂ → ℝ) (hD : ∑ q, |e q| ≤ D)
-    (hmargin0 : ∀ j, a * D < |z₀ j|) (hmargin1 : ∀ l, w₁ * a * D < |z₁ l|)
+theorem mlp_input_loss_grad_lipschitz {d₀ d₁ d₂ d₃ : ℕ} (W₀ : Fin d₀ → Fin d₁ → ℝ) (b₀ : Fin d₁ → ℝ)
+    (W₁ : Fin d₁ → Fin d₂ → ℝ) (b₁ : Fin d₂ → ℝ) (W₂ : Fin d₂ → Fin d₃ → ℝ) (b₂ : Fin d₃ → ℝ)
+    (x : Fin d₀ → ℝ) (label : Fin d₃)
+    (e : Fin d₀ → Fin d₁ → ℝ) (a w₁ w₂ D : ℝ) (ha : ∀ i, |x i| ≤ a) (hW₁ : ∀ j l, |W₁ j l| ≤ w₁)
+    (hW₂ : ∀ l k, |W₂ l k| ≤ w₂) (hD : wMass e ≤ D)
+    (hmargin0 : ∀ j, a * D < |dense W₀ b₀ x j|)
+    (hmargin1 : ∀ l, w₁ * a * D < |dense W₁ b₁ (relu (dense W₀ b₀ x)) l|)
     (hsmall : 2 * d₂ * w₁ * w₂ * a * D < 1) :
-    ∀ t ∈ Set.Icc (0 : ℝ) 1, ∀ q,
-      |grad (v + t • e) q - grad v q| ≤
+    ∀ t ∈ Set.Icc (0 : ℝ) 1, ∀ i j,
+      |inputGrad (W₀ + t • e) b₀ W₁ b₁ W₂ b₂ x label i j - inputGrad W₀ b₀ W₁ b₁ W₂ b₂ x label i j| ≤
         2 * d₃ * d₂ ^ 2 * w₁ ^ 2 * w₂ ^ 2 * a ^ 2 / (1 - 2 * d₂ * w₁ * w₂ * a * D) * (t * D) := by
   sorry
 
