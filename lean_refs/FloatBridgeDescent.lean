@@ -26,12 +26,13 @@ example's loss by at least `lr·‖∇L‖₂²/2`, the update taken in ℝ. `η
 `lean_mlp.linear_float_sgd_descends_example` (intervals, at the shipped example). -/
 theorem linear_float_sgd_descends {dIn dOut : ℕ} (W gf G : Fin dIn → Fin dOut → ℝ) (b : Fin dOut → ℝ)
     (x : Fin dIn → ℝ) (label : Fin dOut) (lr η a δ : ℝ) (hlr : 0 < lr)
+    (hG : G = fun i j => x i * headCot (dense W b x) label j)
     (hhead : 2 * δ < 1) (hclose : ∀ i j, |gf i j - G i j| ≤ η) (ha : ∀ i, |x i| ≤ a)
-    (hsmall : 2 * a * (lr * (l1 G + dIn * dOut * η)) < 1)
-    (hdom : Dominance lr η (2 * a ^ 2 / (1 - 2 * a * (lr * (l1 G + dIn * dOut * η))))
-      (lr * (l1 G + dIn * dOut * η)) G) :
-    capCE (capDense (fun i j => W i j - lr * gf i j) b x) label - capCE (capDense W b x) label ≤
-      -(lr * l2sq G / 2) := by
+    (hsmall : 2 * a * (lr * (wMass G + dIn * dOut * η)) < 1)
+    (hdom : Dominance lr η (2 * a ^ 2 / (1 - 2 * a * (lr * (wMass G + dIn * dOut * η))))
+      (lr * (wMass G + dIn * dOut * η)) G) :
+    ce (dense (fun i j => W i j - lr * gf i j) b x) label - ce (dense W b x) label ≤
+      -(lr * wSq G / 2) := by
   sorry
 
 /-- The output-layer rung: `linear_float_sgd_descends` at the hidden activation `a₁` (no
@@ -39,13 +40,14 @@ margin). Obligation: `lean_mlp.mlp_output_float_sgd_descends_example`. -/
 theorem mlp_output_float_sgd_descends {d₀ d₁ d₂ d₃ : ℕ} (W₀ : Fin d₀ → Fin d₁ → ℝ) (b₀ : Fin d₁ → ℝ)
     (W₁ : Fin d₁ → Fin d₂ → ℝ) (b₁ : Fin d₂ → ℝ) (W₂ gf G : Fin d₂ → Fin d₃ → ℝ) (b₂ : Fin d₃ → ℝ)
     (x : Fin d₀ → ℝ) (label : Fin d₃) (lr η a δ : ℝ) (hlr : 0 < lr) (hhead : 2 * δ < 1)
+    (hG : G = outputGrad W₀ b₀ W₁ b₁ W₂ b₂ x label)
     (hclose : ∀ i j, |gf i j - G i j| ≤ η)
-    (ha : ∀ i, |capRelu (capDense W₁ b₁ (capRelu (capDense W₀ b₀ x))) i| ≤ a)
-    (hsmall : 2 * a * (lr * (l1 G + d₂ * d₃ * η)) < 1)
-    (hdom : Dominance lr η (2 * a ^ 2 / (1 - 2 * a * (lr * (l1 G + d₂ * d₃ * η))))
-      (lr * (l1 G + d₂ * d₃ * η)) G) :
-    capLoss W₀ b₀ W₁ b₁ (fun i j => W₂ i j - lr * gf i j) b₂ x label - capLoss W₀ b₀ W₁ b₁ W₂ b₂ x label ≤
-      -(lr * l2sq G / 2) := by
+    (ha : ∀ i, |relu (dense W₁ b₁ (relu (dense W₀ b₀ x))) i| ≤ a)
+    (hsmall : 2 * a * (lr * (wMass G + d₂ * d₃ * η)) < 1)
+    (hdom : Dominance lr η (2 * a ^ 2 / (1 - 2 * a * (lr * (wMass G + d₂ * d₃ * η))))
+      (lr * (wMass G + d₂ * d₃ * η)) G) :
+    mlpLoss W₀ b₀ W₁ b₁ (fun i j => W₂ i j - lr * gf i j) b₂ x label - mlpLoss W₀ b₀ W₁ b₁ W₂ b₂ x label ≤
+      -(lr * wSq G / 2) := by
   sorry
 
 /-- The hidden-layer rung: the binary32 W₁ gradient, `η = mulErr u a (layerAct …) 0 (layerBudget …
@@ -55,15 +57,16 @@ Obligation: `lean_mlp.mlp_hidden_float_sgd_descends_example`. -/
 theorem mlp_hidden_float_sgd_descends {d₀ d₁ d₂ d₃ : ℕ} (W₀ : Fin d₀ → Fin d₁ → ℝ) (b₀ : Fin d₁ → ℝ)
     (W₁ gf G : Fin d₁ → Fin d₂ → ℝ) (b₁ : Fin d₂ → ℝ) (W₂ : Fin d₂ → Fin d₃ → ℝ) (b₂ : Fin d₃ → ℝ)
     (x : Fin d₀ → ℝ) (label : Fin d₃) (lr η a w₂ E₁ δ : ℝ) (hlr : 0 < lr) (hhead : 2 * δ < 1)
-    (hmargin_round : ∀ j, E₁ < |capDense W₁ b₁ (capRelu (capDense W₀ b₀ x)) j|)
+    (hG : G = hiddenGrad W₀ b₀ W₁ b₁ W₂ b₂ x label)
+    (hmargin_round : ∀ j, E₁ < |dense W₁ b₁ (relu (dense W₀ b₀ x)) j|)
     (hclose : ∀ i j, |gf i j - G i j| ≤ η)
-    (ha : ∀ i, |capRelu (capDense W₀ b₀ x) i| ≤ a) (hw₂ : ∀ j k, |W₂ j k| ≤ w₂)
-    (hmargin_step : ∀ j, a * (lr * (l1 G + d₁ * d₂ * η)) < |capDense W₁ b₁ (capRelu (capDense W₀ b₀ x)) j|)
-    (hsmall : 2 * w₂ * a * (lr * (l1 G + d₁ * d₂ * η)) < 1)
-    (hdom : Dominance lr η (2 * d₃ * w₂ ^ 2 * a ^ 2 / (1 - 2 * w₂ * a * (lr * (l1 G + d₁ * d₂ * η))))
-      (lr * (l1 G + d₁ * d₂ * η)) G) :
-    capLoss W₀ b₀ (fun i j => W₁ i j - lr * gf i j) b₁ W₂ b₂ x label - capLoss W₀ b₀ W₁ b₁ W₂ b₂ x label ≤
-      -(lr * l2sq G / 2) := by
+    (ha : ∀ i, |relu (dense W₀ b₀ x) i| ≤ a) (hw₂ : ∀ j k, |W₂ j k| ≤ w₂)
+    (hmargin_step : ∀ j, a * (lr * (wMass G + d₁ * d₂ * η)) < |dense W₁ b₁ (relu (dense W₀ b₀ x)) j|)
+    (hsmall : 2 * w₂ * a * (lr * (wMass G + d₁ * d₂ * η)) < 1)
+    (hdom : Dominance lr η (2 * d₃ * w₂ ^ 2 * a ^ 2 / (1 - 2 * w₂ * a * (lr * (wMass G + d₁ * d₂ * η))))
+      (lr * (wMass G + d₁ * d₂ * η)) G) :
+    mlpLoss W₀ b₀ (fun i j => W₁ i j - lr * gf i j) b₁ W₂ b₂ x label - mlpLoss W₀ b₀ W₁ b₁ W₂ b₂ x label ≤
+      -(lr * wSq G / 2) := by
   sorry
 
 /-- The input-layer rung: the binary32 W₀ gradient, accuracy proven by `mlp_w0_grad_close`;
@@ -72,17 +75,18 @@ Obligation: `lean_mlp.mlp_input_float_sgd_descends_example`. -/
 theorem mlp_input_float_sgd_descends {d₀ d₁ d₂ d₃ : ℕ} (W₀ gf G : Fin d₀ → Fin d₁ → ℝ) (b₀ : Fin d₁ → ℝ)
     (W₁ : Fin d₁ → Fin d₂ → ℝ) (b₁ : Fin d₂ → ℝ) (W₂ : Fin d₂ → Fin d₃ → ℝ) (b₂ : Fin d₃ → ℝ)
     (x : Fin d₀ → ℝ) (label : Fin d₃) (lr η a w₁ w₂ E₀ E₁ δ : ℝ) (hlr : 0 < lr) (hhead : 2 * δ < 1)
-    (hmargin0_round : ∀ j, E₀ < |capDense W₀ b₀ x j|)
-    (hmargin1_round : ∀ l, E₁ < |capDense W₁ b₁ (capRelu (capDense W₀ b₀ x)) l|)
+    (hG : G = inputGrad W₀ b₀ W₁ b₁ W₂ b₂ x label)
+    (hmargin0_round : ∀ j, E₀ < |dense W₀ b₀ x j|)
+    (hmargin1_round : ∀ l, E₁ < |dense W₁ b₁ (relu (dense W₀ b₀ x)) l|)
     (hclose : ∀ i j, |gf i j - G i j| ≤ η)
     (ha : ∀ i, |x i| ≤ a) (hw₁ : ∀ j l, |W₁ j l| ≤ w₁) (hw₂ : ∀ j k, |W₂ j k| ≤ w₂)
-    (hmargin0_step : ∀ j, a * (lr * (l1 G + d₀ * d₁ * η)) < |capDense W₀ b₀ x j|)
-    (hmargin1_step : ∀ l, w₁ * a * (lr * (l1 G + d₀ * d₁ * η)) < |capDense W₁ b₁ (capRelu (capDense W₀ b₀ x)) l|)
-    (hsmall : 2 * d₂ * w₁ * w₂ * a * (lr * (l1 G + d₀ * d₁ * η)) < 1)
+    (hmargin0_step : ∀ j, a * (lr * (wMass G + d₀ * d₁ * η)) < |dense W₀ b₀ x j|)
+    (hmargin1_step : ∀ l, w₁ * a * (lr * (wMass G + d₀ * d₁ * η)) < |dense W₁ b₁ (relu (dense W₀ b₀ x)) l|)
+    (hsmall : 2 * d₂ * w₁ * w₂ * a * (lr * (wMass G + d₀ * d₁ * η)) < 1)
     (hdom : Dominance lr η (2 * d₃ * d₂ ^ 2 * w₁ ^ 2 * w₂ ^ 2 * a ^ 2 /
-      (1 - 2 * d₂ * w₁ * w₂ * a * (lr * (l1 G + d₀ * d₁ * η)))) (lr * (l1 G + d₀ * d₁ * η)) G) :
-    capLoss (fun i j => W₀ i j - lr * gf i j) b₀ W₁ b₁ W₂ b₂ x label - capLoss W₀ b₀ W₁ b₁ W₂ b₂ x label ≤
-      -(lr * l2sq G / 2) := by
+      (1 - 2 * d₂ * w₁ * w₂ * a * (lr * (wMass G + d₀ * d₁ * η)))) (lr * (wMass G + d₀ * d₁ * η)) G) :
+    mlpLoss (fun i j => W₀ i j - lr * gf i j) b₀ W₁ b₁ W₂ b₂ x label - mlpLoss W₀ b₀ W₁ b₁ W₂ b₂ x label ≤
+      -(lr * wSq G / 2) := by
   sorry
 
 end FloatBridge

@@ -63,7 +63,7 @@ DOC_004 = "004_8327de8ce09705d9.txt"
 
 
 # ---------------------------------------------------------------------------------------
-# The constants, written once (the Lipschitz lemmas may import them from here)
+# The constants (hidden and input: written once in .lipschitz, where the lemmas are checked)
 # ---------------------------------------------------------------------------------------
 
 
@@ -73,13 +73,19 @@ def linear_lipschitz_constant(a: Any, D: Any) -> Any:
 
 
 def hidden_lipschitz_constant(d3: Any, w2: Any, a: Any, D: Any) -> Any:
-    """``C_hidden = 2·d₃·w₂²·a²/(1 − 2·w₂·a·D)`` (``mlp_hidden_loss_grad_lipschitz``)."""
-    return 2 * d3 * w2 * w2 * a * a / (1 - 2 * w2 * a * D)
+    """``C_hidden = 2·d₃·w₂²·a²/(1 − 2·w₂·a·D)`` (``mlp_hidden_loss_grad_lipschitz``), the formula
+    written once in :mod:`.lipschitz` (where the lemma is checked)."""
+    from obligations.lean_mlp.lipschitz import hidden_constant
+
+    return hidden_constant(0, d3, 0, w2, a, D)  # d₂ and w₁ do not enter the hidden constant
 
 
 def input_lipschitz_constant(d2: Any, d3: Any, w1: Any, w2: Any, a: Any, D: Any) -> Any:
-    """``C_input = 2·d₃·d₂²·w₁²·w₂²·a²/(1 − 2·d₂·w₁·w₂·a·D)`` (``mlp_input_loss_grad_lipschitz``)."""
-    return 2 * d3 * d2 * d2 * w1 * w1 * w2 * w2 * a * a / (1 - 2 * d2 * w1 * w2 * a * D)
+    """``C_input = 2·d₃·d₂²·w₁²·w₂²·a²/(1 − 2·d₂·w₁·w₂·a·D)`` (``mlp_input_loss_grad_lipschitz``),
+    the formula written once in :mod:`.lipschitz`."""
+    from obligations.lean_mlp.lipschitz import input_constant
+
+    return input_constant(d2, d3, w1, w2, a, D)
 
 
 def step_radius(lr: Any, grad_l1: Any, entries: Any, eta: Any) -> Any:
