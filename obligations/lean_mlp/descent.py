@@ -344,6 +344,16 @@ def _implication(key: str, ctx):
     })
 
 
+# The segment-Lipschitz lemma whose constant the remainder bound uses (the capstone's
+# smoothness half; the implication is its algebraic half).
+_LIPSCHITZ_LEMMA = {
+    "linear": "lean_mlp.linear_loss_grad_lipschitz",
+    "mlp_output": "lean_mlp.linear_loss_grad_lipschitz",
+    "mlp_hidden": "lean_mlp.mlp_hidden_loss_grad_lipschitz",
+    "mlp_input": "lean_mlp.mlp_input_loss_grad_lipschitz",
+}
+
+
 def _declare_implication(c: Capstone):
     label = (f"{c.name}: '… and the two dominance conditions ⇒ one inexact SGD step … provably decreases the "
              "cross-entropy loss by ≥ lr·‖∇L‖₂²/2'")
@@ -359,6 +369,7 @@ def _declare_implication(c: Capstone):
         "entries (z3); the integral ∫₀¹ C·t·D² dt (sympy)",
         expect=Expect.HOLDS,
         lean=c.lean,
+        uses=(_LIPSCHITZ_LEMMA[c.key],),
         claims=(IMPLICATIONS[c.key], FIRST_ORDER, REMAINDER),
     )
     def discharge(ctx):
