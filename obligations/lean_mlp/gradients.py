@@ -223,7 +223,7 @@ def loss_grad_through_relu_dense_relu(ctx):
 # the weight-gradient closed forms of the whole MLP
 # ---------------------------------------------------------------------------------------
 
-MLP_DIMS = ((2, 2, 2, 2), (1, 2, 3, 2))
+MLP_DIMS = ((2, 2, 2, 2), (1, 2, 3, 2), (2, 3, 2, 3))
 
 
 def _weight_gradient_checks(layer: str, dims: Sequence[int], labels: Sequence[int]) -> list[tuple[bool, Any]]:
@@ -254,7 +254,7 @@ def _weight_gradient_checks(layer: str, dims: Sequence[int], labels: Sequence[in
     source=Source(DOC, "mlp_hidden_loss_gradAt (closed form of the hidden-layer loss gradient)"),
     statement="At any parameter point with the hidden pre-activation z₁ off the kinks, ∂L/∂W₁_ij = a₀_i·relu'(z₁_j)·"
     "∑_k W₂_jk·(softmax − onehot)_k (L the softmax-CE loss of dense→relu→dense→relu→dense at one example).",
-    scope="d = (2,2,2,2) and (1,2,3,2), labels 0 and 1, every sign pattern of (z₀, z₁) (each an open region), "
+    scope="d = (2,2,2,2), (1,2,3,2) and (2,3,2,3), labels 0 and 1, every sign pattern of (z₀, z₁) (each an open region), "
     "all weights, biases and the input symbolic (sympy)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_hidden_loss_gradAt",
@@ -276,7 +276,7 @@ def mlp_hidden_loss_gradAt(ctx):
     source=Source(DOC, "mlp_input_loss_gradAt (closed form of the input-layer loss gradient)"),
     statement="At any parameter point with z₀ and z₁ off the kinks, ∂L/∂W₀_ij = x_i·relu'(z₀_j)·∑_l W₁_jl·relu'(z₁_l)·"
     "∑_k W₂_lk·(softmax − onehot)_k.",
-    scope="d = (2,2,2,2) and (1,2,3,2), labels 0 and 1, every sign pattern of (z₀, z₁), all weights, biases and the "
+    scope="d = (2,2,2,2), (1,2,3,2) and (2,3,2,3), labels 0 and 1, every sign pattern of (z₀, z₁), all weights, biases and the "
     "input symbolic (sympy)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_input_loss_gradAt",
@@ -582,7 +582,7 @@ def _bridge_checks(layer: str, dims: Sequence[int]) -> list[tuple[bool, Any]]:
     source=Source(DOC, "mlp_hidden_loss_gradAt_reluMask"),
     statement="At an off-kink point, a₀_i·relu'(z₁_j)·∑_k W₂_jk·(softmax − onehot)_k = a₀_i·reluMask(z₁, dense (W₂ᵀ) 0 "
     "(softmax − onehot))_j for all i, j.",
-    scope="d = (2,2,2,2) and (1,2,3,2), label 0, every sign pattern of (z₀, z₁), all parameters symbolic (sympy)",
+    scope="d = (2,2,2,2), (1,2,3,2) and (2,3,2,3), label 0, every sign pattern of (z₀, z₁), all parameters symbolic (sympy)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_hidden_loss_gradAt_reluMask",
     uses=("lean_mlp.relu_mask_dense_transpose_eq", "lean_mlp.mlp_hidden_loss_grad_at"),
@@ -601,7 +601,7 @@ def mlp_hidden_loss_grad_at_relu_mask(ctx):
     source=Source(DOC, "mlp_input_loss_gradAt_reluMask"),
     statement="At a point with z₀ and z₁ off the kinks, x_i·relu'(z₀_j)·∑_l W₁_jl·relu'(z₁_l)·∑_k W₂_lk·(softmax − "
     "onehot)_k = x_i·reluMask(z₀, W₁ᵀ·reluMask(z₁, W₂ᵀ·(softmax − onehot)))_j.",
-    scope="d = (2,2,2,2) and (1,2,3,2), label 0, every sign pattern of (z₀, z₁), all parameters symbolic (sympy)",
+    scope="d = (2,2,2,2), (1,2,3,2) and (2,3,2,3), label 0, every sign pattern of (z₀, z₁), all parameters symbolic (sympy)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_input_loss_gradAt_reluMask",
     uses=("lean_mlp.relu_mask_dense_transpose_eq", "lean_mlp.mlp_input_loss_grad_at"),

@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 from checker import Expect, Source, obligation
+from checker.audit import declare_bound
 from checker.backends import CannotDecide, interval, sampling, smt
 from checker.claims import Claim, claim
 from checker.model import Status
@@ -65,6 +66,7 @@ def hidden_logit_drift_claim(d1: int, d2: int, factor: Any = 1) -> Claim:
 
 
 HIDDEN_LOGIT = tuple(hidden_logit_drift_claim(d1, d2) for d1, d2 in ((1, 1), (1, 2), (2, 1)))
+declare_bound(HIDDEN_LOGIT, "drift", "bound")
 
 
 @obligation(
@@ -118,6 +120,7 @@ def input_logit_drift_claim(d0: int, d1: int, d2: int, factor: Any = 1) -> Claim
 
 
 INPUT_LOGIT = tuple(input_logit_drift_claim(*d) for d in ((1, 1, 1), (1, 1, 2)))
+declare_bound(INPUT_LOGIT, "drift", "bound")
 
 
 @obligation(

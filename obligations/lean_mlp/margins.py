@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from checker import Expect, Source, obligation
+from checker.audit import declare_bound
 from checker.backends import smt, symbolic
 from checker.claims import Claim, claim
 from checker.verdicts import all_of
@@ -177,6 +178,7 @@ def dense_drift_claim(n: int, factor: Any = 1) -> Claim:
 
 
 DENSE_DRIFT = tuple(dense_drift_claim(n) for n in DENSE_DIMS)
+declare_bound(DENSE_DRIFT, "drift", "bound")
 
 
 @obligation(
@@ -293,6 +295,7 @@ def col_drift_claim(n: int) -> Claim:
 
 
 COL_DRIFT = tuple(col_drift_claim(n) for n in (1, 2, 3, 4))
+declare_bound(COL_DRIFT, "drift", "bound")
 
 
 @obligation(
@@ -335,6 +338,7 @@ def total_drift_claim(rows: int, cols: int) -> Claim:
 TOTAL_DRIFT_DIRECT = tuple(total_drift_claim(r, c) for r, c in ((1, 2), (2, 2)))
 TOTAL_DRIFT_BY_COLUMNS = (total_drift_claim(2, 3),)
 TOTAL_DRIFT = TOTAL_DRIFT_DIRECT + TOTAL_DRIFT_BY_COLUMNS
+declare_bound(TOTAL_DRIFT, "drift", "bound")
 
 
 def column_lemmas(rows: int, cols: int) -> list[smt.Lemma]:
@@ -397,6 +401,7 @@ def relu_dense_drift_claim(n: int, factor: Any = 1) -> Claim:
 
 
 RELU_DENSE_DRIFT = tuple(relu_dense_drift_claim(n) for n in (1, 2))
+declare_bound(RELU_DENSE_DRIFT, "drift", "bound")
 
 
 @obligation(
