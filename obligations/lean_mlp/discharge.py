@@ -370,7 +370,11 @@ def _oracle(setup: _Setup, cap: descent.Capstone, net: mlp.Mlp, x, label, eta: F
     """(g, η, oracle name, extra hypotheses, extra data)."""
     grad = setup.gradient
     if is_float:
-        from obligations.lean_mlp import binary32  # noqa: PLC0415 - the float budgets (a colleague module)
+        try:
+            from obligations.lean_mlp import binary32  # the float model and its budgets
+        except ImportError as exc:
+            raise UsageError(f"the binary32 rungs need obligations/lean_mlp/binary32.py, which cannot be "
+                             f"imported here ({exc}); use the ℝ capstone instead") from None
 
         layer = cap.layer
         if cap.key == "linear":
