@@ -100,6 +100,8 @@ the activations `a₀`, `a₁`) and the joint step radius
 theorem joint_step_descends {d₀ d₁ d₂ d₃ : ℕ} (W₀ G₀ : Fin d₀ → Fin d₁ → ℝ) (b₀ : Fin d₁ → ℝ)
     (W₁ G₁ : Fin d₁ → Fin d₂ → ℝ) (b₁ : Fin d₂ → ℝ) (W₂ G₂ : Fin d₂ → Fin d₃ → ℝ) (b₂ : Fin d₃ → ℝ)
     (x : Fin d₀ → ℝ) (label : Fin d₃) (lr a A₀ A₁ w₁ w₂ κ D : ℝ) (hlr : 0 < lr)
+    (hG₀ : G₀ = inputGrad W₀ b₀ W₁ b₁ W₂ b₂ x label) (hG₁ : G₁ = hiddenGrad W₀ b₀ W₁ b₁ W₂ b₂ x label)
+    (hG₂ : G₂ = outputGrad W₀ b₀ W₁ b₁ W₂ b₂ x label)
     (ha : ∀ i, |x i| ≤ a) (hA₀ : ∀ j, relu (dense W₀ b₀ x) j ≤ A₀)
     (hA₁ : ∀ l, relu (dense W₁ b₁ (relu (dense W₀ b₀ x))) l ≤ A₁)
     (hw₁ : ∀ j l, |W₁ j l| ≤ w₁) (hw₂ : ∀ j k, |W₂ j k| ≤ w₂)
