@@ -254,6 +254,16 @@ def _scalars(v) -> Scalars:
     return Scalars(v.lr, v.eta, v.n, v.g1, v.g2, v.a, v.w1, v.w2, v.d2, v.d3, v.m0, v.m1)
 
 
+def _capstone_hypothesis_formula(key: str, i: int):
+    """The ``i``-th hypothesis of :func:`capstone_hypotheses` as a claim formula."""
+
+    def formula(o, v):
+        h = capstone_hypotheses(key, _scalars(v))[i]
+        return (o.lt if h.strict else o.le)(h.lhs, h.rhs)
+
+    return formula
+
+
 def implication_claim(key: str):
     """For capstone ``key``: the sign facts of the quantities, its hypotheses (margins, small
     step, dom1, dom2 — read from :func:`capstone_hypotheses`), and the descent lemma split as
@@ -268,10 +278,9 @@ def implication_claim(key: str):
             "norms_nonnegative": lambda o, v: o.and_(o.ge(v.g1, 0), o.ge(v.g2, 0)),
             "bounds_nonnegative": lambda o, v: o.and_(o.ge(v.a, 0), o.ge(v.w1, 0), o.ge(v.w2, 0)),
         }
-        probe = capstone_hypotheses(key, Scalars(*(0,) * 10, 0, 0))
-        for i, h in enumerate(probe):
-            out[h.name] = (lambda i, strict: lambda o, v: (o.lt if strict else o.le)(
-                capstone_hypotheses(key, _scalars(v))[i].lhs, capstone_hypotheses(key, _scalars(v))[i].rhs))(i, h.strict)
+        names = [h.name for h in capstone_hypotheses(key, Scalars(*(0,) * 10, 0, 0))]
+        for i, name in enumerate(names):
+            out[name] = _capstone_hypothesis_formula(key, i)
         out["first_order_term"] = lambda o, v: o.le(v.first, -v.lr * v.g2 + v.lr * v.eta * v.g1)
         out["remainder"] = lambda o, v: o.le(v.rest, lipschitz_constant(key, _scalars(v)) * _scalars(v).D * _scalars(v).D / 2)
         out["segment_split"] = lambda o, v: o.eq(v.delta, v.first + v.rest)
