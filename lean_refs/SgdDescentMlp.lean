@@ -68,7 +68,7 @@ theorem total_drift_le {m n : ℕ} (e : Fin m → Fin n → ℝ) (x : Fin m → 
 /-- 002's parameter-map form: a per-entry drift inside the margin freezes every sign on the
 segment. Obligation: `lean_mlp.segment_margin_freezes` (z3, parameter dimension ≤ 4). -/
 theorem segment_margin_freezes {p n : ℕ} (Z : (Fin p → ℝ) → Fin n → ℝ) (v e : Fin p → ℝ) (ρ D : ℝ)
-    (hρ : 0 ≤ ρ) (hD : ∑ q, |e q| ≤ D)
+    (hD : ∑ q, |e q| ≤ D)
     (hZ : ∀ t ∈ Set.Icc (0 : ℝ) 1, ∀ k, |Z (v + t • e) k - Z v k| ≤ ρ * ∑ q, |t * e q|)
     (k : Fin n) (hmargin : ρ * D < |Z v k|) :
     ∀ t ∈ Set.Icc (0 : ℝ) 1, (0 < Z v k → 0 < Z (v + t • e) k) ∧ (Z v k < 0 → Z (v + t • e) k < 0) := by

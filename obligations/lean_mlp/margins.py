@@ -443,7 +443,6 @@ def segment_margin_claim(n: int) -> Claim:
         lambda o, v: same_strict_sign(o, v.z0, v.zt),
         hypotheses={
             "t_in_unit": lambda o, v: o.and_(o.le(0, v.t), o.le(v.t, 1)),
-            "rho_nonneg": lambda o, v: o.ge(v.rho, 0),
             "step_radius": lambda o, v: o.le(mass(o, v), v.D),
             "drift": lambda o, v: o.le(o.abs(v.zt - v.z0), v.rho * l1(o, [v.t * v[e] for e in es])),
             "margin": lambda o, v: o.lt(v.rho * v.D, o.abs(v.z0)),
@@ -470,7 +469,9 @@ def segment_margin_freezes(ctx):
     """002: "for any parameter map Z whose entries move by at most ρ·‖e‖₁, the margin
     ρ·D < |Z v k| at step radius D freezes every sign on [v, v+e]." Reconstruction: the
     drift hypothesis is read at each point of the segment, |Z(v + t·e) k − Z v k| ≤ ρ·‖t·e‖₁
-    (the segment form the margins below deliver); ρ ≥ 0. Since Z is arbitrary, z3 treats its
+    (the segment form the margins below deliver). No sign hypothesis on ρ is needed (an audit
+    dropping "ρ ≥ 0" found it redundant: the margin makes ρ·D < |Z v k| and a negative ρ only
+    strengthens the drift hypothesis). Since Z is arbitrary, z3 treats its
     two values as free reals tied only by that hypothesis, so the proof covers every map Z at
     that parameter dimension."""
     return prove_each("z3 on the negation, for each parameter dimension", SEGMENT_MARGIN, ctx)
