@@ -256,8 +256,8 @@ def segment_claim(slot: Slot, label: int, constant: Constant | None = None, *, g
     def bounds_of(o, v):
         f = fwd(o, v, 0)
         source = f.a0 if slot.layer == "W1" else f.x
-        return o.and_(entries_bounded(o, source, v.a),
-                      entries_bounded(o, flat_(mat(v, "W1", d1, d2)), v.w1),
+        w1_bound = [] if slot.layer == "W1" else [entries_bounded(o, flat_(mat(v, "W1", d1, d2)), v.w1)]
+        return o.and_(entries_bounded(o, source, v.a), *w1_bound,
                       entries_bounded(o, flat_(mat(v, "W2", d2, d3)), v.w2))
 
     hyps: dict[str, Any] = {
@@ -373,6 +373,49 @@ def seeded_segments(slot: Slot, rng: Any, count: int) -> list[Segment]:
         seg = make_segment(slot, params, e, int(rng.integers(0, slot.dims[3])), fill, "seeded")
         if seg is not None:
             out.append(seg)
+    return out
+
+
+def structured_segments(slot: Slot, rng: Any, per_family: int) -> list[Segment]:
+    """Hand-built adversarial families, exact: *large step* (D = 0.999 of the largest radius the
+    margins and the small-step condition allow), *near-tied logits* (b₂ cancels the logits up to
+    2⁻¹⁶, so the softmax sits where it is steepest), *maximal activations* (every entry of the
+    moving layer's input at the same magnitude a: b₀ chosen so that z₀ = ±a for the hidden layer,
+    x = ±a for the input layer)."""
+    from obligations.lean_mlp import mlp
+
+    d0, d1, d2, d3 = slot.dims
+    rows, cols = slot.moving_shape
+    out: list[Segment] = []
+    for family in ("large step", "near-tied logits", "maximal activations"):
+        made = 0
+        while made < per_family:
+            params = _random_params(rng, slot)
+            fill = Fraction(999, 1000) if family == "large step" else Fraction(int(rng.integers(1, 100)), 100)
+            if family == "near-tied logits":
+                try:
+                    f = _exact_forward(slot, params)
+                except mlp.AtKink:
+                    continue
+                W2 = [[params[f"W2_{j}_{k}"] for k in range(d3)] for j in range(d2)]
+                raw = mlp.dense(W2, [Fraction(0)] * d3, f.a1)
+                for k in range(d3):
+                    params[f"b2_{k}"] = -raw[k] + Fraction(int(rng.integers(-1, 2)), 1 << 16)
+            elif family == "maximal activations":
+                if slot.layer == "W1":
+                    W0 = [[params[f"W0_{i}_{j}"] for j in range(d1)] for i in range(d0)]
+                    x = [params[f"x_{i}"] for i in range(d0)]
+                    base = mlp.dense(W0, [Fraction(0)] * d1, x)
+                    for j in range(d1):
+                        params[f"b0_{j}"] = Fraction(3, 2) - base[j]  # every a₀ⱼ = 3/2 = a
+                else:
+                    for i in range(d0):
+                        params[f"x_{i}"] = Fraction(3, 2) * (1 if rng.integers(0, 2) else -1)
+            e = [_dyadic(float(x)) for x in rng.normal(size=rows * cols)]
+            seg = make_segment(slot, params, e, int(rng.integers(0, d3)), fill, family)
+            if seg is not None:
+                out.append(seg)
+                made += 1
     return out
 
 
@@ -561,7 +604,10 @@ def lipschitz_verdict(slot: Slot, ctx: Any, seeded: int, adversarial: int, const
     method = f"rigorous intervals (mpmath iv + arb exp, {SEGMENT_PREC} bits) at concrete segments"
     with timed() as tm:
         seeded_segs = [(s, T_POINTS) for s in seeded_segments(slot, rng, seeded)]
-        adv = [(s, tuple(sorted({*T_POINTS, t}))) for s, t in adversarial_segments(slot, rng, adversarial, constant)]
+        per_family = adversarial // 8
+        climbed = adversarial_segments(slot, rng, adversarial - 3 * per_family, constant)
+        adv = [*((s, tuple(sorted({*T_POINTS, t}))) for s, t in climbed),
+               *((s, T_POINTS) for s in structured_segments(slot, rng, per_family))]
         tally = check_segments(slot, [*seeded_segs, *adv], constant, general)
         step = tm.step(interval.NAME, interval.version(), "enclose gradient drift and C·t·D at each (segment, t)",
                        f"{tally.proved}/{tally.checked} decided true", worst_ratio=tally.worst_ratio)
@@ -586,8 +632,9 @@ INPUT = Slot("W0", LIP_DIMS)
     source=Source(DOC, "mlp_hidden_loss_grad_lipschitz ('Segment-Lipschitz gradient for the hidden-layer loss')"),
     statement="Under the margin a·D < |z₁_j|, the small step 2·w₂·a·D < 1, ‖e‖₁ ≤ D, |a₀_i| ≤ a and |W₂_jk| ≤ w₂, every "
     "entry of ∂L/∂W₁ drifts by at most (2·d₃·w₂²·a²/(1 − 2·w₂·a·D))·t·D between W₁ and W₁ + t·e, t ∈ (0, 1].",
-    scope="d = (2,3,2,3), at 200 seeded segments × 5 points t and 40 adversarial segments × 6 points (the search's own t "
-    "added), rigorous intervals (proved at those instances only)",
+    scope="d = (2,3,2,3), at 200 seeded segments × 5 points t and 40 adversarial segments (25 from a seeded hill-climb, "
+    "at the 5 points plus the search's own t; 5 each of large step, near-tied logits, maximal activations), rigorous "
+    "intervals (proved at those ≈1 220 instances only)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_hidden_loss_grad_lipschitz",
     uses=("lean_mlp.mlp_hidden_logit_drift", "lean_mlp.margin_keeps_offkink", "lean_mlp.mlp_hidden_loss_grad_at"),
@@ -601,9 +648,10 @@ def mlp_hidden_loss_grad_lipschitz(ctx):
     the margin and the small-step condition allow, and ‖e‖₁ is just below D. At each (segment, t)
     the gradients at W₁ and W₁ + t·e (the reference closed form, valid there because the margin
     freezes the masks — the mask at W₁ + t·e is computed, not assumed) and C·t·D are enclosed
-    rigorously; the certificate keeps the worst drift/bound ratio. Adversarial segments come
-    from a seeded numpy hill-climb on drift/(C·t·D) (near-tied logits, inputs at equal maximal
-    magnitude, steps up to 0.999 of the margin), then rounded and rebuilt exactly."""
+    rigorously; the certificate keeps the worst drift/bound ratio. Adversarial segments: the
+    best of a seeded numpy hill-climb on drift/(C·t·D) (started from near-tied logits, inputs at
+    equal maximal magnitude, steps up to 0.999 of the margin), rounded and rebuilt exactly, plus
+    hand-built exact families (:func:`structured_segments`)."""
     return lipschitz_verdict(HIDDEN, ctx, SEEDED_SEGMENTS, ADVERSARIAL_SEGMENTS)
 
 
@@ -613,8 +661,9 @@ def mlp_hidden_loss_grad_lipschitz(ctx):
     statement="Under both margins a·D < |z₀_j| and w₁·a·D < |z₁_l|, the small step 2·d₂·w₁·w₂·a·D < 1, ‖e‖₁ ≤ D, |x_i| ≤ a, "
     "|W₁| ≤ w₁ and |W₂| ≤ w₂ entrywise, every entry of ∂L/∂W₀ drifts by at most "
     "(2·d₃·d₂²·w₁²·w₂²·a²/(1 − 2·d₂·w₁·w₂·a·D))·t·D between W₀ and W₀ + t·e.",
-    scope="d = (2,3,2,3), at 200 seeded segments × 5 points t and 40 adversarial segments × 6 points, rigorous "
-    "intervals (proved at those instances only)",
+    scope="d = (2,3,2,3), at 200 seeded segments × 5 points t and 40 adversarial segments (25 from a seeded hill-climb, "
+    "at the 5 points plus the search's own t; 5 each of large step, near-tied logits, maximal activations), rigorous "
+    "intervals (proved at those ≈1 220 instances only)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_input_loss_grad_lipschitz",
     uses=("lean_mlp.mlp_input_logit_drift", "lean_mlp.margin1_keeps_offkink", "lean_mlp.mlp_input_loss_grad_at"),
@@ -635,7 +684,8 @@ def mlp_input_loss_grad_lipschitz(ctx):
     "≤ ρ·t·‖e‖₁ (hZ1), with margin σ·D < |Z v| and 2·w₂·ρ·D < 1, every gradient entry drifts by at most "
     "(2·d₃·w₂²·ρ²/(1 − 2·w₂·ρ·D))·t·D.",
     scope="the two instances the seeds name (hidden: Z = z₁(W₁), σ = ρ = a; input: Z = z₁(W₀), σ = w₁·a, ρ = d₂·w₁·a, "
-    "Q = layer-0 margin), d = (2,3,2,3), 60 seeded × 5 points and 10 adversarial × 6 points per instance; the "
+    "Q = layer-0 margin), d = (2,3,2,3), 60 seeded and 10 adversarial segments (7 climbed, 3 hand-built) × 5–6 "
+    "points per instance; the "
     "hypotheses hZ, hZ1 are themselves checked at each point; rigorous intervals (those instances only)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.MlpSlot.loss_grad_lipschitz",
