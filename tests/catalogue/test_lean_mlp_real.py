@@ -131,12 +131,30 @@ def test_constant_with_factor_one_or_without_d3_is_not_refuted_the_constant_is_l
 
 
 def test_segment_instances_satisfy_their_hypotheses_exactly():
-    """The seeded segments are built so that margin, small step and radius hold (decided by
-    intervals: every hypothesis true), so the interval proofs are not vacuous."""
+    """The seeded and hand-built segments of both layers are built so that margins, small step
+    and radius hold (decided by intervals: every hypothesis true), so the interval proofs are
+    not vacuous."""
+    import numpy as np
+
+    for slot in (lipschitz.HIDDEN, lipschitz.INPUT):
+        rng = np.random.default_rng(0)
+        segs = [*lipschitz.seeded_segments(slot, rng, 4), *lipschitz.structured_segments(slot, rng, 2)]
+        assert {s.origin for s in segs} == {"seeded", "large step", "near-tied logits", "maximal activations"}
+        for seg in segs:
+            c = lipschitz.segment_claim(slot, seg.label)
+            _, hyps, _, _ = interval.decide(c, seg.at(Fraction(1, 2)), lipschitz.SEGMENT_PREC)
+            assert all(h is interval.Tri.TRUE for h in hyps.values()), (slot.layer, seg.origin, hyps)
+
+
+def test_segment_claim_rejects_a_step_beyond_the_margin():
+    """A segment whose radius D exceeds the margin is outside the hypotheses: the margin
+    hypothesis is decided false there (the checker does not silently use it)."""
     import numpy as np
 
     slot = lipschitz.HIDDEN
-    for seg in lipschitz.seeded_segments(slot, np.random.default_rng(0), 5):
-        c = lipschitz.segment_claim(slot, seg.label)
-        _, hyps, _, _ = interval.decide(c, seg.at(Fraction(1, 2)), lipschitz.SEGMENT_PREC)
-        assert all(h is interval.Tri.TRUE for h in hyps.values()), hyps
+    seg = lipschitz.seeded_segments(slot, np.random.default_rng(1), 1)[0]
+    c = lipschitz.segment_claim(slot, seg.label)
+    p = dict(seg.point)
+    p["D"] = p["D"] * 10**6
+    _, hyps, _, _ = interval.decide(c, {**p, "t": Fraction(1, 2)}, lipschitz.SEGMENT_PREC)
+    assert hyps["margin"] is interval.Tri.FALSE
