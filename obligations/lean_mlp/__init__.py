@@ -6,4 +6,6 @@ of a dense → relu → dense → relu → dense MLP decreases the softmax cross
 - :mod:`.margins` — ℝ-side signs, dense/ReLU drifts and segment margins (z3 at small widths)
 - :mod:`.gradients` — closed-form gradients, reluMask bridges, differentiability off the kinks (sympy)
 - :mod:`.lipschitz` — logit drifts (z3) and the segment-Lipschitz constants (rigorous intervals, numpy search)
+- :mod:`.binary32` — the binary32 float model and budgets (u, γₙ, mulErr, layerBudget, cotErr; a library)
+- :mod:`.float_budgets` — FloatBridge: the budgets against real numpy float32, any summation order
 """
