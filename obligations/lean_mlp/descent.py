@@ -500,6 +500,15 @@ _EXAMPLE_SCOPE = ("at the shipped example network (obligations/lean_mlp/data/exa
                   "lr = 1/256; rigorous intervals")
 
 
+# The grad-close that proves the binary32 rung's oracle accuracy (FloatBridge).
+_GRAD_CLOSE = {
+    "linear": "lean_mlp.float.linear_grad_close",
+    "mlp_output": "lean_mlp.float.linear_grad_close",
+    "mlp_hidden": "lean_mlp.float.mlp_w1_grad_close",
+    "mlp_input": "lean_mlp.float.mlp_w0_grad_close",
+}
+
+
 def _declare_example(c: Capstone, is_float: bool):
     name = c.float_name if is_float else c.name
     oracle = ("the binary32 gradient (η = its proven budget), update exact in ℝ" if is_float
@@ -514,7 +523,7 @@ def _declare_example(c: Capstone, is_float: bool):
         scope=_EXAMPLE_SCOPE + (" (binary32 budgets of obligations/lean_mlp/binary32.py)" if is_float else ""),
         expect=Expect.HOLDS,
         lean=c.lean_float if is_float else c.lean,
-        uses=(f"lean_mlp.{c.key}_descent_implication",),
+        uses=(f"lean_mlp.{c.key}_descent_implication",) + ((_GRAD_CLOSE[c.key],) if is_float else ()),
     )
     def example(ctx):
         """The concrete-point discharge of the capstone (DESIGN, "Concrete-point discharge"):
