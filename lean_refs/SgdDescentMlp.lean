@@ -222,7 +222,7 @@ theorem mlp_hidden_logit_drift {d₁ d₂ d₃ : ℕ} (W₁ e : Fin d₁ → Fin
   sorry
 
 /-- Input-layer logit drift `≤ w₂·d₂·w₁·a·‖e‖₁`.
-Obligation: `lean_mlp.mlp_input_logit_drift` (z3, up to 1×1×2). -/
+Obligation: `lean_mlp.mlp_input_logit_drift` (z3, shapes 1×1×1, 1×1×2, 2×1×1). -/
 theorem mlp_input_logit_drift {d₀ d₁ d₂ d₃ : ℕ} (W₀ e : Fin d₀ → Fin d₁ → ℝ) (b₀ : Fin d₁ → ℝ)
     (W₁ : Fin d₁ → Fin d₂ → ℝ) (b₁ : Fin d₂ → ℝ) (W₂ : Fin d₂ → Fin d₃ → ℝ) (b₂ : Fin d₃ → ℝ)
     (x : Fin d₀ → ℝ) (a w₁ w₂ : ℝ) (hx : ∀ i, |x i| ≤ a) (hW₁ : ∀ j l, |W₁ j l| ≤ w₁)

@@ -119,7 +119,7 @@ def input_logit_drift_claim(d0: int, d1: int, d2: int, factor: Any = 1) -> Claim
     )
 
 
-INPUT_LOGIT = tuple(input_logit_drift_claim(*d) for d in ((1, 1, 1), (1, 1, 2)))
+INPUT_LOGIT = tuple(input_logit_drift_claim(*d) for d in ((1, 1, 1), (1, 1, 2), (2, 1, 1)))
 declare_bound(INPUT_LOGIT, "drift", "bound")
 
 
@@ -128,7 +128,8 @@ declare_bound(INPUT_LOGIT, "drift", "bound")
     source=Source(DOC4, "the input-layer logit drift ('The middle layer contributes its ℓ1→ℓ1 operator factor d₂·w₁')"),
     statement="If |x_i| ≤ a, |W₁_jl| ≤ w₁ and |W₂_lk| ≤ w₂, moving W₀ by e moves every logit by at most "
     "w₂·d₂·w₁·a·‖e‖₁.",
-    scope="d₀×d₁×d₂ = 1×1×1 and 1×1×2, one logit, universally over ℝ (z3; 1×2×1 needs ~15 s, larger shapes time out)",
+    scope="d₀×d₁×d₂ = 1×1×1, 1×1×2 and 2×1×1, one logit, universally over ℝ (z3; 1×2×1 needs ~15 s, 1×1×3 and "
+    "larger time out)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_input_logit_drift",
     uses=("lean_mlp.mlp_hidden_logit_drift", "lean_mlp.relu_dense_drift"),
