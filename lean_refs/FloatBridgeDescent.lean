@@ -67,6 +67,8 @@ theorem mlp_hidden_float_sgd_descends (M : FloatModel) {d₀ d₁ d₂ d₃ : �
     (b₀ : Fin d₁ → ℝ) (W₁ : Fin d₁ → Fin d₂ → ℝ) (b₁ : Fin d₂ → ℝ) (W₂ : Fin d₂ → Fin d₃ → ℝ)
     (b₂ : Fin d₃ → ℝ) (x : Fin d₀ → ℝ) (label : Fin d₃) (lr A₀ A₁ w₁ w₂ β₁ β₂ G E₁ δ η D : ℝ) (hlr : 0 < lr)
     (hA₀ : ∀ i, |SgdDescentMlp.relu (SgdDescentMlp.dense W₀ b₀ x) i| ≤ A₀)
+    (hA₁ : ∀ l, |SgdDescentMlp.relu (SgdDescentMlp.dense W₁ b₁ (SgdDescentMlp.relu (SgdDescentMlp.dense W₀ b₀ x))) l| ≤ A₁)
+    (hw₁ : ∀ i j, |W₁ i j| ≤ w₁) (hβ₁ : ∀ j, |b₁ j| ≤ β₁) (hβ₂ : ∀ k, |b₂ k| ≤ β₂)
     (hE₁ : E₁ = layerBudget M d₁ w₁ A₀ β₁ 0) (hδ : δ = layerBudget M d₂ w₂ A₁ β₂ E₁)
     (hmargin_round : ∀ j, E₁ < |SgdDescentMlp.dense W₁ b₁ (SgdDescentMlp.relu (SgdDescentMlp.dense W₀ b₀ x)) j|)
     (hhead : 2 * δ < 1) (hG : G < 80) (hw₂ : ∀ j k, |W₂ j k| ≤ w₂)
