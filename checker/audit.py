@@ -31,9 +31,10 @@ from __future__ import annotations
 import math
 import time
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from checker.claims import Claim, Part
 
@@ -88,7 +89,7 @@ class AuditConfig:
     rounds: int = 12
     epsilon: Fraction = Fraction(1, 100)
     extra_seeds: int = 2
-    budget_s: float = 60.0
+    budget_s: float = 90.0
     shrink_evaluations: int = 3000
 
 
@@ -111,6 +112,35 @@ class Budget:
 
 class _OutOfTime(Exception):
     pass
+
+
+class AuditTimeout(Exception):
+    """Raised by the alarm of :func:`_time_limit` when an audit step overruns the budget."""
+
+
+@contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Interrupt Python code running past ``seconds`` (SIGALRM; main thread of a Unix process
+    only, as in the runner's workers; elsewhere the per-step checks of :class:`Budget` remain).
+    Keeps a slow re-run or search from reaching the runner's hard limit, which would turn the
+    whole result into a timeout."""
+    import signal
+    import threading
+
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def alarm(signum: int, frame: Any) -> None:
+        raise AuditTimeout("audit time budget exhausted")
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, max(0.01, seconds))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -535,6 +565,9 @@ def brittleness_of(ob: Any, ctx: Any, first: Any, first_time_s: float, config: A
                 "seeds": [ctx.seed], "statuses": [first.status.value]}
     runs = [(ctx.seed, first)]
     for seed in seeds:
+        if first_time_s * 1.5 > budget.remaining:
+            return {"verdict": "undecided", "reason": f"the audit time budget ran out after {len(runs)} seed(s)",
+                    "seeds": [s for s, _ in runs], "statuses": [r.status.value for _, r in runs]}
         try:
             v = ob.discharge(Context(ctx.obligation_id, seed, ctx.timeout_s, ctx.slow))
             if not isinstance(v, Verdict):
@@ -584,8 +617,13 @@ def run_audit(ob: Any, ctx: Any, verdict: Any, discharge_time_s: float, config: 
         known_points.append(cert["witness"])
 
     def guarded(key: str, fn: Callable[[], Any]) -> Any:
+        if budget.exhausted():
+            return {"verdict": "undecided", "reason": "audit time budget exhausted before this audit"}
         try:
-            return fn()
+            with _time_limit(budget.remaining):
+                return fn()
+        except (AuditTimeout, _OutOfTime):
+            return {"verdict": "undecided", "reason": "audit time budget exhausted"}
         except Exception as exc:  # noqa: BLE001 - an audit failure is an entry, never a crash
             errors[key] = f"{type(exc).__name__}: {exc}"
             return {"verdict": "error", "reason": errors[key], "traceback": traceback.format_exc()[-2000:]}

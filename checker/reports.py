@@ -198,7 +198,10 @@ def audit_summary(results: Sequence[Result]) -> dict[str, Any]:
         a = d.get("audit") or {}
         for k in AUDIT_COLUMNS:
             e = a.get(k)
-            out[k]["n/a" if e is None else str(e.get("verdict"))] += 1
+            if k == "necessity" and e is not None:
+                out[k]["undecided" if e.get("counts", {}).get("undecided") else "decided"] += 1
+            else:
+                out[k]["n/a" if e is None else str(e.get("verdict"))] += 1
         for row in (a.get("necessity") or {}).get("hypotheses", ()):
             hyps[row["verdict"]] += 1
     return {**{k: dict(v) for k, v in out.items()}, "hypotheses": dict(hyps)}

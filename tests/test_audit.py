@@ -261,3 +261,18 @@ def test_baseline_names_a_proof_that_became_vacuous(auditcat):
     (change,) = compare([before], [now])
     assert change.kind == "audit" and change.regression and "proved (vacuous)" in change.message
     assert compare([now], [now]) == []
+
+
+def test_audit_stays_within_its_budget(auditcat):
+    """A re-run that would hang is cut by the audit's time limit; the result keeps its status."""
+    import time
+
+    ob = auditcat.by_id("auditcat.slow_rerun")
+    ctx = Context(ob.id, derive_seed(DEFAULT_SEED, ob.id), 60.0)
+    verdict = ob.discharge(ctx)
+    start = time.monotonic()
+    entry, shrunk = audit.run_audit(ob, ctx, verdict, 0.001, budget_s=1.5)
+    assert time.monotonic() - start < 10
+    assert entry["brittleness"]["verdict"] == "undecided" and "budget" in entry["brittleness"]["reason"]
+    none_left, _ = audit.run_audit(auditcat.by_id("auditcat.needless"), ctx, verdict, 0.0, budget_s=0.0)
+    assert none_left["necessity"]["verdict"] == "undecided"
