@@ -83,6 +83,15 @@ def _screen(err: Any, ref_err: Any, budget: Any) -> Any:
     return np.flatnonzero(~ok)
 
 
+def _limited(candidates: Any, limit: int, what: str) -> Any:
+    """The first ``limit`` candidates, to re-check exactly (a confirmed violation stops the
+    loop with ``refuted``); if more remain, none of which may be dropped, that is ``unknown``."""
+    yield from candidates[:limit]
+    if len(candidates) > limit:
+        raise Violation(unknown(what, f"{len(candidates)} instances could not be certified by the float64 screen "
+                                      f"and only {limit} are re-checked exactly"))
+
+
 def _log_uniform(rng: Any, lo: float, hi: float, size: Any) -> Any:
     np = _np()
     mags = np.exp2(rng.uniform(lo, hi, size=size))
@@ -347,7 +356,8 @@ def _dot_exact_recheck(x: Any, y: Any, bias: Any, order: str, observed: Any, fmt
                 idx = [int(i) for i in b32._permutation(m, order)]
             sim = b32.exact_sum(terms, idx)
         if sim != obs:
-            raise RuntimeError(f"numpy's {order} float32 sum {obs} differs from the exact binary32 simulation {sim}")
+            raise Violation(unknown("float32 dot products", f"numpy's {order} float32 sum {obs} differs from the exact "
+                                                            f"binary32 simulation {sim}: the run is not IEEE binary32"))
     exact = sum((p * q for p, q in zip(xs, ys)), start=bv)
     s_abs = sum((abs(p * q) for p, q in zip(xs, ys)), start=abs(bv))
     budget = b32.dot_err(fmt, n, s_abs, has_bias)
@@ -395,7 +405,7 @@ def check_dot(ctx: Any, fmt: b32.Format = b32.BINARY32, per_length: int = 2_000)
                     got = b32.fsum(np.concatenate([x * y, b[:, None]], axis=1), order)
                 err = np.abs(got.astype(np.float64) - exact64)
                 total += count
-                for i in _screen(err, ref_err, budget)[:50]:
+                for i in _limited(_screen(err, ref_err, budget), 50, "float32 dot products"):
                     rechecked += 1
                     bad, witness, sides = _dot_exact_recheck(x[i], y[i], b[i], order, got[i], fmt)
                     if bad:
@@ -490,7 +500,7 @@ def check_head(ctx: Any, fmt: b32.Format = b32.BINARY32, per_family: int = 4_000
                 err = np.abs(got - ref).max(axis=1)
                 total += count
                 worst[f"{kind} m={m}"] = max(worst.get(f"{kind} m={m}", 0.0), float(np.nanmax(err / budget)))
-                for i in _screen(err, ref_err, np.nan_to_num(budget, nan=np.inf))[:20]:
+                for i in _limited(_screen(err, ref_err, np.nan_to_num(budget, nan=np.inf)), 20, "float32 head"):
                     rechecked += 1
                     tv, tfv = [_fr(v) for v in tt[i]], [_fr(v) for v in tf[i]]
                     d = max(abs(p - q) for p, q in zip(tv, tfv))
@@ -579,7 +589,7 @@ def check_cot_step(ctx: Any, fmt: b32.Format = b32.BINARY32, per_family: int = 3
                 err = np.abs(got - ref).max(axis=1)
                 total += int(margin_ok.sum())
                 worst[f"{kind} {n}x{m}"] = max(worst.get(f"{kind} {n}x{m}", 0.0), float((err / budget).max()))
-                for i in _screen(err, ref_err, budget)[:20]:
+                for i in _limited(_screen(err, ref_err, budget), 20, "float32 masked contraction"):
                     rechecked += 1
                     W = [[_fr(v) for v in row] for row in w[i]]
                     cv = [_fr(v) for v in c[i]]
@@ -801,7 +811,7 @@ def check_grad(ctx: Any, layer: str, fmt: b32.Format = b32.BINARY32, families: t
                 ratio = np.where(ok, err / eta_lo, 0)
                 worst[key] = max(worst.get(key, 0.0), float(ratio.max()))
                 cand = [i for i in _screen(err, ref_err, eta_lo) if ok[i]]
-                for i in cand[:10]:
+                for i in _limited(cand, 10, f"float32 {layer} gradient"):
                     rechecked += 1
                     exact, budget = _exact_instance(layer, p, i, fmt)
                     if not budget.holds:

@@ -249,3 +249,15 @@ def test_modules_import_no_heavy_library():
             "print(sorted(m for m in ('numpy', 'sympy', 'z3') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_unscreened_candidates_are_never_dropped():
+    """Instances the float64 screen cannot certify are re-checked up to a limit; any beyond it
+    make the result unknown rather than silently passing."""
+    seen = []
+    with pytest.raises(fb.Violation) as info:
+        for i in fb._limited(list(range(5)), 3, "demo"):
+            seen.append(i)
+    assert seen == [0, 1, 2]
+    assert info.value.verdict.status is Status.UNKNOWN and "5 instances" in info.value.verdict.certificate.reason
+    assert list(fb._limited([7, 8], 3, "demo")) == [7, 8]
