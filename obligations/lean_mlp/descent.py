@@ -720,3 +720,105 @@ def linear_loss_grad_lipschitz(ctx):
         "at the example, linear step": _segment_verdict("linear_sgd_descends", discharge.EXAMPLE_LINEAR_X),
         "at the example, output-layer step": _segment_verdict("mlp_output_sgd_descends", discharge.EXAMPLE_X),
     })
+
+
+# ---------------------------------------------------------------------------------------
+# Beyond the example: seeded instances at the largest admissible learning rate (evidence)
+# ---------------------------------------------------------------------------------------
+
+RANDOM_INSTANCES = 8
+
+
+def _random_instance(rng):
+    from obligations.lean_mlp import mlp
+
+    def m(r, c):
+        return tuple(tuple(Fraction(rng.randint(-12, 12), 16) for _ in range(c)) for _ in range(r))
+
+    net = mlp.Mlp(m(3, 4), m(1, 4)[0], m(4, 4), m(1, 4)[0], m(4, 3), m(1, 3)[0])
+    x = tuple(Fraction(rng.randint(-8, 8), 8) for _ in range(3))
+    u = tuple(Fraction(rng.randint(-8, 8), 8) for _ in range(4))
+    return net, x, u, rng.randrange(3)
+
+
+def _largest_admissible(name: str, net, x, label):
+    """The largest lr found by doubling from 2⁻¹⁶ and six bisection steps at which
+    every hypothesis of ``name`` holds, with its report; None when even 2⁻¹⁶ is not admissible."""
+    from obligations.lean_mlp import discharge
+
+    def held(lr):
+        r = discharge.discharge(name, net, x, label, lr)
+        return r if r.all_held else None
+
+    lo = Fraction(1, 2 ** 16)
+    best = held(lo)
+    if best is None:
+        return None
+    hi = lo * 2
+    while hi <= 4 and (r := held(hi)) is not None:
+        lo, best, hi = hi, r, hi * 2
+    for _ in range(6):
+        mid = (lo + hi) / 2
+        if (r := held(mid)) is not None:
+            lo, best = mid, r
+        else:
+            hi = mid
+    return best
+
+
+@obligation(
+    id="lean_mlp.capstones_at_largest_admissible_lr",
+    source=Source(DOC_004, "the descent capstones: 'the loss drops by ≥ lr·‖∇L‖₂²/2'"),
+    statement="At seeded random networks, for every capstone (ℝ and binary32), at the largest learning rate "
+    "at which every (reconstructed) hypothesis holds, the loss change of the step is at most −lr·‖∇L‖₂²/2.",
+    scope=f"{RANDOM_INSTANCES} seeded d = (3, 4, 4, 3) networks with weights in {{k/16: |k| ≤ 12}}, every capstone "
+    "and rung, lr the largest admissible found by doubling from 2⁻¹⁶ and bisecting; each instance checked in rigorous intervals "
+    "(evidence for the capstones as reconstructed, not a proof of them)",
+    expect=Expect.HOLDS,
+    lean=tuple(c.lean for c in CAPSTONES.values()) + tuple(c.lean_float for c in CAPSTONES.values()),
+    uses=tuple(f"lean_mlp.{k}_descent_implication" for k in CAPSTONES),
+)
+def capstones_at_largest_admissible_lr(ctx):
+    """The sharpest test of the reconstructed hypotheses that intervals can give: at the edge
+    of the admissible learning rates (where the dominance/small-step/margin slack is nearly
+    0) the conclusion is most stressed. Each instance is a rigorous check at one point; a
+    violation (every hypothesis held, change enclosed above −decrease) would refute the
+    capstone as reconstructed and is reported ``refuted`` with the instance. Agreement at every
+    instance is evidence only (``supported``)."""
+    from checker.backends import interval
+    from checker.backends.interval import Tri
+    from checker.verdicts import refuted, supported, timed, unknown
+
+    rng = ctx.py_random("capstones-largest-lr")
+    counts = {"instances": 0, "admissible": 0, "checked": 0, "undecided": 0}
+    tightest: dict[str, float] = {}
+    with timed() as t:
+        for _ in range(RANDOM_INSTANCES):
+            net, x, u, label = _random_instance(rng)
+            for c in CAPSTONES.values():
+                for name in (c.name, c.float_name):
+                    counts["instances"] += 1
+                    r = _largest_admissible(name, net, u if c.key == "linear" else x, label)
+                    if r is None:
+                        continue
+                    counts["admissible"] += 1
+                    if r.conclusion is Tri.TRUE:
+                        counts["checked"] += 1
+                        if r.decrease.lo > 0:
+                            ratio = float(-r.change.hi / r.decrease.lo)
+                            tightest[name] = min(tightest.get(name, ratio), ratio)
+                    elif r.conclusion is Tri.FALSE:
+                        step = t.step(interval.NAME, interval.version(), f"{name} at the largest admissible lr",
+                                      "violation")
+                        return refuted("rigorous interval evaluation at seeded instances",
+                                       {"lr": r.lr, "label": label, **{f"x{i}": v for i, v in enumerate(x)}},
+                                       {"loss_change_hi": r.change.hi, "minus_decrease_lo": (-r.decrease).lo}, step,
+                                       capstone=name, discharge=r.to_json())
+                    else:
+                        counts["undecided"] += 1
+        step = t.step(interval.NAME, interval.version(), "capstones at the largest admissible lr", str(counts),
+                      **counts, smallest_decrease_ratio={k: round(v, 4) for k, v in tightest.items()})
+    if counts["checked"] == 0:
+        return unknown("rigorous interval evaluation at seeded instances", "no instance was admissible", step, **counts)
+    return supported("rigorous interval evaluation at seeded instances (evidence only)", step, seed=ctx.seed,
+                     smallest_decrease_ratio={k: round(v, 4) for k, v in tightest.items()}, **counts)

@@ -32,6 +32,17 @@ def test_outcome(ob_id, status):
     assert r.outcome is Outcome.CONFIRMED
 
 
+def test_capstones_hold_at_the_largest_admissible_lr():
+    """Evidence beyond the example: at the edge of admissibility every rung's conclusion
+    checked, and the actual decrease is at least the certified one (ratio ≥ 1)."""
+    r = run_obligation("lean_mlp.capstones_at_largest_admissible_lr")
+    assert r.status is Status.SUPPORTED, r.certificate.reason
+    data = r.certificate.data
+    assert data["checked"] == data["admissible"] > 0 and data["undecided"] == 0
+    assert len(data["smallest_decrease_ratio"]) == 8
+    assert all(v >= 1 for v in data["smallest_decrease_ratio"].values())
+
+
 def test_joint_step_is_never_proved():
     """The open joint step gives evidence at most, and some instance met the condition."""
     r = run_obligation("lean_mlp.joint_step_descends")
