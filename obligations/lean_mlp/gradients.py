@@ -463,8 +463,9 @@ def mlp_hidden_differentiable(ctx):
     it each relu is the identity or 0 (sympy: Max(u, 0) = u for u > 0, = 0 for u < 0), so the
     loss equals the region's expression, which sympy's structure check shows is built only
     from polynomials, exp and log/reciprocal of sums of exponentials — real-analytic everywhere.
-    So the loss is differentiable there. As a concrete cross-check at seeded rational points,
-    the kinked loss along each coordinate line is shown equal to one smooth branch on an exact
+    So the loss is differentiable there. (A kink of z₀ is harmless for this map: z₀ does not
+    depend on W₁, and relu 0 = 0 is the value of the negative branch.) As a concrete
+    cross-check at seeded rational points, the kinked loss along each coordinate line is shown equal to one smooth branch on an exact
     neighbourhood |h| < r, so both one-sided derivatives exist and equal the closed form."""
     return _differentiable(ctx, "W1")
 
