@@ -276,3 +276,11 @@ def test_audit_stays_within_its_budget(auditcat):
     assert entry["brittleness"]["verdict"] == "undecided" and "budget" in entry["brittleness"]["reason"]
     none_left, _ = audit.run_audit(auditcat.by_id("auditcat.needless"), ctx, verdict, 0.0, budget_s=0.0)
     assert none_left["necessity"]["verdict"] == "undecided"
+
+
+def test_every_format_shows_the_audit(auditcat):
+    r = audited(auditcat, "auditcat.bounds")
+    for fmt in ("table", "markdown", "latex", "junit", "html", "json"):
+        assert "ratio 0.5" in render([r], fmt), fmt
+    plain, _ = execute(auditcat.by_id("auditcat.bounds"), Context("auditcat.bounds", 1, 60.0))
+    assert plain.audit is None and "ratio" not in render([plain], "table")
