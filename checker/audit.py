@@ -156,10 +156,6 @@ def _fmt_map(values: Mapping[str, Any]) -> dict[str, str]:
     return {k: _fmt(v) for k, v in values.items()}
 
 
-def _true(o: Any, v: Any) -> Any:
-    return o.and_()
-
-
 def _premise_claim(c: Claim) -> Claim:
     """``∀ v. ¬(hypotheses)``: proved ⇔ the hypotheses are unsatisfiable; a counterexample is
     a point where every hypothesis holds."""
