@@ -14,9 +14,10 @@ changes what the discharge established; it adds an ``audit`` object to the resul
 - ``tightness`` — for every declared bound ``lhs ≤ c·rhs`` (:func:`declare_bound`, or terms named
   ``deviation``/``bound``): the claim with ``c`` scaled by ``1 − ε`` refuted by an exact witness
   (``tight``), else the largest observed ``lhs / (c·rhs)`` by adversarial search (``ratio``).
-- ``shrink`` — a refutation's witness made simpler (fewer nonzero entries, small integers, short
-  rationals) and re-checked exactly after every step; the certificate keeps ``witness`` and
-  gains ``shrunk_witness``.
+- ``shrink`` — a refutation's witness made simpler (the smallest refuted width of a family
+  declared with :func:`declare_widths`, fewer nonzero entries, small integers, short rationals)
+  and re-checked exactly after every step; the certificate keeps ``witness`` and gains
+  ``shrunk_witness``.
 - ``brittleness`` — a ``supported`` result re-run with other seeds; a status change across seeds
   makes it ``brittle`` (shown instead of ``supported``, outcome ``open``).
 
@@ -65,6 +66,17 @@ def declare_bound(claims: Claim | Iterable[Claim], lhs: str, rhs: str, constant:
         if missing:
             raise ValueError(f"claim {c.name!r} has no term {', '.join(map(repr, missing))} (terms: {', '.join(sorted(names))})")
         _BOUNDS[c.name] = Bound(lhs, rhs, Fraction(constant))
+
+
+_FAMILIES: dict[str, tuple[tuple[int, Claim], ...]] = {}
+
+
+def declare_widths(claims_by_width: Mapping[int, Claim]) -> None:
+    """Mark claims as one statement at several widths (for shrinking a refutation to the smallest
+    width that is also refuted). Declarative only."""
+    family = tuple(sorted(claims_by_width.items(), key=lambda item: item[0]))
+    for _, c in family:
+        _FAMILIES[c.name] = family
 
 
 def bound_of(c: Claim) -> Bound | None:
@@ -505,12 +517,30 @@ def shrink(c: Claim, point: Mapping[str, Any], *, max_evaluations: int = 3000,
     return Shrunk(current, steps, evaluations, exhausted)
 
 
+def _smaller_width(c: Claim, ctx: Any, config: AuditConfig, budget: Budget) -> tuple[int, Claim, dict[str, str]] | None:
+    """The smallest width of ``c``'s declared family (:func:`declare_widths`) below ``c``'s own
+    at which z3 finds a counterexample, re-checked exactly: ``(width, claim, witness)``."""
+    from checker.backends import smt
+    from checker.model import Status
+
+    family = _FAMILIES.get(c.name, ())
+    own = next((w for w, x in family if x.name == c.name), None)
+    for width, smaller in family:
+        if own is None or width >= own or budget.exhausted():
+            break
+        v = smt.prove(smaller, ctx, timeout_ms=budget.z3_ms(config.z3_timeout_ms), rlimit=config.z3_rlimit)
+        if v.status is Status.REFUTED and v.certificate.witness:
+            return width, smaller, dict(v.certificate.witness)
+    return None
+
+
 def shrink_refutation(claims: Sequence[Claim], witness: Mapping[str, str], config: AuditConfig,
-                      budget: Budget) -> tuple[dict[str, Any], dict[str, str]]:
+                      budget: Budget, ctx: Any = None, preferred: str | None = None) -> tuple[dict[str, Any], dict[str, str]]:
     """``(shrink entry, shrunk witness)`` for a refutation's witness. Shrinks against the first
-    declared claim the witness refutes exactly; otherwise keeps the witness, with the reason."""
+    declared claim the witness refutes exactly (first to the smallest width of its declared
+    family that is also refuted); otherwise keeps the witness, with the reason."""
     inexact = []
-    for c in claims:
+    for c in sorted(claims, key=lambda x: x.name != preferred):  # the claim the discharge refuted first
         if not set(c.variables) <= set(witness):
             continue
         ev = _evaluate(c, witness)
@@ -518,17 +548,28 @@ def shrink_refutation(claims: Sequence[Claim], witness: Mapping[str, str], confi
             inexact.append(c.name)
         if ev is None or not ev.is_counterexample:
             continue
-        s = shrink(c, witness, max_evaluations=config.shrink_evaluations, deadline=budget.deadline)
-        if s is None:  # pragma: no cover - ev said it refutes
+        start, target, width_note = dict(witness), c, None
+        if ctx is not None and c.name in _FAMILIES:
+            smaller = _smaller_width(c, ctx, config, budget)
+            if smaller is not None:
+                width, target, start = smaller
+                width_note = {"width": width, "width_claim": target.name}
+        s = shrink(target, start, max_evaluations=config.shrink_evaluations, deadline=budget.deadline)
+        if s is None:  # pragma: no cover - ev (or the exact re-check of z3's model) said it refutes
             continue
-        final = _evaluate(c, s.point)
+        final = _evaluate(target, s.point)
         assert final is not None and final.is_counterexample
-        shrunk = {**dict(witness), **_fmt_map(s.point)}
-        return ({"verdict": "shrunk" if s.steps else "already minimal", "claim": c.name, "steps": s.steps,
-                 "evaluations": s.evaluations, "complexity_before": list(complexity({k: Fraction(witness[k]) for k in c.variables})),
+        shrunk = _fmt_map(s.point) if width_note else {**dict(witness), **_fmt_map(s.point)}
+        entry = {"verdict": "shrunk" if s.steps or width_note else "already minimal", "claim": target.name,
+                 "steps": s.steps, "evaluations": s.evaluations,
+                 "complexity_before": list(complexity({k: Fraction(witness[k]) for k in c.variables})),
                  "complexity_after": list(complexity(s.point)), "sides": _fmt_map(final.terms),
                  "stopped_early": s.exhausted,
-                 "method": "greedy shrinking; each step re-checked in exact rationals"}, shrunk)
+                 "method": "greedy shrinking; each step re-checked in exact rationals"}
+        if width_note:
+            entry.update(width_note, method=f"smaller width {width_note['width']} refuted by z3 (re-checked exactly), "
+                                            "then greedy shrinking; each step re-checked in exact rationals")
+        return entry, shrunk
     if inexact:
         return ({"verdict": "kept", "reason": f"the declared claim {', '.join(inexact)} cannot be evaluated in exact rationals "
                  "(e.g. log, irrational sqrt), so no simpler witness can be re-checked: kept as found"}, dict(witness))
@@ -677,7 +718,9 @@ def run_audit(ob: Any, ctx: Any, verdict: Any, discharge_time_s: float, config: 
 
     if verdict.status is Status.REFUTED and witness:
         def shr() -> dict[str, Any]:
-            entry, shrunk = shrink_refutation(claims, witness, config, budget)
+            refuted_claim = verdict.certificate.data.get("claim")
+            entry, shrunk = shrink_refutation(claims, witness, config, budget, ctx,
+                                              refuted_claim if isinstance(refuted_claim, str) else None)
             entry["witness"] = dict(witness)
             entry["shrunk_witness"] = shrunk
             return entry

@@ -284,3 +284,14 @@ def test_every_format_shows_the_audit(auditcat):
         assert "ratio 0.5" in render([r], fmt), fmt
     plain, _ = execute(auditcat.by_id("auditcat.bounds"), Context("auditcat.bounds", 1, 60.0))
     assert plain.audit is None and "ratio" not in render([plain], "table")
+
+
+def test_refutation_shrinks_to_a_smaller_declared_width(auditcat):
+    r = audited(auditcat, "auditcat.wide")
+    from auditcat.claims import SUMS
+
+    entry = r.audit["shrink"]
+    assert entry["width"] == 1 and entry["claim"] == SUMS[1].name
+    assert set(r.certificate.shrunk_witness) == {"x0"}
+    assert exact.evaluate(SUMS[1], r.certificate.shrunk_witness).is_counterexample
+    assert r.certificate.witness == {"x0": "7/3", "x1": "5", "x2": "11/2"}
