@@ -19,13 +19,13 @@ these obligations are ``supported`` (or ``refuted`` with an exactly re-checked w
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
 from checker import Expect, Source, obligation
-from checker.model import Status, Verdict
-from checker.verdicts import all_of, proved, refuted, supported, timed, unknown
+from checker.model import Verdict
+from checker.verdicts import proved, refuted, supported, timed, unknown
 from obligations.lean_mlp import binary32 as b32
 from obligations.lean_mlp import mlp
 
@@ -335,7 +335,8 @@ def _dot_instances(rng: Any, n: int, count: int, kind: str) -> tuple[Any, Any, A
         y[:, -1] = (-partial / x[:, -1]).astype(np.float32)
     elif kind == "ties":
         x = (1 + rng.integers(0, 2**12, size=(count, n)) * 2.0**-12).astype(np.float32)
-        y = (1 + rng.integers(0, 2**12, size=(count, n)) * 2.0**-12).astype(np.float32) * rng.choice([-1, 1], size=(count, n)).astype(np.float32)
+        signs = rng.choice([-1, 1], size=(count, n)).astype(np.float32)
+        y = (1 + rng.integers(0, 2**12, size=(count, n)) * 2.0**-12).astype(np.float32) * signs
     elif kind == "underflow":
         x = _log_uniform(rng, -76, -70, (count, n))
         y = _log_uniform(rng, -76, -70, (count, n))
@@ -587,7 +588,8 @@ def check_cot_step(ctx: Any, fmt: b32.Format = b32.BINARY32, per_family: int = 3
             margin_ok = (np.abs(zt.astype(np.float64) - z).max(axis=1) <= e) & (e < np.abs(z.astype(np.float64)).min(axis=1))
             skipped += int((~margin_ok).sum())
             ref = b32.fmask(z, (w.astype(np.float64) * c[:, None, :]).sum(axis=2))
-            ref_err = float(f64.gamma(m)) * np.einsum("nij,nj->ni", np.abs(w.astype(np.float64)), np.abs(c.astype(np.float64))).max(axis=1) * (1 + SLACK)
+            s_abs = np.einsum("nij,nj->ni", np.abs(w.astype(np.float64)), np.abs(c.astype(np.float64))).max(axis=1)
+            ref_err = float(f64.gamma(m)) * s_abs * (1 + SLACK)
             budget = b32.layer_budget(ff, m, wmax, big_c, 0.0, ec, bias=False)
             budget = np.where(margin_ok, budget, np.inf)
             for order in b32.ORDERS:
@@ -839,7 +841,8 @@ def check_grad(ctx: Any, layer: str, fmt: b32.Format = b32.BINARY32, families: t
                 for i in rng.choice(np.flatnonzero(ok), size=min(spot_checks, applicable_here), replace=False):
                     spot += 1
                     exact, budget = _exact_instance(layer, p, int(i), fmt)
-                    if not (Fraction(float(eta_lo[i])) * (1 - Fraction(1, 2**30)) <= budget.eta <= Fraction(float(eta_hi[i])) * (1 + Fraction(1, 2**30))):
+                    lo_i, hi_i = Fraction(float(eta_lo[i])), Fraction(float(eta_hi[i]))
+                    if not lo_i * (1 - Fraction(1, 2**30)) <= budget.eta <= hi_i * (1 + Fraction(1, 2**30)):
                         raise Violation(unknown(f"float32 {layer} gradient", f"screening bounds do not bracket the exact eta ({key})"))
                     ref_bound = Fraction(float(ref_err[i]))
                     for (a, bb), g in np.ndenumerate(run64.grad[i]):
@@ -859,14 +862,16 @@ GRAD_SCOPE = ("≈8·10⁴ gradients per layer: {families}, each in 6 summation 
               "reference with its composed error bound at u = 2⁻⁵³ (exactly spot-checked with arb); exact re-check "
               "near the budget; evidence only")
 FAMILY_TEXT = ("random nets 3×4×3×2, 6×10×8×4 and 24×32×16×10, near-kink margins (one pre-activation per masked layer "
-               "at ≈ 2 rounding budgets from 0), cancelling W₂ rows, fan-in 256 into each layer (256×8×8×4, 16×256×8×4, 16×8×256×10)")
+               "at ≈ 2 rounding budgets from 0), cancelling W₂ rows, fan-in 256 into each layer "
+               "(256×8×8×4, 16×256×8×4, 16×8×256×10)")
 
 
 @obligation(
     id="lean_mlp.float.linear_grad_close",
     source=Source(DOC4, "mlp_output_float_sgd_descends: … its accuracy η = mulErr u a 1 0 (cotErr …) is proven (by linear_grad_close)"),
     statement="The binary32 output-layer gradient fl(a₁ᵢ·c̃₂ⱼ) of the linear net at the exact activation a₁ is within "
-    "η = mulErr(u, A₁, 1, 0, cotErr(u, d₃, δ, spread + 2δ)), δ = layerBudget(u, d₂, w₂, A₁, β₂, 0), of a₁ᵢ·(softmax − onehot)ⱼ.",
+    "η = mulErr(u, A₁, 1, 0, cotErr(u, d₃, δ, spread + 2δ)), δ = layerBudget(u, d₂, w₂, A₁, β₂, 0), "
+    "of a₁ᵢ·(softmax − onehot)ⱼ.",
     scope=GRAD_SCOPE.format(families=FAMILY_TEXT),
     expect=Expect.HOLDS,
     lean="FloatBridge.linear_grad_close",
@@ -999,7 +1004,8 @@ def _sympy_steps() -> list[tuple[bool, Any]]:
     a_, g_, h = sp.symbols("alpha gamma H", positive=True)
     big_h = (1 + a_) * (1 + u) / ((1 - 2 * d) * (1 - a_) * (1 - g_) * (1 - u))
     lower = (1 - 2 * d) * (1 - a_) * (1 - u) / ((1 + a_) * (1 + g_))
-    checks.append(symbolic.zero_step(sp.together(lower - 1 / big_h - (1 - 2 * d) * (1 - a_) * (1 - u) / (1 + a_) * (1 / (1 + g_) - (1 - g_) / (1 + u))),
+    gap = (1 - 2 * d) * (1 - a_) * (1 - u) / (1 + a_) * (1 / (1 + g_) - (1 - g_) / (1 + u))
+    checks.append(symbolic.zero_step(sp.together(lower - 1 / big_h - gap),
                                      "lower ratio − 1/H = (1−2δ)(1−α)(1−u)/(1+α)·(1/(1+γ) − (1−γ)/(1+u))"))
     checks.append(symbolic.zero_step(sp.together((1 + u) - (1 - g_) * (1 + g_) - (u + g_**2)),
                                      "(1 + u) − (1 − γ)(1 + γ) = u + γ² ≥ 0, so 1/(1+γ) ≥ (1−γ)/(1+u)"))
