@@ -384,7 +384,7 @@ def _pairwise_exact(terms: list[Fraction]) -> Fraction:
     return q[0]
 
 
-def check_dot(ctx: Any, fmt: b32.Format = b32.BINARY32, per_length: int = 2_000) -> Verdict:
+def check_dot(ctx: Any, fmt: b32.Format = b32.BINARY32, per_length: int = 4_000) -> Verdict:
     """|fl(∑ xⱼyⱼ [+ b]) − exact| ≤ dot_err(n, ∑|xⱼyⱼ| [+ |b|]) in every order, on random,
     cancellation, tie and underflow instances of every length in :data:`DOT_LENGTHS`, plus a
     large fan-in family; ``fmt`` may carry a mutated γ rule (tests)."""
@@ -423,9 +423,9 @@ def check_dot(ctx: Any, fmt: b32.Format = b32.BINARY32, per_length: int = 2_000)
                 ratio = err / budget
                 tallies.setdefault(f"{kind} n={n}", []).append(float(ratio.max()))
         step = t.step("sampling", _sampling_version(), "float32 dot products in several orders vs exact",
-                      f"{total} dot products, {rechecked} re-checked exactly", instances=total, seed=ctx.seed)
+                      f"{total} evaluations (instances × orders), {rechecked} re-checked exactly", instances=total, seed=ctx.seed)
     return supported("numpy float32 dot products in 6 summation orders vs exact (evidence)", step,
-                     dot_products=total, rechecked_exactly=rechecked, orders=list(b32.ORDERS),
+                     dot_products=total // len(b32.ORDERS), evaluations=total, rechecked_exactly=rechecked, orders=list(b32.ORDERS),
                      max_error_over_budget={k: round(max(v), 6) for k, v in tallies.items()}, seed=ctx.seed)
 
 
@@ -441,8 +441,9 @@ def _run(check: Callable[..., Verdict], *args: Any, **kwargs: Any) -> Verdict:
     source=Source(DOC4, "mlp_w1_grad_close / cot_step_close: the masked W₂ᵀ contraction (layerBudget)"),
     statement="A binary32 dot product with bias, summed in any order, is within γ_{n+1}·(∑|xⱼyⱼ| + |b|) + n·μ·(1 + γₙ) "
     "of the exact value (γ_n without a bias), γₙ = n·u/(1 − n·u), u = 2⁻²⁴, μ = 2⁻¹⁵⁰.",
-    scope="2.5·10⁵ dot products (7 lengths 1…64 × random, cancellation, exact-tie and underflow families, "
-    "plus n = 1024), each in 6 summation orders (numpy/BLAS, forward, reverse, pairwise, 2 permutations); "
+    scope="1.1·10⁵ seeded dot products (7 lengths 1…64 × random, cancellation, exact-tie and underflow families, "
+    "plus n = 1024), each in 6 summation orders (numpy/BLAS, forward, reverse, pairwise, 2 permutations; "
+    "6.7·10⁵ evaluations); "
     "float64 reference with a rigorous error bound, exact re-check near the budget; evidence only",
     expect=Expect.HOLDS,
     lean="FloatBridge.dot_close",
@@ -525,9 +526,9 @@ def check_head(ctx: Any, fmt: b32.Format = b32.BINARY32, per_family: int = 4_000
                         if upper > bud:
                             raise Violation(unknown("float32 head", f"entry {k} of an instance is within the arb enclosure width of cotErr"))
         step = t.step("sampling", _sampling_version(), "float32 softmax−onehot head vs exact softmax",
-                      f"{total} heads, {rechecked} re-checked exactly", instances=total, seed=ctx.seed)
+                      f"{total} evaluations (instances × orders), {rechecked} re-checked exactly", instances=total, seed=ctx.seed)
     return supported("numpy float32 head in 6 orders vs float64 softmax with its error bound (evidence)", step,
-                     heads=total, rechecked_exactly=rechecked, max_error_over_budget={k: round(v, 6) for k, v in worst.items()},
+                     heads=total // len(b32.ORDERS), evaluations=total, rechecked_exactly=rechecked, max_error_over_budget={k: round(v, 6) for k, v in worst.items()},
                      seed=ctx.seed)
 
 
@@ -536,7 +537,7 @@ def check_head(ctx: Any, fmt: b32.Format = b32.BINARY32, per_family: int = 4_000
     source=Source(DOC4, "mlp_w1_grad_close: … the head (softmax_ce_cot_close, accuracy cotErr)"),
     statement="The float softmax−onehot head at float logits t̃ with |t̃ − t|∞ ≤ δ is within cotErr(u, m, δ, spread(t) + 2δ) "
     "of softmax(t) − onehot, per entry, for 2δ < 1 and logit spread + 2δ < 80.",
-    scope="1.2·10⁵ heads evaluated in 6 orders of the softmax sum (m = 2…100 classes: random, exactly-known, "
+    scope="8·10⁴ seeded heads, each in 6 orders of the softmax sum (m = 2…100 classes: random, exactly-known, "
     "nearly uniform and wide-spread logits; m = 1000); numpy float32 exp budgeted at 4 ulp "
     "(lean_mlp.float.exp_accuracy); float64 reference with its own cotErr bound; evidence only",
     expect=Expect.HOLDS,
@@ -559,7 +560,7 @@ def softmax_ce_cot_close(ctx):
 # =======================================================================================
 
 
-def check_cot_step(ctx: Any, fmt: b32.Format = b32.BINARY32, per_family: int = 3_000) -> Verdict:
+def check_cot_step(ctx: Any, fmt: b32.Format = b32.BINARY32, per_family: int = 6_000) -> Verdict:
     """|mask(z̃, fl(Wᵀc̃)) − mask(z, Wᵀc)| ≤ layerBudget(m, w, C, 0, ec) whenever |z̃ − z| ≤ E < |z|."""
     np = _np()
     rng = ctx.rng("cot-step")
@@ -611,8 +612,9 @@ def check_cot_step(ctx: Any, fmt: b32.Format = b32.BINARY32, per_family: int = 3
                                                  "z": _vec(z[i]), "z_float": _vec(zt[i]), "order": order},
                                                 {"error": max(errs), "layerBudget": bud}, step, format=fmt.name))
         step = t.step("sampling", _sampling_version(), "float32 masked Wᵀ contraction vs exact",
-                      f"{total} contractions, {rechecked} re-checked exactly", instances=total, seed=ctx.seed)
-    return supported("numpy float32 masked Wᵀ contractions in 6 orders vs exact (evidence)", step, contractions=total,
+                      f"{total} evaluations (instances × orders), {rechecked} re-checked exactly", instances=total, seed=ctx.seed)
+    return supported("numpy float32 masked Wᵀ contractions in 6 orders vs exact (evidence)", step, contractions=total // len(b32.ORDERS),
+                     evaluations=total,
                      rechecked_exactly=rechecked, margin_not_met=skipped,
                      max_error_over_budget={k: round(v, 6) for k, v in worst.items()}, seed=ctx.seed)
 
@@ -622,8 +624,8 @@ def check_cot_step(ctx: Any, fmt: b32.Format = b32.BINARY32, per_family: int = 3
     source=Source(DOC4, "mlp_w1_grad_close: … the masked W₂ᵀ contraction (cot_step_close, under the quantitative margin E₁ < |z₁ⱼ|)"),
     statement="Under the margin |z̃ − z| ≤ E < min|z|, the float masked contraction mask(z̃, fl(Wᵀc̃)) is within "
     "layerBudget(u, m, w, C, 0, ec) of mask(z, Wᵀc), per entry (|W| ≤ w, |c| ≤ C, |c̃ − c| ≤ ec, m terms).",
-    scope="≈10⁵ contractions (8×4 … 16×10 random, near-kink margins, cancelling rows, 32×256 large fan-in), each in "
-    "6 summation orders; float64 reference with its γ bound; exact re-check near the budget; evidence only",
+    scope="3·10⁴ seeded contractions (4×2 … 16×10 random, near-kink margins, cancelling rows, 32×256 large fan-in), "
+    "each in 6 summation orders; float64 reference with its γ bound; exact re-check near the budget; evidence only",
     expect=Expect.HOLDS,
     lean="FloatBridge.cot_step_close",
     uses=("lean_mlp.float.dot_close", "lean_mlp.float.relu_exact_in_float"),
@@ -849,15 +851,16 @@ def check_grad(ctx: Any, layer: str, fmt: b32.Format = b32.BINARY32, families: t
                         if _err_interval(_fr(g), exact[a][bb])[1] > ref_bound:
                             raise Violation(unknown(f"float32 {layer} gradient", f"the float64 reference exceeds its error bound ({key})"))
         step = t.step("sampling", _sampling_version(), f"float32 {layer} gradients in 6 orders vs exact",
-                      f"{total} gradients ({applicable} with hypotheses verified), {rechecked} re-checked exactly",
+                      f"{total} evaluations (instances × orders; {applicable} with hypotheses verified), {rechecked} re-checked exactly",
                       instances=total, seed=ctx.seed)
     return supported(f"numpy float32 {layer} gradients in 6 orders vs a float64 reference with its error bound (evidence)",
-                     step, gradients=total, hypotheses_verified=applicable, rechecked_exactly=rechecked,
+                     step, gradients=total // len(b32.ORDERS), evaluations=total,
+                     hypotheses_verified=applicable // len(b32.ORDERS), rechecked_exactly=rechecked,
                      reference_spot_checks=spot, max_error_over_eta={k: round(v, 6) for k, v in worst.items()},
                      smallest_margin_over_rounding_budget={k: round(v, 3) for k, v in closest.items()}, seed=ctx.seed)
 
 
-GRAD_SCOPE = ("≈8·10⁴ gradients per layer: {families}, each in 6 summation orders (numpy/BLAS, forward, reverse, "
+GRAD_SCOPE = ("1.27·10⁴ seeded instances per layer: {families}, each in 6 summation orders (numpy/BLAS, forward, reverse, "
               "pairwise, 2 permutations); instances whose hypotheses are not verified are not counted; float64 "
               "reference with its composed error bound at u = 2⁻⁵³ (exactly spot-checked with arb); exact re-check "
               "near the budget; evidence only")
