@@ -61,6 +61,7 @@ numpy is imported inside functions.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, NamedTuple, Sequence
@@ -422,7 +423,7 @@ def _check_layer(layer: str) -> None:
 
 def _check_label(net: mlp.Mlp, label: Any) -> None:
     d3 = net.dims[3]
-    if isinstance(label, bool) or not isinstance(label, int) or not 0 <= label < d3:
+    if isinstance(label, bool) or not isinstance(label, numbers.Integral) or not 0 <= label < d3:
         raise ValueError(f"label {label!r} is not a class index: expected an int in 0..{d3 - 1}")
 
 
@@ -430,10 +431,15 @@ def _loose_positive(z: Any) -> bool:
     return z > 0
 
 
+def _exact(v: Any) -> Fraction:
+    """An input entry as an exact rational (ints, Fractions, and binary floats of any width)."""
+    return Fraction(v) if isinstance(v, (numbers.Rational, str)) else Fraction(float(v))
+
+
 def _layer_input(layer: str, net: mlp.Mlp, x: Sequence[Any]) -> tuple[Fraction, ...]:
     if len(x) != net.dims[0]:
         raise ValueError(f"input has {len(x)} entries, the network expects d0 = {net.dims[0]}")
-    fw = mlp.forward(net, [Fraction(v) for v in x], _loose_positive)
+    fw = mlp.forward(net, [_exact(v) for v in x], _loose_positive)
     return {"W0": fw.x, "W1": fw.a0, "W2": fw.a1}[layer]
 
 
@@ -468,7 +474,7 @@ def float_gradient(layer: str, net: mlp.Mlp, x: Sequence[Any], label: int, order
     key = {"W0": "x", "W1": "a0", "W2": "a1"}[layer]
     # the float input itself only enters through `prods` and `final`; keep a placeholder of the right shape
     p[key] = np.zeros((1, len(inp)), dtype=np.float32)
-    p["label"] = np.array([label])
+    p["label"] = np.array([int(label)])
 
     def final(c: Any) -> Any:
         return np.array([[[float(round32(inp[i] * Fraction(float(cj)))) for cj in c[0]] for i in range(len(inp))]],
@@ -495,7 +501,7 @@ class Budget:
 
 def exact_scalars(net: mlp.Mlp, x: Sequence[Any]) -> Scalars:
     """The instance quantities, exactly, from the exact forward pass (no kink check)."""
-    fw = mlp.forward(net, [Fraction(v) for v in x], _loose_positive)
+    fw = mlp.forward(net, [_exact(v) for v in x], _loose_positive)
 
     def amax(rows: Any) -> Fraction:
         flat = [abs(v) for r in rows for v in (r if isinstance(r, (tuple, list)) else (r,))]

@@ -268,3 +268,11 @@ def test_unscreened_candidates_are_never_dropped():
     assert seen == [0, 1, 2]
     assert info.value.verdict.status is Status.UNKNOWN and "5 instances" in info.value.verdict.certificate.reason
     assert list(fb._limited([7, 8], 3, "demo")) == [7, 8]
+
+
+def test_interface_accepts_numpy_scalars():
+    """Inputs given as numpy float32 values and a numpy integer label mean the same instance."""
+    net, x = _small_net()
+    x32 = np.array([float(v) for v in x], dtype=np.float32)
+    assert np.array_equal(b32.float_gradient("W1", net, list(x32), np.int64(2)), b32.float_gradient("W1", net, x, 2))
+    assert b32.gradient_budget("W0", net, list(x32), np.int64(2)) == b32.gradient_budget("W0", net, x, 2)
