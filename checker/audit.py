@@ -433,6 +433,13 @@ def tightness_of(c: Claim, b: Bound, ctx: Any, config: AuditConfig, budget: Budg
         found = _exceeded(entry, c, b, observed["point"], "adversarial search, re-checked exactly")
         if found is not None:
             return found
+        ev = _evaluate(c, observed["point"])
+        if ev is not None and ev.premise and ev.terms[b.rhs] > 0 and \
+                ev.terms[b.lhs] > (1 - config.epsilon) * b.constant * ev.terms[b.rhs]:
+            ratio = ev.terms[b.lhs] / (b.constant * ev.terms[b.rhs])
+            return {**entry, "verdict": "tight", "witness": _fmt_map(ev.point), "sides": _fmt_map(ev.terms),
+                    "ratio": float(ratio), "exact_ratio": _fmt(ratio), "note": scaled_note,
+                    "method": "adversarial search: lhs > (1 − ε)·c·rhs > 0 at the best point, re-checked exactly"}
     return {**entry, **observed, "scaled": "proved" if v.status is Status.PROVED else v.status.value, "note": scaled_note}
 
 
