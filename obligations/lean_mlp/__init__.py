@@ -8,4 +8,8 @@ of a dense → relu → dense → relu → dense MLP decreases the softmax cross
 - :mod:`.lipschitz` — logit drifts (z3) and the segment-Lipschitz constants (rigorous intervals, numpy search)
 - :mod:`.binary32` — the binary32 float model and budgets (u, γₙ, mulErr, layerBudget, cotErr; a library)
 - :mod:`.float_budgets` — FloatBridge: the budgets against real numpy float32, any summation order
+- :mod:`.descent` — the descent capstones: hypotheses written once, the implication (z3), each
+  capstone and binary32 rung at the shipped example network, the joint all-layers step (open)
+- :mod:`.discharge` — concrete-point evaluation of a capstone's hypotheses (``obligations discharge``)
+- ``data/example_mlp.npz`` — the shipped example network (``data/make_example.py`` regenerates it)
 """
