@@ -86,7 +86,14 @@ def _module_file(name: str) -> str | None:
 
 def _imports_of(path: str, module: str) -> set[str]:
     """Module names a source file imports, anywhere in it (relative imports resolved)."""
-    tree = ast.parse(Path(path).read_text(encoding="utf-8"), filename=path)
+    return set(_parse_imports(Path(path).read_text(encoding="utf-8"), path, module))
+
+
+@lru_cache(maxsize=None)
+def _parse_imports(source: str, path: str, module: str) -> frozenset[str]:
+    # Keyed on the source text itself: a file edited during the process is parsed again, and the
+    # closures of the many obligations sharing a module parse it once.
+    tree = ast.parse(source, filename=path)
     package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
     names: set[str] = set()
     for node in ast.walk(tree):
@@ -106,7 +113,7 @@ def _imports_of(path: str, module: str) -> set[str]:
     for name in list(names):
         parts = name.split(".")
         names.update(".".join(parts[:i]) for i in range(1, len(parts)))
-    return names
+    return frozenset(names)
 
 
 def module_closure(module: str, roots: Iterable[str]) -> dict[str, str]:
