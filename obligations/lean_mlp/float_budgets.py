@@ -228,7 +228,7 @@ def exp_accuracy(ctx):
         step = t.step("sampling", _sampling_version(), "max |exp32(s) − exp64(s)| / (2⁻²³·exp64(s)) + reference slack",
                       f"{worst_err:.4f}", arguments=count)
     if worst_err <= b32.EXP_ULPS:
-        return supported("numpy float32 exp vs float64 exp (evidence)", step, max_error_in_2_pow_minus_23_units=round(worst_err, 4),
+        return supported("numpy float32 exp vs float64 exp (evidence)", step, violations=0, max_error_in_2_pow_minus_23_units=round(worst_err, 4),
                          budget=b32.EXP_ULPS, worst_argument=str(_fr(worst_s)), arguments=count)
     arg = _fr(worst_s)
     e = Interval.of(arg).exp()
@@ -290,7 +290,7 @@ def check_mul(ctx: Any, fmt: b32.Format = b32.BINARY32, n: int = 100_000) -> Ver
     if cand.size > 200:
         return unknown("float32 products", f"{cand.size} instances could not be screened in float64", step)
     ratio = float(np.max(err / budget))
-    return supported("numpy float32 products vs exact (evidence)", step, instances=n, rechecked_exactly=confirmed,
+    return supported("numpy float32 products vs exact (evidence)", step, violations=0, instances=n, rechecked_exactly=confirmed,
                      max_error_over_budget=round(ratio, 6), seed=ctx.seed)
 
 
@@ -424,7 +424,7 @@ def check_dot(ctx: Any, fmt: b32.Format = b32.BINARY32, per_length: int = 4_000)
                 tallies.setdefault(f"{kind} n={n}", []).append(float(ratio.max()))
         step = t.step("sampling", _sampling_version(), "float32 dot products in several orders vs exact",
                       f"{total} evaluations (instances × orders), {rechecked} re-checked exactly", instances=total, seed=ctx.seed)
-    return supported("numpy float32 dot products in 6 summation orders vs exact (evidence)", step,
+    return supported("numpy float32 dot products in 6 summation orders vs exact (evidence)", step, violations=0,
                      dot_products=total // len(b32.ORDERS), evaluations=total, rechecked_exactly=rechecked, orders=list(b32.ORDERS),
                      max_error_over_budget={k: round(max(v), 6) for k, v in tallies.items()}, seed=ctx.seed)
 
@@ -527,7 +527,7 @@ def check_head(ctx: Any, fmt: b32.Format = b32.BINARY32, per_family: int = 4_000
                             raise Violation(unknown("float32 head", f"entry {k} of an instance is within the arb enclosure width of cotErr"))
         step = t.step("sampling", _sampling_version(), "float32 softmax−onehot head vs exact softmax",
                       f"{total} evaluations (instances × orders), {rechecked} re-checked exactly", instances=total, seed=ctx.seed)
-    return supported("numpy float32 head in 6 orders vs float64 softmax with its error bound (evidence)", step,
+    return supported("numpy float32 head in 6 orders vs float64 softmax with its error bound (evidence)", step, violations=0,
                      heads=total // len(b32.ORDERS), evaluations=total, rechecked_exactly=rechecked, max_error_over_budget={k: round(v, 6) for k, v in worst.items()},
                      seed=ctx.seed)
 
@@ -613,7 +613,7 @@ def check_cot_step(ctx: Any, fmt: b32.Format = b32.BINARY32, per_family: int = 6
                                                 {"error": max(errs), "layerBudget": bud}, step, format=fmt.name))
         step = t.step("sampling", _sampling_version(), "float32 masked Wᵀ contraction vs exact",
                       f"{total} evaluations (instances × orders), {rechecked} re-checked exactly", instances=total, seed=ctx.seed)
-    return supported("numpy float32 masked Wᵀ contractions in 6 orders vs exact (evidence)", step, contractions=total // len(b32.ORDERS),
+    return supported("numpy float32 masked Wᵀ contractions in 6 orders vs exact (evidence)", step, violations=0, contractions=total // len(b32.ORDERS),
                      evaluations=total,
                      rechecked_exactly=rechecked, margin_not_met=skipped,
                      max_error_over_budget={k: round(v, 6) for k, v in worst.items()}, seed=ctx.seed)
@@ -854,7 +854,7 @@ def check_grad(ctx: Any, layer: str, fmt: b32.Format = b32.BINARY32, families: t
                       f"{total} evaluations (instances × orders; {applicable} with hypotheses verified), {rechecked} re-checked exactly",
                       instances=total, seed=ctx.seed)
     return supported(f"numpy float32 {layer} gradients in 6 orders vs a float64 reference with its error bound (evidence)",
-                     step, gradients=total // len(b32.ORDERS), evaluations=total,
+                     step, violations=0, gradients=total // len(b32.ORDERS), evaluations=total,
                      hypotheses_verified=applicable // len(b32.ORDERS), rechecked_exactly=rechecked,
                      reference_spot_checks=spot, max_error_over_eta={k: round(v, 6) for k, v in worst.items()},
                      smallest_margin_over_rounding_budget={k: round(v, 3) for k, v in closest.items()}, seed=ctx.seed)
