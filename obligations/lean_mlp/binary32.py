@@ -427,10 +427,6 @@ def _check_label(net: mlp.Mlp, label: Any) -> None:
         raise ValueError(f"label {label!r} is not a class index: expected an int in 0..{d3 - 1}")
 
 
-def _loose_positive(z: Any) -> bool:
-    return z > 0
-
-
 def _exact(v: Any) -> Fraction:
     """An input entry as an exact rational (ints, Fractions, and binary floats of any width)."""
     return Fraction(v) if isinstance(v, (numbers.Rational, str)) else Fraction(float(v))
@@ -439,7 +435,7 @@ def _exact(v: Any) -> Fraction:
 def _layer_input(layer: str, net: mlp.Mlp, x: Sequence[Any]) -> tuple[Fraction, ...]:
     if len(x) != net.dims[0]:
         raise ValueError(f"input has {len(x)} entries, the network expects d0 = {net.dims[0]}")
-    fw = mlp.forward(net, [_exact(v) for v in x], _loose_positive)
+    fw = mlp.forward(net, [_exact(v) for v in x], mlp.relu_positive)
     return {"W0": fw.x, "W1": fw.a0, "W2": fw.a1}[layer]
 
 
@@ -501,7 +497,7 @@ class Budget:
 
 def exact_scalars(net: mlp.Mlp, x: Sequence[Any]) -> Scalars:
     """The instance quantities, exactly, from the exact forward pass (no kink check)."""
-    fw = mlp.forward(net, [_exact(v) for v in x], _loose_positive)
+    fw = mlp.forward(net, [_exact(v) for v in x], mlp.relu_positive)
 
     def amax(rows: Any) -> Fraction:
         flat = [abs(v) for r in rows for v in (r if isinstance(r, (tuple, list)) else (r,))]

@@ -476,10 +476,6 @@ def _example_discharge(c: Capstone, is_float: bool):
     where = f"at the shipped example network, lr = {discharge.EXAMPLE_LR}"
     name = c.float_name if is_float else c.name
     if is_float:
-        try:
-            from obligations.lean_mlp import binary32  # noqa: F401
-        except ImportError as exc:
-            return unknown(where, f"the binary32 budgets are not available yet ({exc})")
         return all_of(f"rigorous interval evaluation {where}", {
             "binary32 oracle": _report_verdict(
                 lambda: discharge.discharge(name, net, x, discharge.EXAMPLE_LABEL, discharge.EXAMPLE_LR), where),

@@ -234,11 +234,6 @@ class Report:
 # ---------------------------------------------------------------------------------------
 
 
-def _loose_positive(z: Any) -> bool:
-    """Sign test for the FIXED (exact) part of the chain: relu(0) = 0 either way."""
-    return z > 0
-
-
 def _interval_positive(z: Any) -> bool:
     """Sign test after the step: decided by the enclosure, or the evaluation cannot decide."""
     z = Interval.of(z)
@@ -247,14 +242,6 @@ def _interval_positive(z: Any) -> bool:
     if z.hi < 0:
         return False
     raise CannotDecide(f"a pre-activation after the step encloses 0 ({z.describe()}): its ReLU sign is undecided")
-
-
-def _exp(z: Any) -> Interval:
-    return Interval.of(z).exp()
-
-
-def _log(z: Any) -> Interval:
-    return Interval.of(z).log()
 
 
 def _max_abs(values) -> Fraction:
@@ -284,27 +271,27 @@ class _Setup:
 def _setup(cap: descent.Capstone, net: mlp.Mlp, x: Sequence[Fraction], label: int) -> _Setup:
     if cap.key == "linear":
         def loss_of(W):
-            return mlp.cross_entropy(mlp.dense(W, net.b2, x), label, _exp, _log)
+            return mlp.cross_entropy(mlp.dense(W, net.b2, x), label, mlp.interval_exp, mlp.interval_log)
         logits = mlp.dense(net.W2, net.b2, x)
-        grad = mlp.outer(x, mlp.head_cotangent(logits, label, _exp))
+        grad = mlp.outer(x, mlp.head_cotangent(logits, label, mlp.interval_exp))
         return _Setup(net.W2, tuple(x), {}, grad, loss_of)
-    f = mlp.forward(net, x, _loose_positive)
-    grads = mlp.gradients(net, x, label, _exp, _loose_positive)
+    f = mlp.forward(net, x, mlp.relu_positive)
+    grads = mlp.gradients(net, x, label, mlp.interval_exp, mlp.relu_positive)
     match cap.key:
         case "mlp_output":
             def loss_of(W):
-                return mlp.cross_entropy(mlp.dense(W, net.b2, f.a1), label, _exp, _log)
+                return mlp.cross_entropy(mlp.dense(W, net.b2, f.a1), label, mlp.interval_exp, mlp.interval_log)
             return _Setup(net.W2, f.a1, {}, grads["W2"], loss_of)
         case "mlp_hidden":
             def loss_of(W):
                 a1 = mlp.relu(mlp.dense(W, net.b1, f.a0), _interval_positive)
-                return mlp.cross_entropy(mlp.dense(net.W2, net.b2, a1), label, _exp, _log)
+                return mlp.cross_entropy(mlp.dense(net.W2, net.b2, a1), label, mlp.interval_exp, mlp.interval_log)
             return _Setup(net.W1, f.a0, {"z1": f.z1}, grads["W1"], loss_of)
         case "mlp_input":
             def loss_of(W):
                 a0 = mlp.relu(mlp.dense(W, net.b0, x), _interval_positive)
                 a1 = mlp.relu(mlp.dense(net.W1, net.b1, a0), _interval_positive)
-                return mlp.cross_entropy(mlp.dense(net.W2, net.b2, a1), label, _exp, _log)
+                return mlp.cross_entropy(mlp.dense(net.W2, net.b2, a1), label, mlp.interval_exp, mlp.interval_log)
             return _Setup(net.W0, tuple(x), {"z0": f.z0, "z1": f.z1}, grads["W0"], loss_of)
     raise KeyError(cap.key)
 
@@ -527,11 +514,11 @@ def joint_step(net: mlp.Mlp, x: Sequence[Fraction], label: int, lr: Fraction,
     """Evaluate the conjectured joint condition and, where it holds, the joint step's loss
     change (all of W₀, W₁, W₂ moving by ``lr`` times their exact gradients), in intervals.
     ``None`` when a pre-activation of the example sits exactly on a kink."""
-    f = mlp.forward(net, x, _loose_positive)
+    f = mlp.forward(net, x, mlp.relu_positive)
     if any(z == 0 for z in (*f.z0, *f.z1)):
         return None
     with precision(prec):
-        grads = mlp.gradients(net, x, label, _exp)
+        grads = mlp.gradients(net, x, label, mlp.interval_exp)
         flat = [c for k in ("W0", "W1", "W2") for c in _flat(grads[k])]
         g1 = sum((OPS.abs(c) for c in flat[1:]), start=OPS.abs(flat[0]))
         g2 = sum((c * c for c in flat[1:]), start=flat[0] * flat[0])
@@ -556,9 +543,9 @@ def joint_step(net: mlp.Mlp, x: Sequence[Fraction], label: int, lr: Fraction,
         moved = {k: tuple(tuple(w - lr * g for w, g in zip(wr, gr)) for wr, gr in zip(net.layer(k), grads[k]))
                  for k in ("W0", "W1", "W2")}
         try:
-            before = mlp.loss(net, x, label, _exp, _log)
+            before = mlp.loss(net, x, label, mlp.interval_exp, mlp.interval_log)
             after = mlp.loss(mlp.Mlp(moved["W0"], net.b0, moved["W1"], net.b1, moved["W2"], net.b2), x, label,
-                             _exp, _log, _interval_positive)
+                             mlp.interval_exp, mlp.interval_log, _interval_positive)
         except CannotDecide:
             return out
         out["change"] = after - before
@@ -578,9 +565,9 @@ def _sign_any(z: Any) -> bool:
 
 def _gradient_at(cap: descent.Capstone, net: mlp.Mlp, x: Sequence[Fraction], label: int, W: Any) -> list:
     if cap.key == "linear":
-        return mlp.outer(x, mlp.head_cotangent(mlp.dense(W, net.b2, x), label, _exp))
+        return mlp.outer(x, mlp.head_cotangent(mlp.dense(W, net.b2, x), label, mlp.interval_exp))
     moved = net.replace(cap.layer, W)
-    return mlp.gradients(moved, x, label, _exp, _sign_any)[cap.layer]
+    return mlp.gradients(moved, x, label, mlp.interval_exp, _sign_any)[cap.layer]
 
 
 @dataclass(frozen=True, slots=True)

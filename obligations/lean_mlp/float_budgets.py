@@ -462,12 +462,6 @@ def dot_close(ctx):
 # =======================================================================================
 
 
-def _interval_exp(q: Any) -> Any:
-    from checker.backends.interval import Interval
-
-    return Interval.of(q).exp()
-
-
 def _err_interval(observed: Fraction, exact: Any) -> tuple[Fraction, Fraction]:
     """Lower and upper bounds of |observed − exact| for an exact number or an Interval."""
     lo, hi = (exact.lo, exact.hi) if hasattr(exact, "lo") else (exact, exact)
@@ -512,7 +506,7 @@ def check_head(ctx: Any, fmt: b32.Format = b32.BINARY32, per_family: int = 4_000
                     rechecked += 1
                     tv, tfv = [_fr(v) for v in tt[i]], [_fr(v) for v in tf[i]]
                     d = max(abs(p - q) for p, q in zip(tv, tfv))
-                    exact = mlp.head_cotangent(tv, int(label[i]), _interval_exp)
+                    exact = mlp.head_cotangent(tv, int(label[i]), mlp.interval_exp)
                     bud = b32.cot_err(fmt, m, d, max(tv) - min(tv) + 2 * d)
                     for k in range(m):
                         lower, upper = _err_interval(_fr(got[i, k]), exact[k])
@@ -755,7 +749,7 @@ def _exact_instance(layer: str, p: dict[str, Any], i: int, fmt: b32.Format) -> t
     else:
         a1 = inp
     logits = mlp.dense(ex["W2"], ex["b2"], a1)
-    c = mlp.head_cotangent(logits, label, _interval_exp)
+    c = mlp.head_cotangent(logits, label, mlp.interval_exp)
     if layer != "W2":
         c = mlp.relu_mask(z1, mlp.dense_transpose(ex["W2"], c), pos)
         if layer == "W0":

@@ -19,12 +19,11 @@ particular at the exponentials' values. So "numerator = 0" proves the identity o
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from checker import Expect, Source, obligation
-from checker.backends import interval, symbolic
-from checker.verdicts import all_of, proved, timed, unknown
+from checker.backends import symbolic
+from checker.verdicts import timed
 
 DOC = "002_9648822bf1d4473c.txt"
 DOC4 = "004_8327de8ce09705d9.txt"
@@ -545,7 +544,6 @@ def relu_mask_dense_transpose_eq(ctx):
 def _bridge_checks(layer: str, dims: Sequence[int]) -> list[tuple[bool, Any]]:
     from obligations.lean_mlp import mlp
 
-    sp = symbolic.sympy()
     net, x = symbolic_net(dims)
     d0, d1, d2, d3 = dims
     checks = []

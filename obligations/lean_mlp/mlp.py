@@ -162,6 +162,27 @@ def exact_positive(z: Any) -> bool:
     return z > 0
 
 
+def relu_positive(z: Any) -> bool:
+    """The sign test ``z > 0`` that takes a kink as inactive. Exact for the forward pass
+    (``relu 0 = 0`` either way); a gradient taken with it is the closed form only where a
+    margin hypothesis has already put every pre-activation off the kink."""
+    return z > 0
+
+
+def interval_exp(t: Any) -> Any:
+    """``exp`` as a rigorous enclosure (python-flint arb, via :class:`Interval`)."""
+    from checker.backends.interval import Interval
+
+    return Interval.of(t).exp()
+
+
+def interval_log(t: Any) -> Any:
+    """``log`` as a rigorous enclosure (python-flint arb, via :class:`Interval`)."""
+    from checker.backends.interval import Interval
+
+    return Interval.of(t).log()
+
+
 def dense(W: Matrix, b: Vector, x: Vector) -> list[Any]:
     """``(dense W b x)_k = ∑_j x_j·W_jk + b_k`` (``W[input][output]``)."""
     return [sum((x[j] * W[j][k] for j in range(len(x))), start=b[k]) for k in range(len(b))]
