@@ -575,3 +575,34 @@ def glue_lemmas(acc: Lemmas) -> None:
     real_lemma(acc, "ReLU is 1-Lipschitz and non-negative (the float ReLU is exact)", "z zt e", relu)
     real_lemma(acc, "float logits within δ: spread(t̃) ≤ spread(t) + 2δ", "t1 t2 s1 s2 d sp", spread)
     real_lemma(acc, "|softmax − onehot| ≤ 1 entrywise", "P", onehot)
+
+
+def _relu_recheck(point: dict) -> dict | None:
+    z = point["z"]
+    r = max(z, Fraction(0))
+    return None if b32.round32(r) == r else {"z": z, "relu": r}
+
+
+def relu_exact() -> Verdict:
+    """z3 ``QF_FP``: for every non-NaN binary32 z, max(z, +0) is z (z > 0) or a zero, and
+    rounding it to binary32 changes nothing."""
+    import z3
+
+    from checker.backends import fp
+
+    def build(t: Any) -> tuple[Any, dict]:
+        z = t.var32("z")
+        m = z3.fpMax(z, t.val32(0.0))
+        back = z3.fpToFP(t.rne, t.wide(m), t.f32)
+        concl = z3.And(z3.If(z3.fpGT(z, t.val32(0.0)), z3.fpEQ(m, z), z3.fpIsZero(m)), z3.fpEQ(back, m))
+        return z3.Implies(z3.Not(z3.fpIsNaN(z)), concl), {"z": z}
+
+    return fp.prove("relu(z) = max(z, 0) is z or 0 and fl(relu z) = relu z", build, _relu_recheck,
+                    over="every non-NaN binary32 z (all 2³² bit patterns but NaNs)")
+
+
+def composition_steps(dims: tuple[int, int, int, int]) -> list[tuple[bool, Step]]:
+    """compose() equals the Lean nesting of the named budgets, symbolically, at ``dims``."""
+    from obligations.lean_mlp import float_budgets
+
+    return float_budgets._composition_steps(dims)
