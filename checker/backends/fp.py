@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Mapping
 
-from checker.model import Verdict
+from checker.model import Grade, Verdict
 from checker.verdicts import proved, refuted, timed, unknown
 
 NAME = "fp"
@@ -110,7 +110,7 @@ def prove(
         answer = solver.check()
         step = clock.step(NAME, version(), f"check ¬({name})", str(answer), timeout_ms=timeout_ms, over=over)
     if answer == z3.unsat:
-        return proved(method, step, lemma=name, over=over)
+        return proved(method, step, grade=Grade.UNIVERSAL, over=over, lemma=name)
     if answer == z3.unknown:
         return unknown(method, f"z3 answered unknown on {name}: {solver.reason_unknown()}", step)
     model = solver.model()

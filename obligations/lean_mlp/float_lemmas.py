@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
-from checker.model import Step, Verdict
+from checker.model import Grade, Step, Verdict
 from checker.verdicts import proved, timed, unknown
 from obligations.lean_mlp import binary32 as b32
 
@@ -74,11 +74,7 @@ def proved_universal(method: str, steps: Sequence[Step], over: str, **data: Any)
 
 
 def _graded(method: str, steps: Sequence[Step], grade: str, over: str, **data: Any) -> Verdict:
-    try:
-        from checker.model import Grade  # the proof-grade API
-    except ImportError:  # pragma: no cover - before the grade API
-        return proved(method, *steps, grade=grade.lower(), grade_over=over, **data)
-    return proved(method, *steps, grade=getattr(Grade, grade), over=over, **data)
+    return proved(method, *steps, grade=Grade[grade], over=over, **data)
 
 
 @dataclass(frozen=True)
