@@ -35,7 +35,7 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from checker import Expect, Source, obligation
-from checker.audit import declare_bound
+from checker.declare import declare_bound
 from checker.backends import exact, interval, sampling, smt, symbolic
 from checker.claims import claim
 from checker.model import derive_seed
