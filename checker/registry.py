@@ -230,13 +230,21 @@ def _location_of(exc: BaseException, module: str) -> str:
     return f"{frames[-1].filename}:{frames[-1].lineno}" if frames else module
 
 
-def discover(package: str = "obligations") -> Catalogue:
+def discover(package: str) -> Catalogue:
     """Import every module of ``package`` and collect the obligations they declare."""
     errors: list[LoadError] = []
     try:
         pkg = importlib.import_module(package)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and (package == exc.name or package.startswith(exc.name + ".")):
+            raise UsageError(
+                f"cannot import the catalogue package {package!r}: no module named {exc.name!r}; run from the folder "
+                "that holds it, add that folder to PYTHONPATH, or install it (pip install -e .)") from exc
+        raise UsageError(f"the catalogue package {package!r} does not import: {_location_of(exc, package)}: "
+                         f"{type(exc).__name__}: {exc}") from exc
     except Exception as exc:  # noqa: BLE001 - a broken catalogue must not crash the checker
-        raise UsageError(f"cannot import the catalogue package {package!r}: {type(exc).__name__}: {exc}") from exc
+        raise UsageError(f"the catalogue package {package!r} does not import: {_location_of(exc, package)}: "
+                         f"{type(exc).__name__}: {exc}") from exc
     module_names = [package]
     if hasattr(pkg, "__path__"):
         module_names += sorted(
