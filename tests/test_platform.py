@@ -181,3 +181,16 @@ def test_a_closed_pipe_ends_quietly():
     piped = subprocess.run(f"{sys.executable} -m checker list | head -1", shell=True, cwd=ROOT, env=_env(),
                            capture_output=True, text=True, timeout=120)
     assert len(piped.stdout.splitlines()) == 1 and "Traceback" not in piped.stderr, piped.stderr
+
+
+def test_the_wheel_lists_every_package_and_ships_lean_refs():
+    """pyproject.toml lists its packages explicitly (to map lean_refs/ into the catalogue): every
+    package on disk is listed, and lean_refs is shipped as package data."""
+    import tomllib
+
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    on_disk = {".".join(p.parent.relative_to(ROOT).parts) for top in ("checker", "obligations")
+               for p in (ROOT / top).rglob("__init__.py")}
+    assert on_disk <= set(setuptools["packages"]), sorted(on_disk - set(setuptools["packages"]))
+    assert setuptools["package-dir"]["obligations.lean_refs"] == "lean_refs"
+    assert "*.lean" in setuptools["package-data"]["obligations.lean_refs"]
