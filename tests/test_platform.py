@@ -10,7 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from checker.lean import default_dir
 from tests.helpers import ROOT, cli
