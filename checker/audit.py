@@ -171,15 +171,15 @@ def _fmt_map(values: Mapping[str, Any]) -> dict[str, str]:
 def _premise_claim(c: Claim) -> Claim:
     """``∀ v. ¬(hypotheses)``: proved ⇔ the hypotheses are unsatisfiable; a counterexample is
     a point where every hypothesis holds."""
-    return Claim(f"{c.name}-hypotheses-unsatisfiable", c.variables, lambda o, v: o.not_(c.premise(o, v)), (), c.terms)
+    return c.derive(f"{c.name}-hypotheses-unsatisfiable", conclusion=lambda o, v: o.not_(c.premise(o, v)), hypotheses=())
 
 
 def _scaled_claim(c: Claim, b: Bound, factor: Fraction) -> Claim:
     lhs = next(t.formula for t in c.terms if t.name == b.lhs)
     rhs = next(t.formula for t in c.terms if t.name == b.rhs)
     k = b.constant * factor
-    return Claim(f"{c.name}-constant-times-{_fmt(factor)}", c.variables,
-                 lambda o, v: o.le(lhs(o, v), o.q(k.numerator, k.denominator) * rhs(o, v)), c.hypotheses, c.terms)
+    return c.derive(f"{c.name}-constant-times-{_fmt(factor)}",
+                    conclusion=lambda o, v: o.le(lhs(o, v), o.q(k.numerator, k.denominator) * rhs(o, v)))
 
 
 def generic_sampler(names: Sequence[str]) -> Callable[[Any, int], dict[str, Any]]:
@@ -264,8 +264,8 @@ def _simplified(c: Claim, witness: Mapping[str, Any], config: AuditConfig, budge
 def _with_negated(c: Claim, h: Part) -> Claim:
     """Counterexamples of this claim: every other hypothesis holds, ``h`` fails, the conclusion fails."""
     others = tuple(x for x in c.hypotheses if x.name != h.name)
-    return Claim(f"{c.name}-not-{h.name}", c.variables, c.conclusion,
-                 (*others, Part(f"not ({h.name})", lambda o, v: o.not_(h.formula(o, v)))), c.terms)
+    return c.derive(f"{c.name}-not-{h.name}",
+                    hypotheses=(*others, Part(f"not ({h.name})", lambda o, v: o.not_(h.formula(o, v)))))
 
 
 def vacuity_of(c: Claim, ctx: Any, config: AuditConfig, budget: Budget,
