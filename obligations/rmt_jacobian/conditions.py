@@ -23,7 +23,7 @@ def corrected_ii_prime(o, n, row_square_sum):
 
 # For the unpruned B = 1 every row has Σ_k |b_ik|² = n.
 UNPRUNED = claim(
-    "ii-prime-unpruned", "n",
+    "ii-prime-unpruned", "n:nat",
     lambda o, v: o.and_(o.eq(stated_ii_prime(o, v.n, v.n), 1), o.eq(corrected_ii_prime(o, v.n, v.n), 0)),
     hypotheses={"n ≥ 1": lambda o, v: o.ge(v.n, 1)},
     terms={"stated": lambda o, v: stated_ii_prime(o, v.n, v.n), "corrected": lambda o, v: corrected_ii_prime(o, v.n, v.n)},

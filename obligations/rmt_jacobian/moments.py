@@ -111,7 +111,7 @@ WIDTH_HYPOTHESES = {
 }
 
 PAPER_AT_WIDTH = claim(
-    "paper-moment-within-half", "n t",
+    "paper-moment-within-half", "n:nat t",
     lambda o, v: o.le(o.abs(_ratio_at_width(o, v) - 1), o.q(1, 2)),
     hypotheses=WIDTH_HYPOTHESES,
     terms={
@@ -242,7 +242,7 @@ def _row_sum_at(o, v):
 
 
 ROW_SUM_AT_WIDTH = claim(
-    "row-sum-within-half", "n t",
+    "row-sum-within-half", "n:nat t",
     lambda o, v: o.le(o.abs(_row_sum_at(o, v) - 1), o.q(1, 2)),
     hypotheses=WIDTH_HYPOTHESES,
     terms={"row_sum": _row_sum_at, "mask_scale_sq": lambda o, v: mask_scale_sq(o, v.n, v.t)},
