@@ -52,8 +52,8 @@ def condition_ii_prime_typo(ctx):
     sp = symbolic.sympy()
     n = sp.symbols("n", positive=True)
     limits = symbolic.conclude("sympy limits", [
-        symbolic.true_step(sp.Eq(sp.limit(stated_ii_prime(SYM, n, n), n, sp.oo), 1), "lim |(2/n)·n − 1| = 1"),
-        symbolic.true_step(sp.Eq(sp.limit(corrected_ii_prime(SYM, n, n), n, sp.oo), 0), "lim |(1/n)·n − 1| = 0"),
+        symbolic.limit_step(stated_ii_prime(SYM, n, n), n, sp.oo, 1, what="lim |(2/n)·n − 1| = 1"),
+        symbolic.limit_step(corrected_ii_prime(SYM, n, n), n, sp.oo, 0, what="lim |(1/n)·n − 1| = 0"),
     ])
     return all_of("z3 universally over n ≥ 1 + exact enumeration + sympy limits",
                   {"z3, every real n ≥ 1": smt.prove(UNPRUNED, ctx), "exact, n = 1…2048": enumerate_unpruned(), "limits": limits})
