@@ -159,3 +159,17 @@ def test_lipschitz_claim_holds_without_the_jump():
     c = pruning.lipschitz_claim(flat, Fraction(1000))
     v = exact.recheck_counterexample(c, {"d": Fraction(1, 4), "dp": Fraction(1, 4) + Fraction(1, 2000)}, "test")
     assert v.status is Status.UNKNOWN
+
+
+def test_bernoulli_cue_block_compares_its_stated_number(monkeypatch):
+    """The stated 3.73·10⁻²⁴ is compared with the exact (1 − p)^512: at p = 1/5 the obligation is refuted."""
+    from fractions import Fraction
+
+    from checker.model import Context, Status
+    from obligations.psy01a import construction
+
+    ctx = Context("psy01a.bernoulli_cue_block", seed=1, timeout_s=60.0)
+    assert construction.bernoulli_cue_block(ctx).status is Status.PROVED
+    monkeypatch.setattr(construction, "BERNOULLI_P", Fraction(1, 5))
+    v = construction.bernoulli_cue_block(ctx)
+    assert v.status is Status.REFUTED and v.certificate.sides["stated"] == "3.73e-24"
