@@ -74,7 +74,11 @@ def compare(before: Sequence[Result], after: Sequence[Result]) -> list[Change]:
             # both runs audited: a proof that became vacuous, or evidence that became brittle, is a regression
             changes.append(Change(ob_id, "audit", f"shown {b.shown_status} instead of {a.shown_status}", b.flag is not None))
         if a.audit is not None and b.audit is not None:
+            # a changed flag (vacuous, brittle) is already named by the shown status above
+            flagged = {"vacuity", "brittleness"} if a.shown_status != b.shown_status else set()
             for key, old_v, new_v in audit_changes(a.audit, b.audit):
+                if key in flagged:
+                    continue
                 changes.append(Change(ob_id, "audit", f"{key}: {new_v} instead of {old_v}",
                                       key == "tightness" and new_v.startswith("exceeded")
                                       and not old_v.startswith("exceeded")))
