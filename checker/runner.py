@@ -118,10 +118,27 @@ def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: b
             ),
         )
     elapsed = time.perf_counter() - start
+    vacuity_json = None
+    if not restart:
+        vacuity_json = _vacuity(ob, ctx, verdict)
     audit_json = None
     if audit and not restart:
         verdict, audit_json, restart = _audit(ob, ctx, verdict, elapsed)
-    return result_for(ob, verdict, elapsed, seed=ctx.seed, limits=limits, audit=audit_json), restart
+    return result_for(ob, verdict, elapsed, seed=ctx.seed, limits=limits, audit=audit_json,
+                      vacuity=vacuity_json), restart
+
+
+def _vacuity(ob: Obligation, ctx: Context, verdict: Verdict) -> Any:
+    """The default vacuity check of a proved result (:mod:`checker.vacuity`); its own failure is
+    an undecided entry, never a changed status."""
+    from checker import vacuity
+
+    try:
+        return vacuity.check(ob, ctx, verdict)
+    except MemoryError:
+        return {"verdict": "undecided", "reason": "memory limit exceeded during the vacuity check"}
+    except Exception as exc:  # noqa: BLE001
+        return {"verdict": "undecided", "reason": f"{type(exc).__name__}: {exc}"}
 
 
 def _audit(ob: Obligation, ctx: Context, verdict: Verdict, elapsed: float) -> tuple[Verdict, dict[str, Any], bool]:

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 from checker.backends import CannotDecide
-from checker.model import Step, Verdict
+from checker.model import Grade, Step, Verdict
 from checker.verdicts import proved, refuted, timed, unknown
 
 NAME = "symbolic"
@@ -234,4 +234,4 @@ def conclude(method: str, checks: list[tuple[bool, Step]], **data: Any) -> Verdi
     if failed:
         return unknown(method, "sympy could not reduce (and computed nothing decisive): " + "; ".join(failed),
                        *steps, **data)
-    return proved(method, *steps, **data)
+    return proved(method, *steps, grade=Grade.UNIVERSAL, **data)
