@@ -127,8 +127,7 @@ def test_retention_bound_halved_is_refuted():
 def test_one_shot_bound_for_survivors_is_refuted():
     """Mutation: the survivor gap with the one-shot bound 1/N is refuted."""
     c = pruning.SURVIVOR_BOUND
-    naive = claim("survivor-one-over-n", c.variables, lambda o, v: o.lt(pruning._survivor_gap(o, v), 1 / v.N),
-                  {h.name: h.formula for h in c.hypotheses})
+    naive = c.derive("survivor-one-over-n", conclusion=lambda o, v: o.lt(pruning._survivor_gap(o, v), 1 / v.N), terms=())
     assert smt.prove(naive).status is Status.REFUTED
     point = pruning.sharpness_instance(Fraction(1, 10))
     assert exact.evaluate(naive, point).is_counterexample
