@@ -103,9 +103,10 @@ def _relevant_nodes(tree: ast.Module, discharge: str) -> list[ast.AST]:
     return chosen
 
 
-def _excluded_spans(node: ast.AST) -> list[tuple[int, int, int, int]]:
-    """Source spans not to mutate: resource keywords, range(...) arguments, decorators, docstrings."""
-    spans = []
+def _excluded_spans(node: ast.AST, display: Sequence[tuple[int, int, int, int]] = ()) -> list[tuple[int, int, int, int]]:
+    """Source spans not to mutate: resource keywords, range(...) arguments, decorators, docstrings,
+    and ``display`` (expressions that reach only a certificate's text or data)."""
+    spans = list(display)
     for n in ast.walk(node):
         if isinstance(n, ast.keyword) and n.arg in RESOURCE_KEYWORDS:
             spans.append(_span(n.value))
@@ -115,6 +116,109 @@ def _excluded_spans(node: ast.AST) -> list[tuple[int, int, int, int]]:
             spans.extend(_span(d) for d in n.decorator_list)
         elif isinstance(n, ast.Subscript):
             spans.append(_span(n.slice))  # indices select, they do not state
+    return spans
+
+
+# Calls whose arguments only describe a verdict: a verdict constructor fixes its status by which
+# constructor it is, so its method, steps, grade, scope text and data are display (a refutation's
+# witness is not: it is what the re-check must have confirmed, so it stays a site); a step
+# records what a backend was asked and answered.
+_DISPLAY_ONLY_CALLS = frozenset({"proved", "supported", "unknown", "step", "Step", "print"})
+_DISPLAY_AFTER = {"refuted": 2, "with_data": 1, "regrade": 1, "all_of": 2}  # arguments from this position on
+_DISPLAY_KEYWORDS = {"all_of": frozenset({"family"})}
+
+
+def _call_name(n: ast.Call) -> str | None:
+    if isinstance(n.func, ast.Name):
+        return n.func.id
+    if isinstance(n.func, ast.Attribute):
+        return n.func.attr
+    return None
+
+
+def _sink_spans(tree: ast.AST) -> list[tuple[int, int, int, int]]:
+    """Expressions whose value can only end up in a certificate's text or data, never in a status:
+    the arguments of verdict constructors and steps (see ``_DISPLAY_ONLY_CALLS``), and f-strings."""
+    spans = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.JoinedStr):
+            spans.append(_span(n))
+        elif isinstance(n, ast.Raise) and isinstance(n.exc, ast.Call):
+            spans.extend(_span(a) for a in n.exc.args)  # an exception's message
+        elif isinstance(n, ast.Call):
+            name = _call_name(n)
+            if name in _DISPLAY_ONLY_CALLS:
+                spans.extend(_span(a) for a in n.args)
+                spans.extend(_span(k.value) for k in n.keywords)
+            elif name in _DISPLAY_AFTER:
+                first = _DISPLAY_AFTER[name]
+                spans.extend(_span(a) for a in n.args[first:] if not any(isinstance(x, ast.Starred) for x in n.args[:first]))
+                spans.extend(_span(k.value) for k in n.keywords
+                             if (name != "all_of" and k.arg is not None) or k.arg in _DISPLAY_KEYWORDS.get(name, ()))
+    return spans
+
+
+def _display_only_assignments(tree: ast.Module, sinks: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Right-hand sides of variables read only inside display expressions (a rounded value that is
+    shown, a table of digits), found to a fixed point: a variable every read of which is inside a
+    sink, or inside the right-hand side of such a variable, only ever reaches text.
+
+    Conservative: only names bound by plain assignments in their scope (no loop, ``with``, ``del``,
+    ``global``/``nonlocal``, parameters or ``locals()``) qualify, and every read anywhere in the
+    scope counts (nested functions included)."""
+    scopes: list[ast.AST] = [tree] + [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    spans = list(sinks)
+    for scope in scopes:
+        body = scope.body
+        assigned: dict[str, list[ast.AST]] = {}
+        disqualified: set[str] = set()
+        loads: dict[str, list[ast.Name]] = {}
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = scope.args
+            disqualified |= {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
+            disqualified |= {x.arg for x in (a.vararg, a.kwarg) if x is not None}
+        nodes = [n for stmt in body for n in ast.walk(stmt)]
+        for n in nodes:
+            if isinstance(n, ast.ClassDef):  # class attributes are read as attributes, not names
+                disqualified |= {t.id for x in ast.walk(n) for t in ast.walk(x) if isinstance(t, ast.Name)
+                                 and isinstance(t.ctx, ast.Store)}
+        for n in nodes:
+            if isinstance(n, (ast.Global, ast.Nonlocal)):
+                disqualified |= set(n.names)
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("locals", "vars", "globals", "eval", "exec"):
+                return spans
+        direct = [stmt for n in body for stmt in ast.walk(n)
+                  if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign))]
+        simple_targets: set[int] = set()
+        for stmt in direct:
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if all(isinstance(t, ast.Name) for t in targets) and stmt.value is not None:
+                for t in targets:
+                    assigned.setdefault(t.id, []).append(stmt)
+                    simple_targets.add(id(t))
+        for n in nodes:
+            if isinstance(n, ast.Name):
+                if isinstance(n.ctx, ast.Load):
+                    loads.setdefault(n.id, []).append(n)
+                elif id(n) not in simple_targets:
+                    disqualified.add(n.id)  # bound by a loop, unpacking, with, del, …
+            elif isinstance(n, ast.arg):
+                disqualified.add(n.arg)  # a parameter of a nested function or lambda shadows it
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                disqualified.add(n.name)
+            elif isinstance(n, (ast.Import, ast.ImportFrom)):
+                disqualified |= {(a.asname or a.name).split(".")[0] for a in n.names}
+        changed = True
+        done: set[str] = set()
+        while changed:
+            changed = False
+            for name, stmts in assigned.items():
+                if name in done or name in disqualified:
+                    continue
+                if all(_inside(u, spans) for u in loads.get(name, ())):
+                    done.add(name)
+                    spans.extend(_span(s.value) for s in stmts)
+                    changed = True
     return spans
 
 
@@ -133,8 +237,9 @@ def sites(source: str, discharge: str) -> list[Mutant]:
     lines = source.splitlines()
     found: list[tuple[int, int, str, str, str]] = []
     seen_pos = set()
+    display = _display_only_assignments(tree, _sink_spans(tree))
     for node in _relevant_nodes(tree, discharge):
-        excluded = _excluded_spans(node)
+        excluded = _excluded_spans(node, display)
         for n in ast.walk(node):
             if isinstance(n, ast.Constant) and type(n.value) in (int, float) and not _inside(n, excluded):
                 new = n.value + 1

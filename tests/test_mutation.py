@@ -77,3 +77,35 @@ def test_a_catalogue_obligation_kills_a_mutant_of_its_stated_number():
     m = next(x for x in mutation.sites(source, ob.discharge.__name__) if x.original == "373")
     status, _ = mutation._run_mutant(ob, source, m, Context(ob.id, 1, 60.0), 60.0)
     assert status == "refuted"
+
+
+DISPLAY_SOURCE = '''
+from checker.verdicts import proved, refuted, timed, unknown
+
+
+class Limits:
+    bound = 7
+
+
+def discharge(ctx):
+    value = 41
+    shown = round(value / 3, 5)
+    table = {"digits": 6, "shown": shown}
+    with timed() as t:
+        step = t.step("exact", "1", f"evaluate at {value + 2}", "ok", margin=13)
+    if value > Limits.bound:
+        return proved("exact", step, grade=None, over="17 points", value=shown, table=table)
+    if value == 0:
+        return refuted("exact", {"x": 23}, {"lhs": 29}, step)
+    return unknown("exact", f"the value {value * 31} is too large")
+'''
+
+
+def test_display_only_code_is_not_a_site():
+    """Literals that reach only a certificate's text or data are not sites: verdict-constructor
+    data, steps, f-strings, the sides of a refutation, and variables read only there (a rounded
+    shown value, a table of digits). The refutation's witness, a class attribute, and a value that
+    is both compared and shown stay sites."""
+    found = {m.original for m in mutation.sites(DISPLAY_SOURCE, "discharge")}
+    assert not found & {"3", "5", "6", "13", "17", "29", "2", "31"}, found
+    assert {"41", "23", "0", ">", "==", "7"} <= found, found
