@@ -236,10 +236,9 @@ def cmd_mutate(args: argparse.Namespace) -> ExitCode:
     import json
 
     from checker import mutation
-    from checker.registry import discover
     from checker.model import derive_seed
 
-    catalogue = discover(args.package)
+    catalogue = _catalogue(args)
     chosen = catalogue.select(args.patterns, include_slow=args.slow)
 
     def show(entry: dict, done: int, total: int) -> None:

@@ -55,6 +55,7 @@ class Mutant:
     original: str
     replacement: str
     source_line: str
+    scope: tuple[str, ...] = ()  # the functions and classes around the site, outermost first
 
     def describe(self) -> str:
         return f"line {self.line}: {self.original} → {self.replacement} in `{self.source_line.strip()}`"
@@ -252,12 +253,16 @@ def sites(source: str, discharge: str) -> list[Mutant]:
             elif (isinstance(n, ast.Attribute) and n.attr in _CLAIM_OP_SWAPS and isinstance(n.value, ast.Name)
                   and n.value.id == "o" and not _inside(n, excluded)):
                 found.append((n.lineno, n.col_offset, "claim-op", f"o.{n.attr}", f"o.{_CLAIM_OP_SWAPS[n.attr]}"))
+    defs = [(_span(n), n.name) for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     out = []
     for line, col, kind, original, replacement in sorted(found):
         if (line, col, kind) in seen_pos:
             continue
         seen_pos.add((line, col, kind))
-        out.append(Mutant(len(out), line, col, kind, original, replacement, lines[line - 1] if line <= len(lines) else ""))
+        pos = (line, col // 1000 if kind == "comparison" else col)
+        scope = tuple(name for (a, b, c, d), name in sorted(defs) if (a, b) <= pos < (c, d))
+        out.append(Mutant(len(out), line, col, kind, original, replacement, lines[line - 1] if line <= len(lines) else "",
+                          scope))
     return out
 
 
@@ -303,7 +308,11 @@ def mutate(source: str, mutant: Mutant) -> ast.Module:
 
 
 def explanations(docstring: str | None) -> list[tuple[str, str]]:
-    """``(source text, reason)`` from the docstring's ``Survives mutation: <text>: <reason>`` lines."""
+    """``(source text, reason)`` from the docstring's ``Survives mutation: <text>: <reason>`` lines.
+
+    ``<text>`` is a piece of the mutated source line, or ``in <name>``: every site inside the
+    function or class ``<name>`` (input data the statement quantifies over, such as an example
+    network that any network could replace)."""
     out = []
     for raw in (docstring or "").splitlines():
         line = raw.strip()
@@ -316,7 +325,8 @@ def explanations(docstring: str | None) -> list[tuple[str, str]]:
 
 def explained_by(mutant: Mutant, docstring: str | None) -> str | None:
     for text, why in explanations(docstring):
-        if text and text in mutant.source_line:
+        scoped = text[3:].strip().strip("`") if text.startswith("in ") else None
+        if (scoped and scoped in mutant.scope) or (not scoped and text and text in mutant.source_line):
             return why or "explained in the docstring"
     return None
 
@@ -333,7 +343,7 @@ class MutantRun:
     reason: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"line": self.mutant.line, "kind": self.mutant.kind, "original": self.mutant.original,
+        return {"line": self.mutant.line, "scope": ".".join(self.mutant.scope), "kind": self.mutant.kind, "original": self.mutant.original,
                 "replacement": self.mutant.replacement, "source_line": self.mutant.source_line.strip(),
                 "status": self.status, "verdict": self.verdict, "explanation": self.explanation, "reason": self.reason}
 

@@ -109,3 +109,19 @@ def test_display_only_code_is_not_a_site():
     found = {m.original for m in mutation.sites(DISPLAY_SOURCE, "discharge")}
     assert not found & {"3", "5", "6", "13", "17", "29", "2", "31"}, found
     assert {"41", "23", "0", ">", "==", "7"} <= found, found
+
+
+def test_a_scoped_explanation_covers_the_sites_inside_one_definition():
+    """'Survives mutation: in `name`: <why>' explains every site inside the function or class
+    ``name`` (and no other)."""
+    source = SOURCE.replace("return total > 4", "return C, total > 4, helper()") + '''
+
+def helper():
+    return 5 + 6
+'''
+    found = mutation.sites(source, "discharge")
+    inside = [m for m in found if m.scope == ("helper",)]
+    assert {m.original for m in inside} == {"5", "6"}
+    doc = "Doc.\n\n    Survives mutation: in `helper`: any helper value would do.\n"
+    assert all(mutation.explained_by(m, doc) == "any helper value would do." for m in inside)
+    assert all(mutation.explained_by(m, doc) is None for m in found if m not in inside)
