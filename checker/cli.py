@@ -249,7 +249,9 @@ def cmd_mutate(args: argparse.Namespace) -> ExitCode:
     entries = mutation.run(chosen, args.seed, args.timeout, limit=args.mutants, progress=show,
                            seed_of=lambda ob: derive_seed(args.seed, ob.id))
     text = json.dumps({"mutation": entries, "summary": mutation.summary(entries)}, indent=2, sort_keys=True) + "\n" \
-        if args.format == "json" else mutation.render(entries, markdown=args.format == "markdown")
+        if args.format == "json" else mutation.render(entries, markdown=args.format == "markdown", command=(
+            f"obligations audit --mutate {' '.join(args.patterns) + ' ' if args.patterns else ''}"
+            f"--mutants {args.mutants} --seed {args.seed}{' --slow' if args.slow else ''}"))
     if args.output:
         atomic_write(args.output, text)
     else:

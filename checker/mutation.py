@@ -159,19 +159,46 @@ def _sink_spans(tree: ast.AST) -> list[tuple[int, int, int, int]]:
     return spans
 
 
+_FRESH = (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)
+_CONTAINER_WRITES = frozenset({"append", "extend", "update", "add", "insert", "setdefault"})
+
+
+def _target_names(targets: Sequence[ast.AST]) -> list[ast.Name] | None:
+    """The names a plain assignment binds (``x = …``, ``a, b = …``), or None for anything else."""
+    out: list[ast.Name] = []
+    for t in targets:
+        if isinstance(t, ast.Name):
+            out.append(t)
+        elif isinstance(t, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Name) for e in t.elts):
+            out.extend(t.elts)  # type: ignore[arg-type]
+        else:
+            return None
+    return out
+
+
 def _display_only_assignments(tree: ast.Module, sinks: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
-    """Right-hand sides of variables read only inside display expressions (a rounded value that is
-    shown, a table of digits), found to a fixed point: a variable every read of which is inside a
-    sink, or inside the right-hand side of such a variable, only ever reaches text.
+    """The sinks, plus the right-hand sides of variables read only inside display expressions (a
+    rounded value that is shown, a decimal enclosure, a table of digits) and the bodies of
+    module-level functions called only there, found to a fixed point: a variable every read of
+    which is inside a sink, or inside the right-hand side of such a variable, only ever reaches
+    text. An assignment ``a, b = …`` is display when every name it binds is.
 
     Conservative: only names bound by plain assignments in their scope (no loop, ``with``, ``del``,
-    ``global``/``nonlocal``, parameters or ``locals()``) qualify, and every read anywhere in the
-    scope counts (nested functions included)."""
+    walrus, ``global``/``nonlocal``, parameters, class attributes, imports) qualify, a scope that
+    calls ``locals()``/``globals()``/``vars()``/``eval``/``exec`` is skipped, and every read
+    anywhere in the scope counts (nested functions included)."""
     scopes: list[ast.AST] = [tree] + [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     spans = list(sinks)
+    while True:  # a scope's display variables can make another scope's reads display
+        before = len(spans)
+        _display_pass(scopes, spans)
+        if len(spans) == before:
+            return spans
+
+
+def _display_pass(scopes: Sequence[ast.AST], spans: list[tuple[int, int, int, int]]) -> None:
     for scope in scopes:
         body = scope.body
-        assigned: dict[str, list[ast.AST]] = {}
         disqualified: set[str] = set()
         loads: dict[str, list[ast.Name]] = {}
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -179,48 +206,83 @@ def _display_only_assignments(tree: ast.Module, sinks: list[tuple[int, int, int,
             disqualified |= {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
             disqualified |= {x.arg for x in (a.vararg, a.kwarg) if x is not None}
         nodes = [n for stmt in body for n in ast.walk(stmt)]
+        if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+               and n.func.id in ("locals", "vars", "globals", "eval", "exec") for n in nodes):
+            continue
         for n in nodes:
             if isinstance(n, ast.ClassDef):  # class attributes are read as attributes, not names
-                disqualified |= {t.id for x in ast.walk(n) for t in ast.walk(x) if isinstance(t, ast.Name)
-                                 and isinstance(t.ctx, ast.Store)}
-        for n in nodes:
-            if isinstance(n, (ast.Global, ast.Nonlocal)):
+                disqualified |= {t.id for t in ast.walk(n) if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)}
+            elif isinstance(n, (ast.Global, ast.Nonlocal)):
                 disqualified |= set(n.names)
-            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("locals", "vars", "globals", "eval", "exec"):
-                return spans
-        direct = [stmt for n in body for stmt in ast.walk(n)
-                  if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign))]
+        statements: list[tuple[ast.AST, list[str]]] = []
         simple_targets: set[int] = set()
-        for stmt in direct:
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            if all(isinstance(t, ast.Name) for t in targets) and stmt.value is not None:
-                for t in targets:
-                    assigned.setdefault(t.id, []).append(stmt)
-                    simple_targets.add(id(t))
+        for stmt in nodes:
+            if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and stmt.value is not None:
+                names = _target_names(stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+                if names is not None:
+                    statements.append((stmt, [t.id for t in names]))
+                    simple_targets |= {id(t) for t in names}
+        # writes into a fresh container (``table[k] = v``, ``notes.append(v)``) of a name bound only to
+        # fresh containers: the name's own reads there are writes, and the statement is display with it
+        fresh = {name for _, names in statements for name in names}
+        for stmt, names in statements:
+            if not isinstance(stmt.value, _FRESH) and not (isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)
+                                                            and stmt.value.func.id in ("dict", "list", "set") and not stmt.value.args):
+                fresh -= set(names)
+        writes: list[tuple[ast.AST, str, ast.Name]] = []
+        for n in nodes:
+            if isinstance(n, (ast.Assign, ast.AugAssign)):
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                if len(targets) == 1 and isinstance(targets[0], ast.Subscript) and isinstance(targets[0].value, ast.Name) \
+                        and targets[0].value.id in fresh:
+                    writes.append((n, targets[0].value.id, targets[0].value))
+            elif isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute) \
+                    and n.value.func.attr in _CONTAINER_WRITES and isinstance(n.value.func.value, ast.Name) \
+                    and n.value.func.value.id in fresh:
+                writes.append((n, n.value.func.value.id, n.value.func.value))
+        write_loads = {id(name) for _, _, name in writes}
+        functions = {n.name: n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))} \
+            if isinstance(scope, ast.Module) else {}
         for n in nodes:
             if isinstance(n, ast.Name):
                 if isinstance(n.ctx, ast.Load):
-                    loads.setdefault(n.id, []).append(n)
+                    if id(n) not in write_loads:
+                        loads.setdefault(n.id, []).append(n)
                 elif id(n) not in simple_targets:
-                    disqualified.add(n.id)  # bound by a loop, unpacking, with, del, …
+                    disqualified.add(n.id)  # bound by a loop, unpacking into attributes, with, del, walrus, …
             elif isinstance(n, ast.arg):
                 disqualified.add(n.arg)  # a parameter of a nested function or lambda shadows it
             elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                disqualified.add(n.name)
+                if not (n.name in functions and functions[n.name] is n):
+                    disqualified.add(n.name)
             elif isinstance(n, (ast.Import, ast.ImportFrom)):
                 disqualified |= {(a.asname or a.name).split(".")[0] for a in n.names}
-        changed = True
+        bound = {name for _, names in statements for name in names}
+        redefined = {name for name in functions if name in bound}
         done: set[str] = set()
+        added: set[int] = set()
+        changed = True
         while changed:
             changed = False
-            for name, stmts in assigned.items():
-                if name in done or name in disqualified:
-                    continue
-                if all(_inside(u, spans) for u in loads.get(name, ())):
+            for name in bound | (set(functions) - redefined):
+                if name not in done and name not in disqualified and all(_inside(u, spans) for u in loads.get(name, ())):
                     done.add(name)
-                    spans.extend(_span(s.value) for s in stmts)
                     changed = True
-    return spans
+                    if name in functions and loads.get(name) and not functions[name].decorator_list \
+                            and _span(functions[name]) not in spans:
+                        spans.append(_span(functions[name]))  # a helper only display code calls
+            for stmt, name, _ in writes:
+                if id(stmt) not in added and name in done:
+                    added.add(id(stmt))
+                    if _span(stmt) not in spans:
+                        spans.append(_span(stmt))
+                    changed = True
+            for stmt, names in statements:
+                if id(stmt) not in added and all(name in done for name in names):
+                    added.add(id(stmt))
+                    if _span(stmt.value) not in spans:
+                        spans.append(_span(stmt.value))
+                    changed = True
 
 
 def _span(n: ast.AST) -> tuple[int, int, int, int]:
@@ -504,11 +566,18 @@ def summary(entries: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     return per
 
 
-def render(entries: Sequence[Mapping[str, Any]], markdown: bool = False) -> str:
-    """The survivors and the score per catalogue, as text or Markdown."""
+def render(entries: Sequence[Mapping[str, Any]], markdown: bool = False, command: str | None = None) -> str:
+    """The survivors and the score per catalogue, as text or Markdown (``command``: how the
+    report was made, shown in the Markdown heading)."""
     lines = []
     per = summary(entries)
     if markdown:
+        lines += ["# Mutation audit", ""]
+        if command:
+            lines += [f"Generated by `{command}`: each obligation's discharge re-run on single-site mutants of its",
+                      "claim and discharge source (see `checker/mutation.py`). A survivor is a mutant still `proved`",
+                      "(or still `refuted`); each one is either explained in its obligation's docstring or listed",
+                      "as UNEXPLAINED.", ""]
         lines += ["| catalogue | obligations | killed | survived | unexplained | undecided | score |",
                   "|---|---|---|---|---|---|---|"]
         for cat, s in sorted(per.items()):

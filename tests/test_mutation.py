@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 
+import pytest
+
 from checker import mutation
 
 SOURCE = '''
@@ -125,3 +127,23 @@ def helper():
     doc = "Doc.\n\n    Survives mutation: in `helper`: any helper value would do.\n"
     assert all(mutation.explained_by(m, doc) == "any helper value would do." for m in inside)
     assert all(mutation.explained_by(m, doc) is None for m in found if m not in inside)
+
+
+@pytest.mark.slow
+def test_the_whole_catalogue_has_no_unexplained_survivor():
+    """The mutation audit over every (non-slow) obligation of the catalogue, as
+    ``obligations audit --mutate --mutants 3`` runs it: every survivor is explained by its
+    obligation's docstring, and no obligation's audit crashed or ran out of time."""
+    from checker.model import derive_seed
+    from checker.registry import discover
+    from checker.runner import DEFAULT_SEED, DEFAULT_TIMEOUT_S
+
+    chosen = discover("obligations").select([], include_slow=False)
+    entries = mutation.run(chosen, DEFAULT_SEED, DEFAULT_TIMEOUT_S, limit=3,
+                           seed_of=lambda ob: derive_seed(DEFAULT_SEED, ob.id))
+    unexplained = [f"{ob_id} line {r['line']}: {r['original']} → {r['replacement']} in `{r['source_line']}`"
+                   for ob_id, r in mutation.iter_survivors(entries) if r["explanation"] is None]
+    assert not unexplained, "\n".join(unexplained)
+    broken = [f"{e['id']}: {e['verdict']} ({e.get('reason')})" for e in entries if e.get("verdict") in ("error", "undecided")]
+    assert not broken, "\n".join(broken)
+    assert sum(int(e.get("killed", 0)) for e in entries) > 0
