@@ -147,3 +147,27 @@ def test_the_whole_catalogue_has_no_unexplained_survivor():
     broken = [f"{e['id']}: {e['verdict']} ({e.get('reason')})" for e in entries if e.get("verdict") in ("error", "undecided")]
     assert not broken, "\n".join(broken)
     assert sum(int(e.get("killed", 0)) for e in entries) > 0
+
+
+def _mutant_status(ob_id: str, original: str, line_text: str) -> str:
+    from pathlib import Path
+
+    from checker.model import Context
+    from checker.registry import discover
+
+    ob = discover("obligations").by_id(ob_id)
+    source = Path(ob.file).read_text(encoding="utf-8")
+    m = next(x for x in mutation.sites(source, ob.discharge.__name__)
+             if x.original == original and line_text in x.source_line)
+    status, _ = mutation._run_mutant(ob, source, m, Context(ob.id, 1, 60.0), 60.0)
+    return status
+
+
+def test_a_wrong_involution_enumeration_no_longer_proves_the_rule_use_certificate():
+    """psy01a.rule_use_certificate: enumerating the wrong permutations (π∘π ≠ id) is not proved."""
+    assert _mutant_status("psy01a.rule_use_certificate", "==", "p[p[y]] == y") != "proved"
+
+
+def test_an_empty_exhaustive_enumeration_does_not_prove_the_survivor_counts():
+    """psy01a.survivor_count_gap: an enumeration filter that skips every d is not proved."""
+    assert _mutant_status("psy01a.survivor_count_gap", "0", "for d in (x for x in fractions_ if x > 0)") != "proved"

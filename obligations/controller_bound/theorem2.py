@@ -154,7 +154,11 @@ def theorem2_tight(ctx):
     """The referee notes that the paper calls Theorem 2 "tight" without an extremal example.
     This obligation supplies one for each layer: z3 searches for an instance where the
     deviation equals the (positive) bound, and the exact backend re-checks it. An exact
-    equality instance shows no smaller multiple of C_k(s) is a valid bound."""
+    equality instance shows no smaller multiple of C_k(s) is a valid bound.
+
+    Survives mutation: o.eq(_dev1(o, v), _bound1(o, v)): a mutated existential (deviation ≠ bound, bound ≥ 0, bound > 1) is also satisfiable, and z3's instance of it is re-checked exactly
+    Survives mutation: o.eq(_dev2(o, v), _bound2(o, v)): a mutated existential (deviation ≠ bound, bound ≥ 0, bound > 1) is also satisfiable, and z3's instance of it is re-checked exactly
+    """
     return all_of("z3 instance with equality, re-checked exactly",
                   {"layer 1": smt.find_instance(TIGHT1, ctx), "layer 2": smt.find_instance(TIGHT2, ctx)})
 
@@ -173,7 +177,10 @@ def unbounded_state_space(ctx):
     vacuous". At W_1 = W_2 = 1, b = 0, δW_1 = 1, sympy shows for positive s that
     C_1(s) = s and the actual deviation relu(relu(2s)) − relu(relu(s)) = s, both tending to ∞;
     and for every M > 0 the state s = M + 1 has deviation > M. So the supremum of the actual
-    deviation over ℝ is infinite, not only the formula's."""
+    deviation over ℝ is infinite, not only the formula's.
+
+    Survives mutation: deviation.subs(s, m + 1) - m > 0: deviation(M + 2) > M and deviation(M + 1) ≥ M are true as well (deviation(s) = s for s > 0)
+    """
     sp = symbolic.sympy()
     s, m = sp.symbols("s M", positive=True)
     relu = lambda x: sp.Max(x, 0)  # noqa: E731

@@ -172,7 +172,11 @@ def accuracy_stability(ctx):
     increasing and g → ∞ at 0⁺), the minimum value (β+1)C^{1/(β+1)}(E/β)^{β/(β+1)}, and that
     it scales exactly as E^{β/(β+1)}. Ramp: z3 proves the 1/γ Lipschitz bound (attained),
     the pointwise 2D/γ bound through the margin for every label (from the ramp lemma and the
-    2-Lipschitz margin, proved in psy01a.margin_two_lipschitz), and the 3-atom expectation."""
+    2-Lipschitz margin, proved in psy01a.margin_two_lipschitz), and the 3-atom expectation.
+
+    Survives mutation: N_ATOMS = 3: Markov's and the ramp inequality hold for laws on any number of atoms; z3 proves each size
+    Survives mutation: return o.min(1, o.max(0, m / g)): a ramp clipped to [0, 2] (or another level) is still 1/γ-Lipschitz
+    """
     parts = {}
     parts.update({f"{c.name} (z3)": smt.prove(c, ctx) for c in EVENT})
     parts.update({f"{c.name} (z3)": smt.prove(c, ctx) for c in UNIFORM})
@@ -320,7 +324,11 @@ def soft_relaxation(ctx):
     since q is decreasing and each s(1 − s) is unimodal in q, r ≥ r_min > 0 is certified on
     the whole p-interval, with Lipschitz constant max|W|/(4T r_min). With p = d_e(1 − f)
     (|∂p/∂d_e|, |∂p/∂f| ≤ 1 on [0, 1]²) this gives Lipschitz ramp observables in (d_e, f) by
-    composition with psy01a.parameter_stability and psy01a.accuracy_stability."""
+    composition with psy01a.parameter_stability and psy01a.accuracy_stability.
+
+    Survives mutation: ok_lo = _interval_count(: the enclosure is separated by a margin, so the non-strict test passes too
+    Survives mutation: ends.append(s * (1 - s)): the verdict rests on r_min > 0 (s(2 − s) is positive too); the Lipschitz value it feeds is reported, not compared
+    """
     sp = symbolic.sympy()
     d, f = sp.symbols("d_e f", real=True)
     p = d * (1 - f)

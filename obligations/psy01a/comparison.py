@@ -275,7 +275,12 @@ def comparison_maximiser(ctx):
     (one root, equal to the claimed f*), and proves the identity b(e, f*) − b(e, f) = λ(f − f*)²,
     which makes f* the unique maximiser over all real f. z3 then proves, over the whole region
     (negations unsat): b(e, f) < b(e, 0) for e ≤ e0 and f > 0; f*(e) ∈ (0, F) and
-    b(e, f) < b(e, f*) for f ≠ f*, e > e0; and e₁ < e₂ ⇒ f*(e₁) < f*(e₂)."""
+    b(e, f) < b(e, f*) for f ≠ f*, e > e0; and e₁ < e₂ ⇒ f*(e₁) < f*(e₂).
+
+    Survives mutation: "0 ≤ f ≤ F": a strict or shifted region hypothesis is stronger (or does not bind at the maximiser); the conclusion still follows
+    Survives mutation: "0 < e0 < 1": a stronger (or non-binding) hypothesis; the conclusion still follows
+    Survives mutation: "k, λ, r, h0, v0, τ > 0": requiring the parameters > 1 is a stronger hypothesis; the conclusion still follows
+    """
     return check_maximiser(ctx)
 
 
@@ -322,7 +327,12 @@ def comparison_strict_gain(ctx):
     0 < f < k(e − e0)/λ; Φ strictly increasing turns this into A_lin(e, f) > A_lin(e, 0).
     sympy checks the factorisation; z3 proves the strict gain, ∂_f b > 0 below f* and
     ∂_f b < 0 above f* (the derivative is the sympy expression) over the region. Since f* < F
-    (part 2), both pieces are non-empty: the surface is non-monotonic in f."""
+    (part 2), both pieces are non-empty: the surface is non-monotonic in f.
+
+    Survives mutation: return v.h0 * (1 - f): the gain is strict for this head term too (its derivative keeps its sign)
+    Survives mutation: "0 < F < 1": a non-strict region hypothesis still gives the strict gain on 0 < f < F
+    Survives mutation: lambda o, v: o.gt(_b(o, v), _b(o, v, f=0)): the non-strict conclusion is weaker and still holds
+    """
     sp_ = _sym()
     sp, e, f, k, lam, e0, b = sp_["sp"], sp_["e"], sp_["f"], sp_["k"], sp_["lam"], sp_["e0"], sp_["b"]
     gain, rising, falling = gain_claims()
@@ -408,7 +418,12 @@ def comparison_stress_monotone(ctx):
     d/de D(f*(e))² = σ²rk/(2λ) > 0. z3 proves, over the region: μ > 0 (from cue
     preservation), ∂_f μ < 0 (from A2), and both numerators < 0 for σ > 0. A negative
     derivative on an interval makes the function strictly decreasing there, and Φ is
-    strictly increasing."""
+    strictly increasing.
+
+    Survives mutation: "0 < e0 < 1": a wider range of e0 keeps the sign of the derivative on the region the proof needs
+    Survives mutation: lambda o, v: o.lt(sympy_to_ops(o, v, _expr("dSde_curve_D3")), 0): the non-strict conclusion is weaker and still holds
+    Survives mutation: symbolic.true_step(sp.diff(d2c, e) > 0: the non-strict inequality is weaker and still holds
+    """
     sp_ = _sym()
     sp, f, e, sigma, r, k, lam = sp_["sp"], sp_["f"], sp_["e"], sp_["sigma"], sp_["r"], sp_["k"], sp_["lam"]
     mu, d2 = sp_["mu"], sp_["D2"]
@@ -493,7 +508,11 @@ def comparison_cue_drop(ctx):
     that γ ≤ h − |b| gives h + b ≥ γ and b − h ≤ −γ; sympy that Φ is increasing,
     Φ(x) + Φ(−x) = 1, so Δ_lin ≥ Φ(γ/τ) − Φ(−γ/τ) = 2Φ(γ/τ) − 1 = erf(γ/(√2τ)) > 0, with limit 1
     as γ/τ → ∞. Since h0 enters only through h = h0(1 − f), z3 shows γ grows by at least
-    Δh0·(1 − F) when h0 grows by Δh0, so the bound can be pushed to one by raising h0/τ."""
+    Δh0·(1 − F) when h0 grows by Δh0, so the bound can be pushed to one by raising h0/τ.
+
+    Survives mutation: "0 < F < 1": F < 2 (or 0 ≤ F) is a weaker region hypothesis under which the cue drop still holds; the proof is of a stronger statement
+    Survives mutation: "γ > 0": the cue drop also holds at γ = 0 (the hypothesis is not needed at its boundary)
+    """
     return check_cue_drop(ctx)
 
 
@@ -587,7 +606,12 @@ def comparison_example_parameters(ctx):
     With h0 = 4: the assumptions still hold, γ = 3/2, and the enclosures of the two bounds are
     disjoint (strictly larger). Symbolically, for every parameter point: ∂f*/∂h0 = 0 and
     ∂b/∂h0 = 0 (the maximising curve does not see h0), ∂Δ_lin/∂h0 > 0 (sympy, with
-    g = 1 − f > 0), and z3 shows each assumption is preserved when h0 increases."""
+    g = 1 − f > 0), and z3 shows each assumption is preserved when h0 increases.
+
+    Survives mutation: "k, λ, r, h0, v0, τ > 0": the example parameters are positive, so the non-strict hypothesis holds there too
+    Survives mutation: "A1: k(1 − e0) < 2λF": the example parameters satisfy A1 strictly, so its non-strict form holds too
+    Survives mutation: return (1 + sp.erf(x / sp.sqrt(2))) / 2: the normal CDF only enters the displayed accuracy values
+    """
     base, bound_base = _check_example(ctx, EXAMPLE["h0"], EXAMPLE_GAMMA)
     raised, bound_raised = _check_example(ctx, RAISED_H0, Fraction(3, 2))
     sp_ = _sym()
@@ -659,7 +683,12 @@ def comparison_corollary(ctx):
     (θ1 more selective, θ0 more stress tolerant), as in "Subtract the two accuracy
     inequalities … Apply the same argument to S_{θ0} − S_{θ1}". z3 proves it in linear real
     arithmetic. With non-strict gaps it fails: z3 finds a point with A_{θ1} = A_{θ0}, and the
-    exact backend confirms it (so the strict gaps are needed)."""
+    exact backend confirms it (so the strict gaps are needed).
+
+    Survives mutation: lambda o, v: o.and_(o.gt(v.A1, v.A0), o.lt(v.S1, v.S0)): the non-strict conclusion is weaker and still follows
+    Survives mutation: o.le(o.abs(v.A0 - v.cA0), v.eA0): a strict estimate hypothesis is stronger; the conclusion still follows
+    Survives mutation: o.le(o.abs(v.S0 - v.cS0), v.eS0): a strict estimate hypothesis is stronger; the conclusion still follows
+    """
     weak = smt.prove(corollary_claim(strict=False), ctx)
     needed = proved("z3 counterexample re-checked exactly", *weak.certificate.steps, grade=Grade.INSTANCES, over="1 witness", witness=dict(weak.certificate.witness or {})) \
         if weak.status is Status.REFUTED else unknown("z3", "no exact counterexample to the non-strict version", *weak.certificate.steps)

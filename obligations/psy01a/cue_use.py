@@ -143,7 +143,10 @@ def cue_obstruction(ctx):
     laws include any randomisation shared by both scorings; z3 also proves that a mixture of
     conditionals each satisfying q_a + q_w ≤ 1 satisfies it ("conditioning on the classifier's
     randomization"), and finds an exact law where a task-revealing randomisation gives
-    q_a + q_w = 2 > 1, so the proviso is needed."""
+    q_a + q_w = 2 > 1, so the proviso is needed.
+
+    Survives mutation: o.eq(v.r0 + v.r1 + v.r2, 1): requiring a weight ≥ 1 (the mutated r_i ≥ 1) is a stronger hypothesis; the mixture bound still holds
+    """
     invs = fixed_point_free_involutions()
     parts = {"π: exactly 3 fixed-point-free involutions, default among them (exhaustive)":
              proved("exhaustive enumeration of the 24 permutations", grade=Grade.UNIVERSAL, involutions=[list(p) for p in invs])
@@ -188,8 +191,19 @@ def rule_use_certificate(ctx):
     jointly above what a cue-invariant classifier can reach, by part 2) and the conclusion
     Δ > 0 (from part 1: Δ ≥ q_v + q_a − 1). We also prove the switching probability bound
     P{g_v ≠ g_a} ≥ P{g_v = Y, g_a = π(Y)} ≥ q_v + q_a − 1, which is what "cue-dependent rule
-    use" means operationally. z3 over every joint law, for each involution."""
-    return all_of("z3 over every joint law", {c.name: smt.prove(c, ctx) for c in (rule_use_claims(pi) for pi in fixed_point_free_involutions())})
+    use" means operationally. z3 over every joint law, for each involution; the involutions
+    are checked to be the 3 of {0, 1, 2, 3}, the default π among them, so that a wrong
+    enumeration cannot make the proof cover no (or other) permutations.
+
+    Survives mutation: o.ge(qv(v) - qw(v), qv(v) + qa(v) - 1): the mutated offset gives a weaker conclusion (a bound by q_v + q_a − 2), which still follows
+    Survives mutation: o.ge(switch(v), qv(v) + qa(v) - 1): the mutated offset gives a weaker conclusion (a bound by q_v + q_a − 2), which still follows
+    """
+    invs = fixed_point_free_involutions()
+    parts = {c.name: smt.prove(c, ctx) for c in (rule_use_claims(pi) for pi in invs)}
+    parts["π ranges over the 3 fixed-point-free involutions (exhaustive)"] = (
+        proved("exhaustive enumeration of the 24 permutations", grade=Grade.UNIVERSAL, involutions=[list(p) for p in invs])
+        if len(invs) == 3 and DEFAULT_PI in invs else unknown("exhaustive enumeration", f"found {invs}"))
+    return all_of("z3 over every joint law", parts)
 
 
 # ---------------------------------------------------------------------------------------
@@ -322,7 +336,12 @@ def cue_lipschitz_certificate(ctx):
     included, so ties fall in the exceptional event), for every label; z3 then proves the
     expectation step over every law of (correct at c, correct at c', exceptional). On the
     concrete network the certificate is evaluated rigorously (arb) for a nearby cue (informative)
-    and for c_a and 0 (valid but vacuous at this network's cue strength)."""
+    and for c_a and 0 (valid but vacuous at this network's cue strength).
+
+    Survives mutation: o.ge(v[f"p{a}{b}{e}"], 0): requiring probabilities ≥ 1 is a stronger hypothesis; the bound still follows
+    Survives mutation: o.le(v.d2, v.a2 * v.d1): a strict propagation hypothesis is stronger; the bound still follows
+    Survives mutation: CUE_PAIRS = (: the cue pairs are example inputs; the certificate holds for every pair
+    """
     parts = {"first-layer identity (sympy)": symbolic.conclude("sympy", [_first_layer_check()]),
              "ReLU 1-Lipschitz (z3)": smt.prove(stress.RELU_LIPSCHITZ, ctx),
              "propagation recursion (z3)": smt.prove(CUE_RECURSION, ctx),

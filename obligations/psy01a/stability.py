@@ -35,7 +35,10 @@ def masked_operator_norm(ctx):
     Method: sympy computes the eigenvalues of AᵀA exactly; the operator norm is the square
     root of the largest. It checks λ_max(WᵀW) = 2 and λ_max((W∘M)ᵀ(W∘M)) = ((1+√5)/2)²
     (expanded difference 0), that the mask is 0/1 and deletes exactly one entry, and the
-    interval backend proves (1+√5)/2 > √2 rigorously."""
+    interval backend proves (1+√5)/2 > √2 rigorously.
+
+    Survives mutation: o.gt((1 + o.sqrt(5)) / 2, o.sqrt(2)): the non-strict inequality is weaker and still holds
+    """
     sp = symbolic.sympy()
     w = sp.Matrix(W_EXAMPLE)
     m = sp.Matrix(M_EXAMPLE)

@@ -481,7 +481,11 @@ def stress_path_bound(ctx):
     width, coordinatewise), the Euclidean step with noise added after the ReLU for 2 and 3
     coordinates, the unrolled recursion, and the whole bound for the scalar network (all
     widths 1, |·| = operator norm) universally. The seeded 067A-shaped network gives a float
-    spot check (no violation in 200 noise draws; recorded, not part of the proof)."""
+    spot check (no violation in 200 noise draws; recorded, not part of the proof).
+
+    Survives mutation: global_sigmas: tuple[Fraction, ...] = (: the bound holds at every noise level; the levels are example inputs
+    Survives mutation: o.ge(v[x], 0) for x in PATH_RECURSION_VARS: strict positivity is a stronger hypothesis; the bound still follows
+    """
     np = _np()
     spot = {}
     with timed() as t:
@@ -564,7 +568,12 @@ def global_stress_certificate(ctx):
     ε-sup-norm change (every label, 4 classes), that ‖·‖∞ ≤ ‖·‖₂, and p(1 − δ) ≥ p − δ.
     The concrete certificate computes rigorous operator-norm upper bounds (‖M^k‖_F^{1/2k},
     k = 64), C_θ, R_δ and the clean margins with arb balls and counts the inputs whose margin
-    provably exceeds 2σR_δC_θ. The bound is conservative (vacuous at σ = 1/5), as the text says."""
+    provably exceeds 2σR_δC_θ. The bound is conservative (vacuous at σ = 1/5), as the text says.
+
+    Survives mutation: biases[0][u] = -6.0: an example network's bias; the certificate holds for every network
+    Survives mutation: prod = flint.arb(1): a larger starting product only loosens the rigorous upper bound, which still exceeds what it bounds
+    Survives mutation: sp.sqrt(2 / sp.pi) - 2 * r0 > -1: the non-strict inequality is weaker and still holds
+    """
     sym = symbolic.conclude("sympy tail + union bound", _tail_checks())
     parts = {"tail and union bound (sympy)": sym}
     parts.update({f"margin step y = {y} (z3)": smt.prove(c, ctx) for y, c in enumerate(PRESERVE)})
@@ -705,7 +714,12 @@ def frozen_gate_certificate(ctx):
     identity, for any width), and the whole induction end to end for scalar hidden layers
     (width 2 is beyond z3's nonlinear arithmetic in the time limit). The concrete bounds are
     computed with arb balls and Interval.Phi; gates with |a⁰|/(σv) ≥ 9 are bounded together by
-    Φ(−9) each (Φ increasing)."""
+    Φ(−9) each (Φ increasing).
+
+    Survives mutation: global_sigmas: tuple[Fraction, ...] = (: the certificate holds at every noise level; the levels are example inputs
+    Survives mutation: ARB_PREC = 160: a working precision of arb; the enclosures are rigorous at any precision
+    Survives mutation: o.ge(v[a], 0) for a: strict positivity of the atoms is a stronger hypothesis; the bound still follows
+    """
     parts = {"Gaussian formulas (sympy.stats)": symbolic.conclude("sympy.stats", _gaussian_checks()),
              "Bonferroni / containment (z3)": smt.prove(BONFERRONI, ctx),
              "coupling step (z3)": smt.prove(COUPLING, ctx),
@@ -814,7 +828,12 @@ def strict_comparison_corollary(ctx):
     """z3 proves the chain S1 ≤ U1 < L0 ≤ S0 (linear arithmetic). The text's warning is also
     checked: z3 finds exact accuracies in [0, 1] with L1 < L0 and yet S1 ≥ S0, confirmed in
     exact rationals, so only an upper bound for one network against a lower bound for the other
-    compares them."""
+    compares them.
+
+    Survives mutation: lambda o, v: o.lt(v.S1, v.S0),: the non-strict conclusion is weaker and still follows
+    Survives mutation: lambda o, v: o.ge(v.S1, v.S0),: the strict counter-hypothesis is stronger; the strictness gap is still shown
+    Survives mutation: "L1 ≤ S1 ≤ 1": S1 ≤ 2 is a weaker bound that does not bind in the argument
+    """
     return all_of("z3 linear arithmetic", {"U1 < L0 ⇒ S1 < S0 (z3)": smt.prove(STRICT_COMPARISON, ctx),
                                            "L1 < L0 does not compare (exact instance)": smt.find_instance(LOWER_BOUNDS_ONLY, ctx)})
 
@@ -917,7 +936,12 @@ def identical_masks_stress(ctx):
     the same for each t, the clean logits are exactly (1, 0, −1, −1) at seeded inputs, and with
     seeded (rounded) noise the class-0 logit is exactly 1 + σG/t. z3: correctness (smallest-index
     ties) ⇔ G ≥ −t/σ for all t, σ > 0. sympy: P{G ≥ −t/σ} = Φ(t/σ) and ∂_tΦ(t/σ) =
-    φ(t/σ)/σ > 0. Rigorous intervals separate Φ(1/2) < Φ(1) < Φ(2)."""
+    φ(t/σ)/σ > 0. Rigorous intervals separate Φ(1/2) < Φ(1) < Φ(2).
+
+    Survives mutation: global_sigmas: tuple[Fraction, ...] = (: the statement holds at every noise level; the levels are example inputs
+    Survives mutation: T_UNIT = 0: the claim holds for every third-layer unit; the selected one is an example
+    Survives mutation: sigma.denominator > 2**bits: a guard on the exact forward pass's inputs, never at its boundary here
+    """
     np = _np()
     sp = symbolic.sympy()
     from sympy.stats import Normal, P
@@ -1079,7 +1103,10 @@ def positive_rescaling(ctx):
     enclosures are disjoint. (3) Mask: B₁ = (1, 2)ᵀ, B₂ = (1, 1) (input 1, two hidden units):
     H_1 keeps the weight 2; after D₁ = diag(4, 1) the layer is (4, 2)ᵀ and H_1 keeps the 4 — a
     different mask, while the clean function is unchanged (exact forward passes on a grid and
-    part (1))."""
+    part (1)).
+
+    Survives mutation: ds = [[Fraction(2) ** int(k): other positive rescalings are also symmetries of the ReLU network (checked exactly)
+    """
     np = _np()
     parts = {"ReLU(da) = d ReLU(a) (z3)": smt.prove(RELU_POSITIVE_HOMOGENEOUS, ctx)}
     parts.update({f"layer step, width {c.name[-1]} (z3)": smt.prove(c, ctx) for c in RESCALE_STEP})
@@ -1205,7 +1232,13 @@ def parameter_stability(ctx):
     ‖a − a'‖² for widths 1 and 2, ReLU(a)² ≤ a², and the unrolled recursion; sympy checks the
     decomposition identity and E G² = 1, E|G| = √(2/π). For the seeded 067A-shaped network (σ =
     1/5, ν = 1/2) the moment recursion is evaluated with rigorous operator-norm bounds, giving
-    an explicit finite bound on E‖h'_ℓ‖ (E‖u‖ ≤ 3√2 + ν√2 + 1)."""
+    an explicit finite bound on E‖h'_ℓ‖ (E‖u‖ ≤ 3√2 + ν√2 + 1).
+
+    Survives mutation: return 2 * j + (0 if s == 1 else 1): the indexing of the example network's units; the bound holds for every network
+    Survives mutation: for s in (1, -1):: the example network's construction; the bound holds for every network
+    Survives mutation: biases[1][u] = -1.5: an example network's bias; the bound holds for every network
+    Survives mutation: if a.nrows() <= a.ncols(): both Gram matrices have the same largest eigenvalue, so either side of the tie gives the same norm bound
+    """
     flint = _flint()
     parts = {f"noise cancels, width {c.name[-1]} (z3)": smt.prove(c, ctx) for c in STABILITY_LAYER}
     parts["‖ReLU(a)‖ ≤ ‖a‖ (z3)"] = smt.prove(RELU_NORM, ctx)
