@@ -86,7 +86,8 @@ def mlp_hidden_logit_drift(ctx):
     factor." (The route: column-j drift of z₁ ≤ a·(column-j mass), ReLU 1-Lipschitz, then the
     dense W₂ contributes w₂ per unit of ℓ1 drift, and the column masses add up to ‖e‖₁.) z3
     proves the end-to-end inequality on the negation at each shape; no margin is needed."""
-    return all_of("z3 on the negation, for each shape", {c.name: smt.prove(c, ctx) for c in HIDDEN_LOGIT})
+    return all_of("z3 on the negation, for each shape", {c.name: smt.prove(c, ctx) for c in HIDDEN_LOGIT},
+                  family="d₁×d₂ = 1×1, 1×2, 2×1")
 
 
 def input_logit_drift_claim(d0: int, d1: int, d2: int, factor: Any = 1) -> Claim:
@@ -139,7 +140,8 @@ def mlp_input_logit_drift(ctx):
     """004: "through two dense layers and two 1-Lipschitz ReLUs, a weight perturbation of ℓ1
     mass ‖e‖₁ moves every logit by at most w₂·d₂·w₁·a·‖e‖₁. The middle layer contributes its
     ℓ1→ℓ1 operator factor d₂·w₁." z3 proves the end-to-end inequality at each small shape."""
-    return all_of("z3 on the negation, for each shape", {c.name: smt.prove(c, ctx) for c in INPUT_LOGIT})
+    return all_of("z3 on the negation, for each shape", {c.name: smt.prove(c, ctx) for c in INPUT_LOGIT},
+                  family="d₀×d₁×d₂ = 1×1×1, 1×1×2, 2×1×1")
 
 
 # ---------------------------------------------------------------------------------------
