@@ -13,6 +13,7 @@ import pytest
 from checker import audit
 from checker.backends import exact
 from checker.cli import ExitCode
+from checker.declare import declare_bound
 from checker.model import Context, Result, Status, derive_seed
 from checker.reports import read_json, render, render_json
 from checker.runner import DEFAULT_SEED, execute
@@ -190,7 +191,7 @@ def test_declare_bound_rejects_unknown_terms():
     from auditcat.claims import LOOSE
 
     with pytest.raises(ValueError, match="no term"):
-        audit.declare_bound(LOOSE, "relu", "nope")
+        declare_bound(LOOSE, "relu", "nope")
 
 
 def test_cli_audit_command_and_check_audit_flag(tmp_path):

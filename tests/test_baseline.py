@@ -37,6 +37,7 @@ def _copy_project(tmp: Path) -> Path:
     dest = tmp / "project"
     for part in ("checker", "obligations", "lean_refs"):
         shutil.copytree(ROOT / part, dest / part, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", dest / "pyproject.toml")  # [tool.obligations] names the catalogue
     return dest
 
 

@@ -36,7 +36,7 @@ from typing import Any, Sequence
 
 from checker.model import Grade
 from checker import Expect, Source, obligation
-from checker.audit import declare_bound
+from checker.declare import declare_bound
 from checker.backends import exact, interval, sampling, smt, symbolic
 from checker.claims import claim
 from checker.model import derive_seed
