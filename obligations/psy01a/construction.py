@@ -597,7 +597,8 @@ def bernoulli_cue_block(ctx):
                          exact_denominator=f"10^{CUE_BLOCK}", decimal_enclosure=[lo, hi], interval=show(enc),
                          block_entries=CUE_BLOCK) if inside and block_ok else
                   unknown("exact rational", "the enclosure or the block size does not check", step))
-    return all_of("sympy product law + exact value", {"product law": product, "value at p = 1/10": value_part})
+    return all_of("sympy product law + exact value", {"product law": product, "value at p = 1/10": value_part},
+                  family="the product law for blocks of n ≤ 10 entries")
 
 
 def _endpoint_claim():
