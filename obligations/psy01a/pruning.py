@@ -166,8 +166,8 @@ def sharpness_instance(eta: Fraction, n: int = 10) -> dict[str, Fraction]:
     statement="With K_e = ⌈d_e N⌉ and K_f = K_e − ⌊f K_e⌋ = ⌈(1 − f)K_e⌉, the realised density exceeds the continuous "
     "law d_f = d_e(1 − f) by 0 ≤ K_f/N − d_f < (2 − f)/N, zero exactly when d_e N and (1 − f)K_e are integers; "
     "(2 − f)/N is sharp (N·gap comes arbitrarily close to 2 − f) and the one-shot bound 1/N fails.",
-    scope="the bound and zero-gap characterisation universally over ℝ from the ceiling inequalities (z3); the two forms "
-    "of K_f and the bound for every N ≤ 40, d_e = a/b (b ≤ 10), f = a/b (b ≤ 10) in exact arithmetic; sharpness and "
+    scope="the bound and zero-gap characterisation universally over ℝ from the ceiling inequalities (z3); cross-check (data): the "
+    "two forms of K_f and the bound for every N ≤ 40, d_e = a/b (b ≤ 10), f = a/b (b ≤ 10) in exact arithmetic; sharpness and "
     "failure of 1/N by exact instances",
     expect=Expect.HOLDS,
     lean="Psy01A.survivor_count_gap",
@@ -200,8 +200,7 @@ def survivor_count_gap(ctx):
                         bad.append((n, fmt(d), fmt(f), ke, kf))
         step = t.step(exact.NAME, exact.VERSION, "reference nested_counts: both forms of K_f and the bound",
                       "all hold" if not bad else f"{len(bad)} failures", cases=cases)
-    parts["reference counts (exhaustive)"] = _check("survivor counts", not bad, step, f"{cases} enumerated cases", cases=cases,
-                                                   failures=bad[:5])
+    grid = _check("survivor counts", not bad, step, f"{cases} enumerated cases", cases=cases, failures=bad[:5])
     family = []
     for k in (1, 2, 3, 6):
         eta = Fraction(1, 10**k)
@@ -217,7 +216,8 @@ def survivor_count_gap(ctx):
     parts["sharpness"] = _check("sharpness", ok, step, f"{len(family)} points", family=family)
     parts["one-shot bound 1/N fails"] = exact.check_instance(NAIVE_BOUND_FAILS, sharpness_instance(Fraction(1, 10)),
                                                             "the sharpness family at η = 1/10")
-    return all_of("z3 over ℝ + exhaustive exact counts + exact instances", parts)
+    # The reference counts on a grid check the code, not the statement: data beside the proof.
+    return cross_checked(all_of("z3 over ℝ + exact instances", parts, lemmas=True), {"reference counts (grid)": grid})
 
 
 # ---------------------------------------------------------------------------------------
