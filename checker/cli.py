@@ -96,6 +96,9 @@ def build_parser(commands: Sequence[Command] = ()) -> argparse.ArgumentParser:
     run_options(au)
     au.add_argument("--format", choices=FORMATS, help=fmt_help)
     au.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    au.add_argument("--mutate", action="store_true", help="mutation audit: perturb each claim's and discharge's literals "
+                    "and comparisons, re-run, list the survivors (exit 1 on an unexplained survivor)")
+    au.add_argument("--mutants", type=_positive_int, default=6, help="mutants per obligation with --mutate (default: %(default)s)")
 
     rp = sub.add_parser("report", help="render a saved JSON report in another format")
     rp.add_argument("report", metavar="REPORT.json")
@@ -216,6 +219,8 @@ def cmd_audit(args: argparse.Namespace) -> ExitCode:
     """``check --audit`` without baselines: the audit report (``--format markdown`` for docs)."""
     from checker.reports import render
 
+    if getattr(args, "mutate", False):
+        return cmd_mutate(args)
     args.audit = True
     results = _run(args, args.patterns)
     text = render(results, args.format)
@@ -224,6 +229,34 @@ def cmd_audit(args: argparse.Namespace) -> ExitCode:
     else:
         sys.stdout.write(text)
     return exit_code_for(results)
+
+
+def cmd_mutate(args: argparse.Namespace) -> ExitCode:
+    """``audit --mutate``: the mutation audit (:mod:`checker.mutation`), per obligation in a child process."""
+    import json
+
+    from checker import mutation
+    from checker.registry import discover
+    from checker.model import derive_seed
+
+    catalogue = discover(args.package)
+    chosen = catalogue.select(args.patterns, include_slow=args.slow)
+
+    def show(entry: dict, done: int, total: int) -> None:
+        if not args.quiet:
+            print(f"[{done}/{total}] {entry['id']}: {entry.get('verdict')} "
+                  f"(killed {entry.get('killed', 0)}, survived {entry.get('survived', 0)})", file=sys.stderr, flush=True)
+
+    entries = mutation.run(chosen, args.seed, args.timeout, limit=args.mutants, progress=show,
+                           seed_of=lambda ob: derive_seed(args.seed, ob.id))
+    text = json.dumps({"mutation": entries, "summary": mutation.summary(entries)}, indent=2, sort_keys=True) + "\n" \
+        if args.format == "json" else mutation.render(entries, markdown=args.format == "markdown")
+    if args.output:
+        atomic_write(args.output, text)
+    else:
+        sys.stdout.write(text)
+    unexplained = any(r["explanation"] is None for _, r in mutation.iter_survivors(entries))
+    return ExitCode.FAILED if unexplained else ExitCode.OK
 
 
 def cmd_report(args: argparse.Namespace) -> ExitCode:
