@@ -8,6 +8,8 @@ import re
 from typing import Any, Mapping
 from xml.sax.saxutils import quoteattr
 
+from checker.texify import texify, texttt
+
 STATUS_COLOURS = {
     "proved": "#2e7d32",
     "refuted": "#1565c0",
@@ -39,77 +41,236 @@ def audit_text(r: Mapping[str, Any]) -> str:
 
 # ----------------------------------------------------------------------------------- LaTeX
 
-_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
-_LATEX_UNICODE = {
-    "≤": r"$\le$", "≥": r"$\ge$", "≠": r"$\ne$", "≈": r"$\approx$", "→": r"$\to$", "↦": r"$\mapsto$", "⇒": r"$\Rightarrow$",
-    "∈": r"$\in$", "∉": r"$\notin$", "⊆": r"$\subseteq$", "∀": r"$\forall$", "∃": r"$\exists$", "∞": r"$\infty$",
-    "‖": r"$\|$", "·": r"$\cdot$", "×": r"$\times$", "−": "-", "–": "--", "—": "---", "…": r"\ldots{}", "√": r"$\surd$",
-    "∘": r"$\circ$", "²": r"\textsuperscript{2}", "³": r"\textsuperscript{3}", "⁴": r"\textsuperscript{4}",
-    "⁶": r"\textsuperscript{6}", "⁷": r"\textsuperscript{7}", "⁻": r"\textsuperscript{-}", "¹": r"\textsuperscript{1}",
-    "⁰": r"\textsuperscript{0}", "₀": r"\textsubscript{0}", "₁": r"\textsubscript{1}", "₂": r"\textsubscript{2}",
-    "₃": r"\textsubscript{3}", "ℝ": r"$\mathbb{R}$", "ℓ": r"$\ell$", "Σ": r"$\Sigma$", "∏": r"$\prod$", "∑": r"$\sum$",
-    "Δ": r"$\Delta$", "Φ": r"$\Phi$", "Θ": r"$\Theta$", "α": r"$\alpha$", "β": r"$\beta$", "γ": r"$\gamma$",
-    "δ": r"$\delta$", "ε": r"$\varepsilon$", "η": r"$\eta$", "θ": r"$\theta$", "λ": r"$\lambda$", "μ": r"$\mu$",
-    "ν": r"$\nu$", "π": r"$\pi$", "ρ": r"$\rho$", "σ": r"$\sigma$", "τ": r"$\tau$", "φ": r"$\varphi$", "ω": r"$\omega$",
-    "∧": r"$\wedge$", "∨": r"$\vee$", "¬": r"$\neg$", "⌈": r"$\lceil$", "⌉": r"$\rceil$", "±": r"$\pm$", "∂": r"$\partial$",
-    "ᵀ": r"\textsuperscript{T}", "ᵢ": r"\textsubscript{i}", "ⱼ": r"\textsubscript{j}", "‘": "`", "’": "'", "“": "``", "”": "''",
-    "∇": r"$\nabla$", "⊙": r"$\odot$", "′": "'", "ˆ": r"\^{}", "∖": r"$\setminus$", "⟨": r"$\langle$", "⟩": r"$\rangle$",
-}
-
 
 def latex_escape(text: str) -> str:
-    """Plain text to LaTeX that compiles with pdflatex (amssymb for ℝ); unmapped non-ASCII
-    characters become ``?`` rather than breaking the document."""
-    out = []
-    for ch in text:
-        if ch in _LATEX_SPECIAL:
-            out.append(_LATEX_SPECIAL[ch])
-        elif ch in _LATEX_UNICODE:
-            out.append(_LATEX_UNICODE[ch])
-        elif ord(ch) < 128:
-            out.append(ch)
+    """Plain text (with Unicode mathematics) to LaTeX for pdflatex: math as ``$…$``, prose
+    escaped, no character lost (:mod:`checker.texify`)."""
+    return texify(text)
+
+
+#: The macros every LaTeX table uses, each ``\providecommand``'ed so that an author can restyle
+#: it by defining it first (as leanblueprint does). Arguments: see the comments in the output.
+LATEX_MACROS = r"""\providecommand{\obproved}[1]{\textbf{proved}~#1}
+\providecommand{\obuniversal}{$\forall$}
+\providecommand{\obbounded}[1]{(#1)}
+\providecommand{\obinstances}[1]{at #1}
+\providecommand{\obvacuous}{\textbf{proved (vacuous)}}
+\providecommand{\obrefuted}{\textbf{refuted}}
+\providecommand{\obsupported}{\textit{supported}}
+\providecommand{\obbrittle}{\textit{brittle}}
+\providecommand{\obunknown}{unknown}
+\providecommand{\obtimeout}{timeout}
+\providecommand{\oberror}{\textbf{error}}
+\providecommand{\obfullyproved}{~$\checkmark$}
+\providecommand{\obrestson}[1]{\newline\textit{rests on #1}}
+\providecommand{\obvacuity}[1]{\newline\textit{vacuity #1}}
+\providecommand{\obwitness}[1]{\newline{\scriptsize witness: #1}}
+\providecommand{\oboutcome}[1]{\newline{\scriptsize #1}}
+\providecommand{\obid}[1]{\newline{\scriptsize #1}}
+\providecommand{\obmethod}[1]{\newline{\itshape #1}}
+\providecommand{\obwidthsource}{0.18}
+\providecommand{\obwidthclaim}{0.53}
+\providecommand{\obwidthstatus}{0.29}
+\providecommand{\obtablesize}{\scriptsize}
+\providecommand{\obheader}{Source & Claim (obligation) & Status (method)}"""
+
+_LATEX_PREAMBLE_NOTE = [
+    "% Requires \\usepackage{booktabs,longtable,array,amssymb}. Every \\ob... macro below is",
+    "% \\providecommand'ed: define your own before \\input to restyle (e.g. \\renewcommand is not needed).",
+    "% \\obproved{GRADE} with GRADE \\obuniversal, \\obbounded{SIZES} or \\obinstances{POINTS};",
+    "% \\obfullyproved marks a proof whose every ancestor is proved; \\obrestson{WHAT} one that is not.",
+]
+
+#: Characters of the compact table's claim and method cells.
+CLAIM_CHARS, METHOD_CHARS, LABEL_CHARS, OVER_CHARS = 90, 32, 30, 30
+
+_ABBREVIATIONS = (("Theorem", "Thm"), ("Corollary", "Cor."), ("Proposition", "Prop."), ("Lemma", "Lem."),
+                  ("Definition", "Def."), ("Section", "Sec."), ("Equation", "Eq."), ("Example", "Ex."),
+                  ("Remark", "Rem."))
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` cut at a word boundary to at most ``limit`` characters, with an ellipsis."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    if " " in head[limit // 2:]:
+        head = head[: head.rindex(" ")]
+    return head.rstrip(" ,;:(") + "…"
+
+
+def latex_cut(text: str, limit: int) -> str:
+    """:func:`_cut` as LaTeX; the ellipsis of the cut is prose (it must not pull the last word
+    into mathematics)."""
+    cut = _cut(text, limit)
+    if cut == " ".join(text.split()):
+        return latex_escape(cut)
+    return latex_escape(cut[:-1]) + "\\ldots{}"
+
+
+def short_label(label: str) -> str:
+    """The source's own reference, short: ``Theorem 2 (Eq. 7), single-layer bound`` → ``Thm 2 (Eq. 7)``."""
+    head = label.split(": ")[0]
+    pieces = head.split(", ")
+    kept = [pieces[0]] + [p for p in pieces[1:] if any(c.isdigit() for c in p)]
+    head = ", ".join(kept)
+    for long, short in _ABBREVIATIONS:
+        head = re.sub(rf"\b{long}\b", short, head)
+    return _cut(head, LABEL_CHARS).removesuffix("…").rstrip() if len(head) > LABEL_CHARS else head
+
+
+def short_method(method: str) -> str:
+    return _cut(re.split(r"[;(]", method)[0].strip() or method, METHOD_CHARS).removesuffix("…")
+
+
+def short_over(over: str) -> str:
+    """What a grade covers, in short: ``the 4 checked sizes (…)`` → ``the 4 checked sizes``."""
+    head = over.split(" (")[0]
+    return head if len(head) >= 6 else over
+
+
+def latex_status(r: Mapping[str, Any], over_chars: int = OVER_CHARS, witness_chars: int = 48, short: bool = False) -> str:
+    """The status cell as macros: ``\\obproved{\\obbounded{K = 2\\ldots 6}}\\obrestson{7 supported}``."""
+    from checker.reports import status_cell
+
+    cell = status_cell(r, witness_chars)
+    shown = _shown(r)
+    if r["status"] == "proved":
+        if cell.label == "proved (vacuous)":
+            out = "\\obvacuous{}"
         else:
-            out.append("?")
-    return "".join(out)
+            over = r.get("grade_over") or ""
+            over = latex_cut(short_over(over) if short else over, over_chars)
+            grade = {"universal": "\\obuniversal{}", "bounded": f"\\obbounded{{{over}}}",
+                     "instances": f"\\obinstances{{{over}}}"}.get(r.get("grade") or "", "")
+            out = f"\\obproved{{{grade}}}"
+        if cell.fully_proved:
+            out += "\\obfullyproved{}"
+    elif shown == "brittle":
+        out = "\\obbrittle{}"
+    else:
+        out = "\\ob" + r["status"] + "{}"
+    if cell.depends:
+        out += "\\obrestson{" + latex_escape(cell.depends.removeprefix("rests on ")) + "}"
+    if cell.vacuity:
+        out += "\\obvacuity{" + latex_escape(cell.vacuity.removeprefix("vacuity ")) + "}"
+    if cell.witness:
+        out += "\\obwitness{" + latex_escape(cell.witness) + "}"
+    outcome = r["outcome"]
+    expect = r.get("expect")
+    # "confirmed" of a claim the source says holds, and "evidence" of a supported one, repeat the
+    # status; every other outcome is said
+    if expect in ("fails", "open"):
+        out += "\\oboutcome{" + latex_escape(f"{outcome}; the source says it {expect}") + "}"
+    elif outcome not in ("confirmed", "evidence"):
+        out += "\\oboutcome{" + latex_escape(outcome) + "}"
+    return out
+
+
+def _longtable(columns: str, header: str, rows: list[str], size: str = "\\obtablesize") -> list[str]:
+    return ["{" + size, "\\begin{longtable}{" + columns + "}", "\\toprule", header + " \\\\", "\\midrule", "\\endhead",
+            "\\bottomrule", "\\endfoot", *rows, "\\end{longtable}", "}"]
 
 
 def latex(doc: Mapping[str, Any]) -> str:
-    """A booktabs table, one row per obligation: id, source label, claim, method and scope, status.
-    Needs ``\\usepackage{booktabs,longtable,amssymb}``; include it with ``\\input``."""
+    """The compact table: one row per obligation that fits ``\\linewidth`` — the source's short
+    reference with the id under it, the claim (cut to :data:`CLAIM_CHARS`), the status with grade,
+    dependency mark and outcome as macros, the method in short — then the per-source summary.
+    ``\\input`` it in a document with ``booktabs``, ``longtable``, ``array`` and ``amssymb``."""
     audited = _audited(doc)
-    columns = ("p{0.18\\linewidth}p{0.12\\linewidth}p{0.24\\linewidth}p{0.2\\linewidth}lp{0.16\\linewidth}" if audited
-               else "p{0.2\\linewidth}p{0.14\\linewidth}p{0.28\\linewidth}p{0.24\\linewidth}l")
-    lines = [
-        "% Proof-status table generated by `obligations check --format latex`.",
-        "% Requires: \\usepackage{booktabs} \\usepackage{longtable} \\usepackage{amssymb}",
-        "\\begin{longtable}{" + columns + "}",
-        "\\toprule",
-        "Obligation & Source & Claim & Method and scope & Status" + (" & Audit" if audited else "") + " \\\\",
-        "\\midrule",
-        "\\endhead",
-    ]
+    rows = []
     for r in doc["results"]:
-        cells = [
-            "\\texttt{" + latex_escape(r["id"]) + "}",
-            latex_escape(r["source"]["label"]) + " (\\texttt{" + latex_escape(r["source"]["file"]) + "})",
-            latex_escape(r["statement"]),
-            latex_escape(r["method"]) + "; " + latex_escape(r["scope"]),
-            "\\textbf{" + latex_escape(_shown(r)) + "}",
-        ]
+        ref = latex_escape(short_label(r["source"]["label"]))
+        claim = latex_cut(r["statement"], CLAIM_CHARS) + "\\obid{" + texttt(r["id"]) + "}"
+        status = latex_status(r, over_chars=OVER_CHARS, short=True) + "\\obmethod{" + latex_escape(short_method(r["method"])) + "}"
         if audited:
-            cells.append(latex_escape(audit_text(r)))
-        lines.append(" & ".join(cells) + " \\\\")
-    lines += ["\\bottomrule", "\\end{longtable}"]
+            status += "\\newline{\\scriptsize audit: " + latex_cut(audit_text(r), 80) + "}"
+        rows.append(" & ".join((ref, claim, status)) + " \\\\")
+    lines = ["% Proof-status table generated by `obligations check --format latex` (compact;",
+             "% `--latex-detail` gives the full claims, methods and scopes).", *_LATEX_PREAMBLE_NOTE, LATEX_MACROS]
+    columns = "".join(f">{{\\raggedright\\arraybackslash\\hspace{{0pt}}}}p{{\\dimexpr\\obwidth{c}\\linewidth-2\\tabcolsep}}"
+                      for c in ("source", "claim", "status"))
+    lines += _longtable(columns, "\\obheader", rows)
+    lines += latex_summary(doc)
     return "\n".join(lines) + "\n"
 
 
-def latex_document(doc: Mapping[str, Any]) -> str:
-    """A minimal compilable document around :func:`latex` (used by the tests)."""
+def latex_detail(doc: Mapping[str, Any]) -> str:
+    """The long table: id and full source label, the whole claim, method and scope, status cell
+    (uncut witness) and, when audited, the audit; then the per-source summary."""
+    audited = _audited(doc)
+    fr = [0.2, 0.3, 0.28, 0.22] if not audited else [0.18, 0.26, 0.2, 0.18, 0.18]
+    columns = "".join(f">{{\\raggedright\\arraybackslash\\hspace{{0pt}}}}p{{\\dimexpr{f}\\linewidth-2\\tabcolsep}}" for f in fr)
+    rows = []
+    for r in doc["results"]:
+        cells = [texttt(r["id"]) + "\\newline{\\scriptsize " + latex_escape(r["source"]["label"]) + " ("
+                 + texttt(r["source"]["file"]) + ")}",
+                 latex_escape(r["statement"]),
+                 latex_escape(r["method"]) + "; " + latex_escape(r["scope"]),
+                 latex_status(r, over_chars=400, witness_chars=0)]
+        if audited:
+            cells.append(latex_escape(audit_text(r)))
+        rows.append(" & ".join(cells) + " \\\\ \\addlinespace")
+    header = "Obligation & Claim & Method and scope & Status" + (" & Audit" if audited else "")
+    lines = ["% Proof-status table generated by `obligations check --format latex --latex-detail`.",
+             *_LATEX_PREAMBLE_NOTE, LATEX_MACROS]
+    lines += _longtable(columns, header, rows, size="\\small")
+    lines += latex_summary(doc)
+    return "\n".join(lines) + "\n"
+
+
+SUMMARY_COLUMNS = (("proved ∀", "$\\forall$"), ("bounded", "bdd."), ("instances", "inst."), ("fully proved", "full"),
+                   ("refuted", "ref."), ("supported", "sup."), ("open", "open"), ("total", "all"))
+
+
+def source_summary(doc: Mapping[str, Any]) -> list[tuple[str, dict[str, int]]]:
+    """Per source document: proved by grade, fully proved, refuted, supported, open (unknown,
+    timeout, error) and total, in the order the sources first appear."""
+    out: dict[str, dict[str, int]] = {}
+    for r in doc["results"]:
+        c = out.setdefault(r["source"]["file"], {k: 0 for k, _ in SUMMARY_COLUMNS})
+        c["total"] += 1
+        st = r["status"]
+        if st == "proved":
+            c[{"universal": "proved ∀", "bounded": "bounded", "instances": "instances"}.get(r.get("grade") or "", "instances")] += 1
+            c["fully proved"] += (r.get("dependencies") or {}).get("state") == "fully proved"
+        elif st in ("refuted", "supported"):
+            c[st] += 1
+        else:
+            c["open"] += 1
+    return list(out.items())
+
+
+def _source_name(doc: Mapping[str, Any], file: str) -> str:
+    prefixes = sorted({r["id"].split(".")[0] for r in doc["results"] if r["source"]["file"] == file})
+    token = re.split(r"[_.]", file)[0][:10] or file[:10]
+    return "/".join(prefixes) + (f", {token}" if token and token not in prefixes else "")
+
+
+def latex_summary(doc: Mapping[str, Any]) -> list[str]:
+    """The per-source summary: one row per source document, counts by status and grade."""
+    rows = []
+    for file, c in source_summary(doc):
+        rows.append(texttt(_source_name(doc, file)) + " & " + " & ".join(str(c[k]) for k, _ in SUMMARY_COLUMNS) + " \\\\")
+    total = {k: sum(c[k] for _, c in source_summary(doc)) for k, _ in SUMMARY_COLUMNS}
+    head = " & ".join(h for _, h in SUMMARY_COLUMNS)
+    return ["% Per-source summary: proved by grade (universal, bounded, instances), fully proved (every",
+            "% ancestor proved too), refuted, supported (evidence), open (unknown, timeout, error).",
+            "\\begin{center}\\obtablesize",
+            "\\begin{tabular*}{\\linewidth}{@{\\extracolsep{\\fill}}>{\\raggedright\\arraybackslash}p{0.24\\linewidth}"
+            + "r" * len(SUMMARY_COLUMNS) + "@{}}",
+            "\\toprule", "Source & " + head + " \\\\", "\\midrule", *rows, "\\midrule",
+            "all & " + " & ".join(str(total[k]) for k, _ in SUMMARY_COLUMNS) + " \\\\", "\\bottomrule", "\\end{tabular*}",
+            "\\end{center}"]
+
+
+def latex_document(doc: Mapping[str, Any], detail: bool = False, options: str = "") -> str:
+    """A minimal compilable ``article`` around the table (used by the tests)."""
     return (
-        "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{booktabs}\n\\usepackage{longtable}\n"
-        "\\usepackage{amssymb}\n\\usepackage[margin=1.5cm]{geometry}\n\\begin{document}\n"
-        + latex(doc) + "\\end{document}\n"
+        f"\\documentclass[{options}]{{article}}\n\\usepackage[T1]{{fontenc}}\n\\usepackage{{booktabs}}\n"
+        "\\usepackage{longtable}\n\\usepackage{array}\n\\usepackage{amssymb}\n\\begin{document}\n"
+        + (latex_detail(doc) if detail else latex(doc)) + "\\end{document}\n"
     )
 
 
