@@ -197,10 +197,29 @@ class StatusCell:
 WITNESS_CHARS = 60
 
 
-def status_cell(row: Mapping[str, Any], witness_chars: int = WITNESS_CHARS) -> StatusCell:
-    """The compact cell of one JSON result row (the only place this wording is made)."""
+#: How many characters of a bounded or instances grade's ``over`` the compact cell keeps.
+OVER_CHARS = 30
+
+
+def short_over(over: str, limit: int = OVER_CHARS) -> str:
+    """What a grade covers, in short: ``the 4 checked sizes (col-drift-refined-d1, …)`` → ``the 4
+    checked sizes``; ``limit`` 0 keeps it whole."""
+    if not limit:
+        return over
+    head = over.split(" (")[0]
+    head = head if len(head) >= 6 else over
+    return _short(head, limit)
+
+
+def status_cell(row: Mapping[str, Any], witness_chars: int = WITNESS_CHARS, over_chars: int = OVER_CHARS) -> StatusCell:
+    """The compact cell of one JSON result row (the only place this wording is made); ``0`` for
+    ``witness_chars`` / ``over_chars`` keeps the witness / the grade's family or points whole."""
     status = row["status"]
     label = row.get("status_label") or row.get("shown_status") or status
+    if status == "proved" and label != "proved (vacuous)" and row.get("grade") in ("bounded", "instances"):
+        from checker.model import Grade, grade_label
+
+        label = "proved " + grade_label(Grade(row["grade"]), short_over(row.get("grade_over") or "", over_chars))
     deps = row.get("dependencies") or {}
     return StatusCell(status=status, label=label, depends=dependency_mark(deps), vacuity=vacuity_mark(row),
                       witness=witness_text(row, witness_chars), fully_proved=deps.get("state") == "fully proved")
@@ -297,7 +316,7 @@ def render_table(results: Sequence[Result], wide: bool = False) -> str:
     header = ("obligation", "status", "outcome", "time", *(WIDE_HEADER if wide else ()))
     rows, notes = [], []
     for d in docs:
-        cell = status_cell(d, 0 if wide else WITNESS_CHARS + 20)
+        cell = status_cell(d, 0 if wide else WITNESS_CHARS + 20, 0 if wide else OVER_CHARS)
         rows.append((d["id"], cell.text, d["outcome"], f"{d['time_s']:.2f}s", *(_wide_cells(d, cell) if wide else ())))
         extra = []
         if cell.witness:
@@ -328,7 +347,8 @@ def render_table(results: Sequence[Result], wide: bool = False) -> str:
         for note in extra:
             out.append(("    " + note) if wide else _short("    " + note, TABLE_WIDTH))
     out.append("")
-    out.append(summary_line(results))
+    line = summary_line(results)
+    out.append(line if wide or len(line) <= TABLE_WIDTH else line.replace(" | ", "\n  "))
     return "\n".join(out) + "\n"
 
 
