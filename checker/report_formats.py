@@ -55,15 +55,15 @@ LATEX_MACROS = r"""\providecommand{\obproved}[1]{\textbf{proved}~#1}
 \providecommand{\obtimeout}{timeout}
 \providecommand{\oberror}{\textbf{error}}
 \providecommand{\obfullyproved}{~$\checkmark$}
-\providecommand{\obrestson}[1]{\newline\textit{rests on #1}}
-\providecommand{\obvacuity}[1]{\newline\textit{vacuity #1}}
+\providecommand{\obrestson}[1]{; \textit{rests on #1}}
+\providecommand{\obvacuity}[1]{; \textit{vacuity #1}}
 \providecommand{\obwitness}[1]{\newline{\scriptsize witness: #1}}
-\providecommand{\oboutcome}[1]{\newline{\scriptsize #1}}
+\providecommand{\oboutcome}[1]{; #1}
 \providecommand{\obid}[1]{\newline{\scriptsize #1}}
 \providecommand{\obmethod}[1]{\newline{\itshape #1}}
-\providecommand{\obwidthsource}{0.18}
-\providecommand{\obwidthclaim}{0.53}
-\providecommand{\obwidthstatus}{0.29}
+\providecommand{\obwidthsource}{0.15}
+\providecommand{\obwidthclaim}{0.5}
+\providecommand{\obwidthstatus}{0.35}
 \providecommand{\obtablesize}{\scriptsize}
 \providecommand{\obheader}{Source & Claim (obligation) & Status (method)}"""
 
@@ -75,7 +75,7 @@ _LATEX_PREAMBLE_NOTE = [
 ]
 
 #: Characters of the compact table's claim and method cells.
-CLAIM_CHARS, METHOD_CHARS, LABEL_CHARS, OVER_CHARS = 90, 32, 30, 30
+CLAIM_CHARS, METHOD_CHARS, LABEL_CHARS, OVER_CHARS = 80, 32, 30, 30
 
 _ABBREVIATIONS = (("Theorem", "Thm"), ("Corollary", "Cor."), ("Proposition", "Prop."), ("Lemma", "Lem."),
                   ("Definition", "Def."), ("Section", "Sec."), ("Equation", "Eq."), ("Example", "Ex."),
@@ -191,8 +191,8 @@ def latex_detail(doc: Mapping[str, Any]) -> str:
     columns = "".join(f">{{\\raggedright\\arraybackslash\\hspace{{0pt}}}}p{{\\dimexpr{f}\\linewidth-2\\tabcolsep}}" for f in fr)
     rows = []
     for r in doc["results"]:
-        cells = [texttt(r["id"]) + "\\newline{\\scriptsize " + latex_escape(r["source"]["label"]) + " ("
-                 + texttt(r["source"]["file"]) + ")}",
+        cells = ["{\\footnotesize " + texttt(r["id"], break_every=12) + "}\\newline{\\scriptsize " + latex_escape(r["source"]["label"]) + " ("
+                 + texttt(r["source"]["file"], break_every=8) + ")}",
                  latex_escape(r["statement"]),
                  latex_escape(r["method"]) + "; " + latex_escape(r["scope"]),
                  latex_status(r, over_chars=400, witness_chars=0)]

@@ -348,7 +348,11 @@ def render_table(results: Sequence[Result], wide: bool = False) -> str:
             out.append(("    " + note) if wide else _short("    " + note, TABLE_WIDTH))
     out.append("")
     line = summary_line(results)
-    out.append(line if wide or len(line) <= TABLE_WIDTH else line.replace(" | ", "\n  "))
+    if wide or len(line) <= TABLE_WIDTH:
+        out.append(line)
+    else:
+        for k, part in enumerate(line.split(" | ")):
+            out += [("  " if k or j else "") + p for j, p in enumerate(_wrap(part, TABLE_WIDTH - 4))]
     return "\n".join(out) + "\n"
 
 

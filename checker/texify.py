@@ -282,7 +282,7 @@ def texify(text: str) -> str:
         before, span, after = _balance_edges(run)
         if any(a.kind == "math" for a in span):
             out.extend(a.text for a in before)
-            out.append("$" + _join_math(span).strip() + "$")
+            out.append("$" + re.sub(" +", " ", _join_math(span)).strip() + "$")
             out.extend(a.text for a in after)
         else:
             out.extend(a.text for a in run)
@@ -307,14 +307,14 @@ def _join_math(span: list[_Atom]) -> str:
     return "".join(parts)
 
 
-def texttt(ident: str) -> str:
+def texttt(ident: str, break_every: int = 0) -> str:
     """An identifier in ``\\texttt`` that can break after each ``.`` and ``_`` (long ids in narrow
-    columns)."""
+    columns) and, with ``break_every``, inside long runs of letters and digits."""
     out, run = [], 0
     for ch in ident:
         out.append(_text_of(ch))
         run = run + 1 if ch.isalnum() else 0
-        if ch == "." or run == 8:  # a long hex name breaks too
+        if ch == "." or run == break_every:  # a long hex file name breaks too
             out.append(r"\allowbreak{}")
             run = 0
     return r"\texttt{" + "".join(out) + "}"
