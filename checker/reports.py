@@ -372,6 +372,11 @@ def _md_code(text: str) -> str:
 
 
 def _md_cell(text: str) -> str:
+    """A cell whose whole text may be marked up as ``**bold**`` or ```code```; the rest is escaped."""
+    if len(text) > 4 and text.startswith("**") and text.endswith("**"):
+        return "**" + md_escape(text[2:-2]) + "**"
+    if len(text) > 2 and text.startswith("`") and text.endswith("`") and "`" not in text[1:-1]:
+        return _md_code(text[1:-1])
     return md_escape(text)
 
 
