@@ -297,6 +297,29 @@ def render(results: Sequence[Result], fmt: str) -> str:
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
 
+def claims_lines(d: Mapping[str, Any]) -> list[str]:
+    """The checked formulas of a result, as ``show`` prints them (and the prose check)."""
+    from checker.render import PrintedClaim, prose_warnings
+
+    claims = d.get("claims")
+    fp = d.get("fingerprint") or {}
+    out = []
+    if fp.get("digest"):
+        out.append(f"  fingerprint {fp['digest'][:16]} (code {str(fp.get('code', ''))[:16]}, {fp.get('granularity', '?')})")
+    if claims is None:
+        out.append("  claims     not recorded (a report of an older schema)")
+        return out
+    if not claims:
+        out.append("  claims     none declared: the discharge checks its statement directly, so there is no printed formula")
+        return out
+    out.append(f"  claims     {len(claims)} checked formula(s)")
+    for c in claims:
+        out.append(f"    {c['name']}: {c.get('text') or c.get('error')}")
+    for w in prose_warnings(d["statement"], [PrintedClaim.from_json(c) for c in claims]):
+        out.append(f"  warning    {w}")
+    return out
+
+
 def render_certificate(result: Result, context: Sequence[Result] = ()) -> str:
     """The full certificate of one result, for ``obligations show``."""
     d = result.to_json()
@@ -318,6 +341,7 @@ def render_certificate(result: Result, context: Sequence[Result] = ()) -> str:
     ]
     if d["hypotheses"]:
         out.append(f"  hypotheses {', '.join(d['hypotheses'])}")
+    out.extend(claims_lines(d))
     if c["reason"]:
         out.append(f"  reason     {c['reason']}")
     if c["witness"] is not None:
