@@ -523,11 +523,12 @@ _PROSE_NUMBER = re.compile(r"(?<![\w.^_{/])(\d+(?:\.\d+)?(?:/\d+)?)(?![\w}]|\.\d
 
 
 def prose_numbers(statement: str) -> list[str]:
-    return _PROSE_NUMBER.findall(statement)
+    """Numbers of a statement's prose, leaving out enumerators such as ``(2)``."""
+    return _PROSE_NUMBER.findall(re.sub(r"\(\d+\)", " ", statement))
 
 
 def prose_warnings(statement: str, claims: Iterable[PrintedClaim]) -> list[str]:
-    """Numbers of the statement text that occur in no printed claim (and no variable count):
+    """Numbers of the statement text that occur in no printed claim (0 and 1 are always allowed):
     ``≤ 2·…`` in prose while the code checks ``3·…`` is caught here."""
     printed = [c for c in claims if c.error is None]
     if not printed:
@@ -535,7 +536,6 @@ def prose_warnings(statement: str, claims: Iterable[PrintedClaim]) -> list[str]:
     constants: set[Fraction] = set()
     for c in printed:
         constants |= c.numbers()
-        constants.add(Fraction(len(c.variables)))
     out = []
     for token in dict.fromkeys(prose_numbers(statement)):
         value = Fraction(token)
