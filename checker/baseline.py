@@ -3,10 +3,13 @@
 A baseline is a JSON report (the same schema as ``check --format json``). Comparing a run
 with it names, per obligation, what changed — "refuted instead of proved", new, removed,
 statement or expectation changed, a claim edited, the discharge code edited — and says which
-changes are regressions: a lost proof, a new contradiction or breakage, or a claim that became
+changes are regressions: a lost proof, a lost refutation, lost evidence (``supported`` →
+``unknown``/``timeout``/``error``), a new contradiction or breakage, or a claim that became
 *weaker*, *incomparable* or could not be compared (:mod:`checker.claim_relation`), or was
 dropped. Like a snapshot test, such a claim change fails until the author accepts it by saving
 the baseline again (``--save-baseline``); a stronger or equivalent claim is listed and passes.
+When both runs were audited, every audit whose verdict changed is listed (a new vacuity or
+brittleness flag, or a bound whose tightness became ``exceeded``, is a regression).
 
 A baseline of schema 1 (before fingerprints and printed claims) still loads; the comparison then
 says once that claim changes cannot be seen against it.
@@ -15,7 +18,6 @@ says once that claim changes cannot be seen against it.
 from __future__ import annotations
 
 import difflib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -138,16 +140,46 @@ def compare(before: Sequence[Result], after: Sequence[Result]) -> list[Change]:
             lost_proof = a.status is Status.PROVED
             newly_bad = b.outcome in bad and a.outcome not in bad
             lost_refutation = a.status is Status.REFUTED and a.outcome is Outcome.CONFIRMED
+            lost_evidence = a.status is Status.SUPPORTED and b.status in (Status.UNKNOWN, Status.TIMEOUT, Status.ERROR)
             changes.append(Change(
-                ob_id, "status", f"{b.status.value} instead of {a.status.value} ({b.outcome.value})",
-                lost_proof or newly_bad or lost_refutation,
+                ob_id, "status", f"{b.status.value} instead of {a.status.value} ({b.outcome.value})"
+                + (": evidence lost" if lost_evidence else ""),
+                lost_proof or newly_bad or lost_refutation or lost_evidence,
             ))
         elif a.outcome is not b.outcome and b.outcome in bad:
             changes.append(Change(ob_id, "status", f"{b.outcome.value} instead of {a.outcome.value}", True))
         if a.status is b.status and a.audit is not None and b.audit is not None and a.shown_status != b.shown_status:
             # both runs audited: a proof that became vacuous, or evidence that became brittle, is a regression
             changes.append(Change(ob_id, "audit", f"shown {b.shown_status} instead of {a.shown_status}", b.flag is not None))
+        if a.audit is not None and b.audit is not None:
+            # a changed flag (vacuous, brittle) is already named by the shown status above
+            flagged = {"vacuity", "brittleness"} if a.shown_status != b.shown_status else set()
+            for key, old_v, new_v in audit_changes(a.audit, b.audit):
+                if key in flagged:
+                    continue
+                changes.append(Change(ob_id, "audit", f"{key}: {new_v} instead of {old_v}",
+                                      key == "tightness" and new_v.startswith("exceeded")
+                                      and not old_v.startswith("exceeded")))
     return changes
+
+
+AUDIT_VERDICTS = ("vacuity", "necessity", "tightness", "shrink", "brittleness", "mutation")
+
+
+def _audit_verdict(entry: Any) -> str | None:
+    if not isinstance(entry, Mapping):
+        return None
+    return str(entry.get("summary") or entry.get("verdict"))
+
+
+def audit_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """``(audit, old verdict, new verdict)`` for every audit whose verdict differs between two audited runs."""
+    out = []
+    for key in AUDIT_VERDICTS:
+        old_v, new_v = _audit_verdict(before.get(key)), _audit_verdict(after.get(key))
+        if old_v != new_v and not (old_v is None and new_v is None):
+            out.append((key, old_v or "not run", new_v or "not run"))
+    return out
 
 
 def render(changes: Sequence[Change]) -> str:

@@ -316,6 +316,20 @@ class Obligation:
         return f"{self.file}:{self.line}"
 
 
+def audit_flag(audit: Mapping[str, Any] | None, status: str) -> str | None:
+    """``vacuous`` for a proof with a vacuous claim, ``brittle`` for seed-dependent evidence,
+    read from a result's audit object (its JSON form); ``None`` otherwise."""
+    if not audit:
+        return None
+    vac = audit.get("vacuity")
+    if status == "proved" and isinstance(vac, Mapping) and vac.get("verdict") == "vacuous":
+        return "vacuous"
+    brit = audit.get("brittleness")
+    if status == "supported" and isinstance(brit, Mapping) and brit.get("verdict") == "brittle":
+        return "brittle"
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     timeout_s: float
@@ -381,9 +395,7 @@ class Result:
     def flag(self) -> str | None:
         """``vacuous`` (a proof whose hypotheses are contradictory) or ``brittle`` (evidence that
         changes status across seeds), from the audit; ``None`` otherwise or when not audited."""
-        from checker.audit import flag
-
-        return flag(self.audit, self.status.value)
+        return audit_flag(self.audit, self.status.value)
 
     @property
     def shown_status(self) -> str:

@@ -283,6 +283,8 @@ def text(e: Expr, parent: int = 0, right: bool = False) -> str:
             s, prec = "⌈" + text(a[0]) + "⌉", 10
         case "sqrt":
             s, prec = "√(" + text(a[0]) + ")", 10
+        case "is_int":
+            s, prec = text(a[0], 9) + " ∈ ℤ", 5
         case "not":
             s = "¬" + text(a[0], prec + 1)
         case "and" | "or":
@@ -471,7 +473,8 @@ def _domain_formulas(claim: Any) -> tuple[Formula, ...]:
     if not domains:
         return ()
     out = []
-    items = domains.items() if isinstance(domains, Mapping) else domains
+    # one Domain per variable, in order (or a mapping name -> Domain)
+    items = domains.items() if isinstance(domains, Mapping) else zip(getattr(claim, "variables", ()), domains)
     for name, d in items:
         x = var(name)
         parts: list[Expr] = []

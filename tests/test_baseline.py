@@ -33,10 +33,35 @@ def test_compare_names_each_kind_of_change():
     assert ("b", "status") not in changes
 
 
+def test_lost_evidence_is_a_regression():
+    """supported → unknown, timeout or error loses evidence: each is a regression; unknown → supported is not."""
+    before = [_result(x, Status.SUPPORTED) for x in ("u", "t", "e")] + [_result("g", Status.UNKNOWN)]
+    after = [_result("u", Status.UNKNOWN), _result("t", Status.TIMEOUT), _result("e", Status.ERROR),
+             _result("g", Status.SUPPORTED)]
+    changes = {c.id: c for c in compare(before, after)}
+    assert all(changes[x].regression and "evidence lost" in changes[x].message for x in ("u", "t", "e"))
+    assert changes["g"].regression is False
+
+
+def test_changed_audit_verdicts_are_listed():
+    """Both runs audited: each audit whose verdict changed is listed; tight → exceeded is a regression."""
+    from dataclasses import replace
+
+    a = replace(_result("x", Status.PROVED), audit={"tightness": {"verdict": "tight", "summary": "tight"},
+                                                    "necessity": {"verdict": "2 needed"}})
+    b = replace(_result("x", Status.PROVED), audit={"tightness": {"verdict": "exceeded", "summary": "exceeded (ratio 2)"},
+                                                    "necessity": {"verdict": "1 needed, 1 not needed"}})
+    changes = [c for c in compare([a], [b]) if c.kind == "audit"]
+    by_audit = {c.message.split(":")[0]: c for c in changes}
+    assert by_audit["tightness"].regression and "exceeded (ratio 2) instead of tight" in by_audit["tightness"].message
+    assert by_audit["necessity"].regression is False
+
+
 def _copy_project(tmp: Path) -> Path:
     dest = tmp / "project"
     for part in ("checker", "obligations", "lean_refs"):
         shutil.copytree(ROOT / part, dest / part, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", dest / "pyproject.toml")  # [tool.obligations] names the catalogue
     return dest
 
 
