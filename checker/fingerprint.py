@@ -21,6 +21,10 @@ built from three parts:
 - **data**: the bytes of every data file next to any of those modules (non-Python files in the
   module's directory and in its non-package subdirectories, e.g. ``data/example_mlp.npz``).
 
+Not covered, as in any per-result cache: state that one discharge leaves behind for another in
+the same worker process (a discharge must not depend on which ran before it), and modules outside
+the catalogue package that are not installed libraries.
+
 The engine (``checker/``), library versions, limits and seed are not part of the fingerprint;
 the cache key adds them (:func:`checker.cache.cache_key`). The printed claims
 (:mod:`checker.render`) are a function of the same code and data; :func:`obligation_digest`
