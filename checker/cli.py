@@ -212,6 +212,7 @@ def cmd_check(args: argparse.Namespace) -> ExitCode:
     else:
         sys.stdout.write(text)
     code = exit_code_for(results)
+    _warn_prose(results)
     if args.save_baseline:
         baseline.save(args.save_baseline, results)
     if before is not None:
@@ -220,6 +221,16 @@ def cmd_check(args: argparse.Namespace) -> ExitCode:
         if any(c.regression for c in changes):
             code = ExitCode.FAILED
     return code
+
+
+def _warn_prose(results: Sequence[Result]) -> None:
+    """Warn where a number of the statement occurs in none of the checked claims."""
+    from checker.render import PrintedClaim, prose_warnings
+
+    for r in results:
+        if r.claims:
+            for w in prose_warnings(r.statement, [PrintedClaim.from_json(c) for c in r.claims]):
+                print(f"warning: {r.id}: {w}", file=sys.stderr)
 
 
 def cmd_audit(args: argparse.Namespace) -> ExitCode:

@@ -512,6 +512,18 @@ document.body.dataset.scrollWidth = document.documentElement.scrollWidth;
 """
 
 
+def _claims_html(r: Mapping[str, Any]) -> str:
+    """The checked formulas of a result (schema 2), or why there are none."""
+    claims = r.get("claims")
+    if claims is None:
+        return ""
+    e = _html.escape
+    if not claims:
+        return "<details><summary>claims</summary><p>no declared claim: the discharge checks its statement directly</p></details>"
+    items = "".join(f"<li><code>{e(c['name'])}</code>: {e(c.get('text') or '')}</li>" for c in claims)
+    return f"<details><summary>claims ({len(claims)})</summary><ul>{items}</ul></details>"
+
+
 def html(doc: Mapping[str, Any]) -> str:
     """A self-contained page: summary, the layered dependency graph coloured by dependency state
     (legend, search, each node linking to its certificate), the table, and every certificate
@@ -538,7 +550,7 @@ def html(doc: Mapping[str, Any]) -> str:
             f'<td>{e(r["statement"])}<br><small>scope: {e(r["scope"])}</small></td><td>{e(r["method"])}</td>'
             f'<td><span class="chip" style="background:{colour}">{e(cell.label)}</span>{notes}<br><small>{e(r["outcome"])}; '
             f'{e((r.get("dependencies") or {}).get("state", ""))}</small></td>'
-            f'<td><details><summary>certificate</summary><pre>{e(cert)}</pre></details></td>'
+            f'<td><details><summary>certificate</summary><pre>{e(cert)}</pre></details>{_claims_html(r)}</td>'
             + (f'<td class="audit">{e(audit_text(r))}<details><summary>audit</summary><pre>'
                f'{e(json.dumps(r["audit"], indent=2, ensure_ascii=False))}</pre></details></td>' if audited else "")
             + '</tr>'
