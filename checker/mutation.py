@@ -253,13 +253,13 @@ def _run_mutant(ob: Any, source: str, mutant: Mutant, ctx: Any, time_limit_s: fl
     registry), or ``("error", why)`` / ``("undecided", why)``."""
     import types
 
-    from checker import audit as audits
+    from checker import declare as declarations
     from checker import registry
     from checker.audit import AuditTimeout, _time_limit
     from checker.model import Verdict
 
     code = compile(mutate(source, mutant), ob.file, "exec")
-    saved = (dict(registry._REGISTRY), dict(audits._BOUNDS), dict(audits._FAMILIES))
+    saved = (dict(registry._REGISTRY), dict(declarations._BOUNDS), dict(declarations._FAMILIES))
     registry._REGISTRY.clear()
     try:
         module = types.ModuleType(ob.module)
@@ -282,10 +282,10 @@ def _run_mutant(ob: Any, source: str, mutant: Mutant, ctx: Any, time_limit_s: fl
     finally:
         registry._REGISTRY.clear()
         registry._REGISTRY.update(saved[0])
-        audits._BOUNDS.clear()
-        audits._BOUNDS.update(saved[1])
-        audits._FAMILIES.clear()
-        audits._FAMILIES.update(saved[2])
+        declarations._BOUNDS.clear()
+        declarations._BOUNDS.update(saved[1])
+        declarations._FAMILIES.clear()
+        declarations._FAMILIES.update(saved[2])
 
 
 def audit_obligation(ob: Any, ctx: Any, original_status: str, limit: int = 6, time_limit_s: float = 30.0,

@@ -72,7 +72,7 @@ def test_a_catalogue_obligation_kills_a_mutant_of_its_stated_number():
     from checker.model import Context
     from checker.registry import discover
 
-    ob = discover().by_id("psy01a.bernoulli_cue_block")
+    ob = discover("obligations").by_id("psy01a.bernoulli_cue_block")
     source = Path(ob.file).read_text(encoding="utf-8")
     m = next(x for x in mutation.sites(source, ob.discharge.__name__) if x.original == "373")
     status, _ = mutation._run_mutant(ob, source, m, Context(ob.id, 1, 60.0), 60.0)

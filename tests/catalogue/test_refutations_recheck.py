@@ -14,7 +14,7 @@ from checker.backends import exact
 from checker.model import Context, Expect, Status, derive_seed
 from checker.registry import discover
 
-CATALOGUE = discover()
+CATALOGUE = discover("obligations")
 REFUTING = [ob for ob in CATALOGUE.obligations if ob.expect is Expect.FAILS and not ob.slow]
 
 
