@@ -36,7 +36,7 @@ def _bounds(t: Fraction, u: Any) -> list[stress.Certified]:
     source=Source(DOC, "Theorem thm:frozengates evaluated on the networks of the identical-masks proposition"),
     statement="On the t-unit networks (t = 1/2, 1, 2; class-0 test law) the frozen-gate bounds at σ = 1/4 bracket the exact "
     "stressed accuracy Φ(t/σ) only trivially: the certified ε_gate exceeds 1 at every input (gates that cannot influence "
-    "the output), so the bracket is [0, 1], although the pairwise term min_j p_j alone equals Φ(t/σ).",
+    "the output), so the bracket is [0, 1].",
     scope="the 067A-shaped t-unit networks of psy01a.identical_masks_stress at 4 seeded inputs each, σ = 1/4; the bounds "
     "(arb) and Φ(t/σ) (rigorous enclosure) compared exactly",
     expect=Expect.OPEN,
@@ -53,7 +53,7 @@ def frozen_gates_on_t_unit_networks(ctx):
     upstream layers, which cannot reach the output. The bounds still bracket Φ(t/σ) (checked
     rigorously at each input), and the recorded ε_gate shows how much of the gap is spent on
     irrelevant gates: here ε_gate is 55–93, so the certificate is the trivial [0, 1] at every
-    input, while min_j p_j = Φ(t/σ) is exact. The theorem's union bound over all 384 gates does
+    input, while the pairwise term min_j p_j (recorded as data) is Φ(t/σ). The theorem's union bound over all 384 gates does
     not look at which gates can reach the output; restricting it to gates with a path to the
     head would certify these networks exactly.
 
