@@ -442,8 +442,9 @@ def eq10_norms_nonincreasing(ctx):
     """The repair the review's diagnosis suggests: Corollary 1's proof is the corrected chain
     Θ_0 → Θ_1 → … whose constant for layer k uses the *pruned* norms ‖W_l + δW_l‖ of the earlier
     layers; if none of them exceeds its unpruned norm, each corrected constant is at most the
-    unpruned C_k(s), so Eq. (10) follows. (For two layers only the hypothesis on layer 1 is
-    used; the audit's necessity check records that.)
+    unpruned C_k(s), so Eq. (10) follows. (For two layers either hypothesis alone suffices:
+    increasing order uses the one on layer 1, decreasing order — ``corrected_decreasing_order`` —
+    the one on layer 2; the audit's necessity check records that neither is needed alone.)
 
     Method: z3 proves the scalar two-layer statement over ℝ⁷ from the two hypotheses (negation
     ``unsat``), given the corrected bound as a lemma (proved in ``controller_bound.corollary1_corrected``
