@@ -201,6 +201,18 @@ def _anchor(ob_id: str) -> str:
     return "ob-" + re.sub(r"[^A-Za-z0-9_.-]", "_", ob_id)
 
 
+def _claims_html(r: Mapping[str, Any]) -> str:
+    """The checked formulas of a result (schema 2), or why there are none."""
+    claims = r.get("claims")
+    if claims is None:
+        return ""
+    e = _html.escape
+    if not claims:
+        return "<details><summary>claims</summary><p>no declared claim: the discharge checks its statement directly</p></details>"
+    items = "".join(f"<li><code>{e(c['name'])}</code>: {e(c.get('text') or '')}</li>" for c in claims)
+    return f"<details><summary>claims ({len(claims)})</summary><ul>{items}</ul></details>"
+
+
 def html(doc: Mapping[str, Any]) -> str:
     """A self-contained page: summary, dependency graph coloured by status, the table, and
     every certificate viewable in place. No external resources."""
@@ -219,7 +231,7 @@ def html(doc: Mapping[str, Any]) -> str:
             f'<td>{e(r["statement"])}<br><small>scope: {e(r["scope"])}</small></td><td>{e(r["method"])}</td>'
             f'<td><span class="chip" style="background:{colour}">{e(_shown(r))}</span><br><small>{e(r["outcome"])}; '
             f'{e(r.get("dependencies", {}).get("state", ""))}</small></td>'
-            f'<td><details><summary>certificate</summary><pre>{e(cert)}</pre></details></td>'
+            f'<td><details><summary>certificate</summary><pre>{e(cert)}</pre></details>{_claims_html(r)}</td>'
             + (f'<td class="audit">{e(audit_text(r))}<details><summary>audit</summary><pre>'
                f'{e(json.dumps(r["audit"], indent=2, ensure_ascii=False))}</pre></details></td>' if audited else "")
             + '</tr>'

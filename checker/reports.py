@@ -1,12 +1,19 @@
 """Reports. Every format is rendered from the JSON form of the results, and the JSON reads back.
 
-JSON schema (``schema_version`` 1)::
+JSON schema (``schema_version`` 2; version 1 reports, without ``fingerprint`` and ``claims``, read back)::
 
     {"schema_version": 1, "checker_version": "...", "summary": {"status": {...}, "outcome": {...}},
      "results": [{"id", "source": {"file", "label"}, "statement", "scope", "expect", "status",
                   "shown_status", "outcome", "method", "lean", "uses", "hypotheses", "time_s", "seed",
                   "limits", "certificate": {"method", "steps": [...], "witness", "sides", "reason", "data",
-                  "shrunk_witness" (with a witness only)}, "audit"}]}
+                  "shrunk_witness" (with a witness only)}, "audit", "fingerprint", "claims"}]}
+
+``fingerprint`` (schema 2) is ``{"digest", "code", "granularity"}``: ``digest`` covers what was
+checked (the code closure, imported modules, data files and printed claims; see
+:mod:`checker.fingerprint`). ``claims`` lists the declared claims as printed by
+:mod:`checker.render`: ``{"name", "variables", "domains", "hypotheses", "conclusion", "terms", "text",
+"error"}``, each formula ``{"name", "canonical", "text", "latex"}``; ``[]`` when the obligation
+declares none.
 
 ``audit`` is null unless the audits ran (``check --audit``, ``audit``); then it has the keys
 ``vacuity``, ``necessity``, ``tightness``, ``shrink``, ``brittleness`` (null where not applicable,
@@ -22,7 +29,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from checker import __version__
 from checker.errors import SchemaError
-from checker.model import SCHEMA_VERSION, Outcome, Result, Status
+from checker.model import READABLE_SCHEMA_VERSIONS, SCHEMA_VERSION, Outcome, Result, Status
 
 FORMATS = ("table", "markdown", "json", "latex", "junit", "html")
 
@@ -91,15 +98,16 @@ def render_json(results: Sequence[Result]) -> str:
 
 
 def read_json(text: str) -> list[Result]:
-    """Results from a JSON report written by any checker with the same schema version."""
+    """Results from a JSON report of a readable schema version (an older one lacks fingerprints
+    and printed claims: those fields read back as ``None``)."""
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SchemaError(f"not a JSON report: {exc}") from exc
-    if not isinstance(doc, Mapping) or doc.get("schema_version") != SCHEMA_VERSION:
+    if not isinstance(doc, Mapping) or doc.get("schema_version") not in READABLE_SCHEMA_VERSIONS:
         raise SchemaError(
             f"schema_version {doc.get('schema_version') if isinstance(doc, Mapping) else None!r} is not "
-            f"{SCHEMA_VERSION}; re-run 'obligations check --format json' with this checker"
+            f"one of {', '.join(map(str, READABLE_SCHEMA_VERSIONS))}; re-run 'obligations check --format json' with this checker"
         )
     try:
         return [Result.from_json(r) for r in doc["results"]]
@@ -289,6 +297,29 @@ def render(results: Sequence[Result], fmt: str) -> str:
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
 
+def claims_lines(d: Mapping[str, Any]) -> list[str]:
+    """The checked formulas of a result, as ``show`` prints them (and the prose check)."""
+    from checker.render import PrintedClaim, prose_warnings
+
+    claims = d.get("claims")
+    fp = d.get("fingerprint") or {}
+    out = []
+    if fp.get("digest"):
+        out.append(f"  fingerprint {fp['digest'][:16]} (code {str(fp.get('code', ''))[:16]}, {fp.get('granularity', '?')})")
+    if claims is None:
+        out.append("  claims     not recorded (a report of an older schema)")
+        return out
+    if not claims:
+        out.append("  claims     none declared: the discharge checks its statement directly, so there is no printed formula")
+        return out
+    out.append(f"  claims     {len(claims)} checked formula(s)")
+    for c in claims:
+        out.append(f"    {c['name']}: {c.get('text') or c.get('error')}")
+    for w in prose_warnings(d["statement"], [PrintedClaim.from_json(c) for c in claims]):
+        out.append(f"  warning    {w}")
+    return out
+
+
 def render_certificate(result: Result, context: Sequence[Result] = ()) -> str:
     """The full certificate of one result, for ``obligations show``."""
     d = result.to_json()
@@ -310,6 +341,7 @@ def render_certificate(result: Result, context: Sequence[Result] = ()) -> str:
     ]
     if d["hypotheses"]:
         out.append(f"  hypotheses {', '.join(d['hypotheses'])}")
+    out.extend(claims_lines(d))
     if c["reason"]:
         out.append(f"  reason     {c['reason']}")
     if c["witness"] is not None:

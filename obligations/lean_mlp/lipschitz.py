@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 from checker import Expect, Source, obligation
-from checker.audit import declare_bound
+from checker.declare import declare_bound
 from checker.backends import CannotDecide, interval, sampling, smt
 from checker.claims import Claim, claim
 from checker.model import Status

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from checker import Expect, Source, obligation
-from checker.audit import declare_bound
+from checker.declare import declare_bound
 from checker.backends import smt, symbolic
 from checker.claims import Claim, claim
 from checker.verdicts import all_of

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from checker import Expect, Source, obligation
-from checker.audit import declare_bound
+from checker.declare import declare_bound
 from checker.backends import smt
 from checker.claims import claim
 from checker.verdicts import all_of
