@@ -103,6 +103,7 @@ def _top_singular(a: Any, iterations: int = 300) -> tuple[float, Any]:
 
 def bound_factor(weights: Sequence[Any], pruned: Sequence[Any]) -> float:
     """Σ_k Π_{l≠k} ‖W_l‖ · ‖δW_k‖ (floats): Eq. (10)'s bound divided by ‖s‖."""
+    np = _np()
     norms = [_top_singular(w)[0] for w in weights]
     deltas = [_top_singular(w - p)[0] for w, p in zip(weights, pruned)]
     big_l = len(norms)

@@ -96,5 +96,5 @@ def test_grades_name_what_they_cover():
 
 def test_wide_search_is_in_the_slow_tier():
     """The large-width Monte-Carlo search is slow-tier only."""
-    ob = discover().by_id("controller_bound.eq10_genuine_pruning_wide")
+    ob = discover("obligations").by_id("controller_bound.eq10_genuine_pruning_wide")
     assert ob.slow
