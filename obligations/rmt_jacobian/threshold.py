@@ -59,8 +59,8 @@ def root_bracket(n: int, steps: int = 40) -> tuple[Fraction, Fraction] | None:
     id="rmt_jacobian.mask_threshold_corrected",
     source=Source(DOC, MAJOR_2 + ": the threshold at which the Theorem 4.2 mask would satisfy (ii)"),
     statement="With the Theorem 4.2 mask, the normalised row sum equals 1 at exactly one threshold t*(n) in the tail regime "
-    "u = t√(n/2) ≥ 1, and nt*(n)² = 4 log n − log 4 + o(1); the paper's range nt² ≤ 4 log n − c log log n lies below it "
-    "for every n ≥ 16 when c ≥ 1, which is why (ii) fails there.",
+    "u = t√(n/2) ≥ 1, and nt*(n)² = 4 log n − log 4 + o(1); the end of the paper's range nt² ≤ 4 log n − c log log n "
+    "(c = 8) lies below nt*² at n = 256, 512, 1024, 2048, which is why (ii) fails there.",
     scope="uniqueness for u ≥ 1 universally (z3 on the log-derivative, sympy for the identity); the asymptotic by a sympy "
     "limit; the root enclosed rigorously at n = 256, 512, 1024, 2048 beside 4 log n − log 4 and the paper's range end (c = 8)",
     expect=Expect.OPEN,
@@ -75,8 +75,9 @@ def mask_threshold_corrected(ctx):
     uφ > 0, Q > 0), so ρ is strictly increasing there and ρ = 1 has at most one root with u ≥ 1;
     rigorous enclosures bracket it at four widths. Taking logarithms, u*² = 2 log n − log 2 −
     2 log r(u*), and r(u) → 1 as u → ∞ (sympy), so nt*² = 2u*² = 4 log n − log 4 + o(1). The paper's
-    range end 4 log n − c log log n is below 4 log n − log 4 as soon as c log log n > log 4
-    (n ≥ 16 for c ≥ 1; compared rigorously at each width for c = 8)."""
+    range end 4 log n − c log log n is eventually below nt*² for every c > 0 (the gap
+    c log log n − log 4 − 4 log r(u*) tends to ∞); at the four widths it is compared with the
+    rigorous bracket of nt*² for c = 8."""
     sp = symbolic.sympy()
     n, t, u = sp.symbols("n t u", positive=True)
     phi = sp.exp(-u**2 / 2) / sp.sqrt(2 * sp.pi)
