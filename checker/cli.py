@@ -78,12 +78,17 @@ def build_parser(commands: Sequence[Command] = ()) -> argparse.ArgumentParser:
         q.add_argument("--no-cache", action="store_true", help="re-run everything; neither read nor write the cache")
         q.add_argument("--cache-dir", metavar="DIR", help=f"result cache directory (default: [tool.obligations] cache_dir, else {DEFAULT_CACHE_DIR})")
 
+    def render_options(q: argparse.ArgumentParser) -> None:
+        q.add_argument("--wide", action="store_true", help="table: every column (source, claim, scope, method), nothing cut")
+        q.add_argument("--latex-detail", action="store_true", help="latex: the long table (full claims, methods, scopes)")
+
     ck = sub.add_parser("check", help="discharge obligations and print the status table")
     ck.add_argument("patterns", nargs="*", metavar="PATTERN", help="id prefixes (default: all)")
     run_options(ck)
     fmt_help = f"report format (default: [tool.obligations] format, else {DEFAULT_FORMAT})"
     ck.add_argument("--format", choices=FORMATS, help=fmt_help)
     ck.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    render_options(ck)
     ck.add_argument("--save-baseline", metavar="FILE", help="save this run as a baseline (JSON, written atomically)")
     ck.add_argument("--baseline", metavar="FILE",
                     help="compare with a saved baseline; exit 1 on any regression (default: [tool.obligations] baseline, once it exists)")
@@ -96,6 +101,7 @@ def build_parser(commands: Sequence[Command] = ()) -> argparse.ArgumentParser:
     run_options(au)
     au.add_argument("--format", choices=FORMATS, help=fmt_help)
     au.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    render_options(au)
     au.add_argument("--mutate", action="store_true", help="mutation audit: perturb each claim's and discharge's literals "
                     "and comparisons, re-run, list the survivors (exit 1 on an unexplained survivor)")
     au.add_argument("--mutants", type=_positive_int, default=6, help="mutants per obligation with --mutate (default: %(default)s)")
@@ -104,6 +110,7 @@ def build_parser(commands: Sequence[Command] = ()) -> argparse.ArgumentParser:
     rp.add_argument("report", metavar="REPORT.json")
     rp.add_argument("--format", choices=FORMATS, help=fmt_help)
     rp.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    render_options(rp)
 
     sh = sub.add_parser("show", help="print one obligation's full certificate")
     sh.add_argument("id", metavar="ID")
@@ -199,7 +206,7 @@ def cmd_check(args: argparse.Namespace) -> ExitCode:
                   f"save one with --save-baseline {os.path.relpath(args.config.baseline)}", file=sys.stderr)
     before = baseline.load(compare_with) if compare_with else None
     results = _run(args, args.patterns)
-    text = render(results, args.format)
+    text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail)
     if args.output:
         atomic_write(args.output, text)
     else:
@@ -234,7 +241,7 @@ def cmd_audit(args: argparse.Namespace) -> ExitCode:
         return cmd_mutate(args)
     args.audit = True
     results = _run(args, args.patterns)
-    text = render(results, args.format)
+    text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail)
     if args.output:
         atomic_write(args.output, text)
     else:
@@ -278,7 +285,7 @@ def cmd_report(args: argparse.Namespace) -> ExitCode:
             results = read_json(fh.read())
     except OSError as exc:
         raise UsageError(f"cannot read {args.report}: {exc.strerror}") from exc
-    text = render(results, args.format)
+    text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail)
     if args.output:
         atomic_write(args.output, text)
     else:

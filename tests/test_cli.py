@@ -68,7 +68,7 @@ def test_markdown_format():
     """`--format markdown` prints a GitHub table."""
     out = cli("check", "psy01a.parameter_count", "--format", "markdown", "--quiet")
     assert out.returncode == ExitCode.OK
-    assert out.stdout.startswith("| obligation | source |")
+    assert out.stdout.startswith("| obligation | status | outcome |")
     assert "| `psy01a.parameter_count` |" in out.stdout
 
 
