@@ -622,7 +622,8 @@ def bernoulli_cue_block(ctx):
                             block_entries=CUE_BLOCK, stated="3.73e-24")
     else:
         value_part = unknown("exact rational", "the interval enclosure or the block size does not check", step, stated_step)
-    return all_of("sympy product law + exact value", {"product law": product, "value at p = 1/10": value_part})
+    return all_of("sympy product law + exact value", {"product law": product, "value at p = 1/10": value_part},
+                  family="the product law for blocks of n ≤ 10 entries")
 
 
 def _endpoint_claim():

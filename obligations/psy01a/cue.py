@@ -66,7 +66,7 @@ def margin_two_lipschitz(ctx):
     Survives mutation: if j != y)): the mutated margin z_y − max_{j=y} z_j is identically 0, trivially 2-Lipschitz (the attained constant is checked by margin_two_lipschitz_tight)
     """
     return all_of("z3 on the negation, for each class count and label",
-                  {c.name: smt.prove(c, ctx) for c in LIPSCHITZ})
+                  {c.name: smt.prove(c, ctx) for c in LIPSCHITZ}, family="K = 2…6 classes, every label")
 
 
 def _tight_claim(k: int):
