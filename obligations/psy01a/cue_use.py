@@ -202,6 +202,7 @@ def rule_use_certificate(ctx):
 
     Survives mutation: o.ge(qv(v) - qw(v), qv(v) + qa(v) - 1): the mutated offset gives a weaker conclusion (a bound by q_v + q_a − 2), which still follows
     Survives mutation: o.ge(switch(v), qv(v) + qa(v) - 1): the mutated offset gives a weaker conclusion (a bound by q_v + q_a − 2), which still follows
+    Survives mutation: a2 = _atoms(2): a law over (Y, g_v, g_a) with an extra, unused prediction coordinate marginalises to the same statement, which still holds
     """
     invs = fixed_point_free_involutions()
     parts = {c.name: smt.prove(c, ctx) for c in (rule_use_claims(pi) for pi in invs)}
