@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from checker.registry import discover
+
 ROOT = Path(__file__).resolve().parent.parent
 _SCRIPT = """
 import json, sys
@@ -42,7 +44,6 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-from checker.registry import discover  # noqa: E402
 
 #: Obligations outside psy01a whose modules import a psy01a module (controller_bound's genuine-pruning
 #: module reuses psy01a.stress's rigorous operator-norm bound): they take those modules whole.
