@@ -171,3 +171,9 @@ def test_a_wrong_involution_enumeration_no_longer_proves_the_rule_use_certificat
 def test_an_empty_exhaustive_enumeration_does_not_prove_the_survivor_counts():
     """psy01a.survivor_count_gap: an enumeration filter that skips every d is not proved."""
     assert _mutant_status("psy01a.survivor_count_gap", "0", "for d in (x for x in fractions_ if x > 0)") != "proved"
+
+
+def test_a_limit_path_outside_the_range_no_longer_refutes_the_paper_moment():
+    """rmt_jacobian.truncated_moment_paper: a limit taken along u² = 3 log n − … (outside Theorem 4.2's
+    range) does not count as the in-range limit; the refutation needs its path on the range's end."""
+    assert _mutant_status("rmt_jacobian.truncated_moment_paper", "2", "return sp.sqrt(2 * sp.log(n)") != "refuted"

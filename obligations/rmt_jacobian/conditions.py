@@ -50,7 +50,10 @@ def condition_ii_prime_typo(ctx):
     Method: z3 proves, universally over real n ≥ 1, that the stated quantity is 1 and the
     corrected one 0 when the row sum is n (B = 1). Independently, for each width 1…2048 the row
     sum Σ_k 1² is added up in exact integers and both quantities evaluated in Fractions. sympy
-    takes the n → ∞ limits (1 ≠ 0 for the stated form, 0 for the 1/n form)."""
+    takes the n → ∞ limits (1 ≠ 0 for the stated form, 0 for the 1/n form).
+
+    Survives mutation: o.ge(v.n, 1): n > 1 (or n ≥ 2) is a stronger hypothesis; both identities hold for every n ≠ 0
+    """
     sp = symbolic.sympy()
     n = sp.symbols("n", positive=True)
     limits = symbolic.conclude("sympy limits", [
@@ -121,7 +124,11 @@ def random_pruning_scaling(ctx):
 
     Method: z3 proves the identity over all real s ∈ [0, 1), σ² > 0 with the scale given by
     r > 0, r²(1−s) = 1 (no square root needed); sympy checks it with r = (1−s)^{−1/2} and that
-    without rescaling (r = 1) the second moment is (1−s)σ², lost as s grows."""
+    without rescaling (r = 1) the second moment is (1−s)σ², lost as s grows.
+
+    Survives mutation: o.and_(o.ge(v.s, 0), o.lt(v.s, 1)): a narrower range of s is a stronger hypothesis; the identity holds wherever r²(1 − s) = 1
+    Survives mutation: o.gt(v.sigma2, 0): σ² > 1 (or σ² ≥ 0) still gives the identity, which is linear in σ² and holds for every σ²
+    """
     sp = symbolic.sympy()
     s, sigma2 = sp.symbols("s sigma2", positive=True)
     r = 1 / sp.sqrt(1 - s)

@@ -123,12 +123,18 @@ PAPER_AT_WIDTH = claim(
 
 
 def refute_asymptotic(limits: dict[str, Any], finite: Verdict, method: str, **data: Any) -> Verdict:
-    """``refuted`` only when sympy shows every listed limit differs from 1 *and* the interval
-    backend refutes the finite-width reading at the witness (independently of sympy)."""
-    sp, _ = _symbols()
+    """``refuted`` only when sympy shows the limits' path u = ``boundary_u()`` is the upper end of
+    the range (nt² = 2u² = 4 log n − c log log n), every listed limit differs from 1, *and* the
+    interval backend refutes the finite-width reading at the witness (independently of sympy)."""
+    sp, (n, *_) = _symbols()
+    on_path = symbolic.zero_step(2 * boundary_u() ** 2 - regime_bound(SYM, n, REGIME_C),
+                                 "nt² = 2u² along the path, minus 4 log n − c log log n (the path is the range's upper end)")
     checks = [symbolic.true_step(sp.Ne(lim, 1), f"{name} = {sp.sstr(lim)} ≠ 1") for name, lim in limits.items()]
-    steps = [s for _, s in checks] + list(finite.certificate.steps)
+    steps = [on_path[1]] + [s for _, s in checks] + list(finite.certificate.steps)
     shown = {name: sp.sstr(lim) for name, lim in limits.items()}
+    if not on_path[0]:
+        return unknown(method, "sympy did not show the limit's path lies on the upper end of the range", *steps,
+                       limits=shown, **data)
     if not all(ok for ok, _ in checks):
         return unknown(method, "sympy did not show the limits differ from 1", *steps, limits=shown, **data)
     if finite.status is not Status.REFUTED:
@@ -161,7 +167,11 @@ def truncated_moment_paper(ctx):
     the paper's mask gives 2/n). A limit ≠ 1 along a sequence inside the range refutes the
     asymptotic claim. Independently of sympy, the interval backend encloses paper/exact at the
     witness n = 1024, t = 1/10 (in the range, u ≈ 2.26) and shows the relative error exceeds 1/2
-    (paper/exact ≈ 27); only then is the claim reported refuted, with that witness and its enclosures."""
+    (paper/exact ≈ 27); only then is the claim reported refuted, with that witness and its enclosures.
+
+    Survives mutation: return o.le(v.n * v.t * v.t, regime_bound(o, v.n, REGIME_C)): the witness lies strictly inside the range (nt² = 10.24 < 12.24), so the strict hypothesis holds there too
+    Survives mutation: o.le(o.abs(_ratio_at_width(o, v) - 1), o.q(1, 2)): paper/exact ≈ 27 at the witness, so the strict form is false too
+    """
     sp, (n, t, u, *_) = _symbols()
     exact = exact_moment(SYM, n, t)
     limits = {}
@@ -198,7 +208,10 @@ def mask_row_sums(ctx):
     normalised row sum is ρ = A(n, u)·r(u) with A = (√2/n)e^{u²/2} and r = exact/referee;
     (3) r(u) → 1 as u → ∞ (the referee's obligation); (4) ∂A/∂u > 0, so on the range A is at most
     its value at u² = 2 log n − (c/2) log log n, which (5) equals √2(log n)^{−c/4} and (6) tends to 0
-    for every c > 0. Hence ρ_n ≤ √2(log n)^{−c/4}·r(u_n) → 0·1 = 0."""
+    for every c > 0. Hence ρ_n ≤ √2(log n)^{−c/4}·r(u_n) → 0·1 = 0.
+
+    Survives mutation: sp.diff(a, u) > 0: the non-strict inequality is weaker and still holds
+    """
     sp, (n, t, u, w, c, L) = _symbols()
     a = sp.sqrt(2) / n * sp.exp(u**2 / 2)
     r = in_u(exact_moment(SYM, n, t) / referee_moment(SYM, n, t))
@@ -266,7 +279,11 @@ def mask_condition_ii_paper(ctx):
     limit of the exact normalised row sum along u² = 2 log n − 4 log log n (inside the range,
     nt² → ∞) and gets 0 ≠ 1; independently, the interval backend encloses the row sum at
     n = 1024, t = 1/10 (≈ 0.021) and shows it is not within 1/2 of 1. Reported refuted only
-    when both agree."""
+    when both agree.
+
+    Survives mutation: o.ge(v.n * v.t * v.t, 8): the witness has nt² = 10.24 > 8, so it satisfies the strict hypothesis too and still refutes
+    Survives mutation: o.le(o.abs(_row_sum_at(o, v) - 1), o.q(1, 2)): the row sum at the witness (≈ 0.021) is within 1/2 neither of 1 nor of 2, strictly or not (refuted by the enclosure)
+    """
     sp, (n, t, u, *_) = _symbols()
     limits = {"lim (n/2)E|bw|² along u² = 2 log n − 4 log log n": sp.limit(in_u(row_sum(SYM, n, t)).subs(u, boundary_u()), n, sp.oo)}
     finite = interval.prove_on(ROW_SUM_AT_WIDTH, WITNESS, where="at n = 1024, t = 1/10")

@@ -54,7 +54,12 @@ def log4_remark(ctx):
     Method: python-flint's arb encloses log 256; the interval backend evaluates
     log⁴(256)/256 and decides |value − 3.69| ≤ 0.1845 (5%) and ≤ 0.005 (rounding) rigorously.
     The enclosure also shows the value exceeds 1, the referee's point (a fraction 1 − s ≤ 1
-    cannot be ≫ 3.69)."""
+    cannot be ≫ 3.69).
+
+    Survives mutation: RELATIVE = Fraction(1, 20): a looser tolerance states a weaker reading that holds as well; the rounding reading (tolerance 1/200) is the tight one
+    Survives mutation: WIDTH = {"n": 256}: log⁴(n)/n moves by about 0.004 from n = 256 to 257 (it decreases past n = e⁴), so 3.69 is still within 1/200 there
+    Survives mutation: o.le(o.abs(value(o, v) - o.q(stated.numerator, stated.denominator)),: the value (≈ 3.6937) is not at either tolerance's edge, so the strict form holds too
+    """
     verdict = all_of("rigorous interval enclosure of log⁴(256)/256", {
         "relative error ≤ 5%": interval.prove_on(LOG4_RELATIVE, WIDTH, where="at n = 256"),
         "rounds to 3.69": interval.prove_on(LOG4_ROUNDED, WIDTH, where="at n = 256"),
@@ -80,7 +85,12 @@ def log10_remark(ctx):
     power of a base-10 log, is the reading that gives 0.009; a sub- rather than superscript 10.)
 
     Method: a rigorous interval enclosure of log¹⁰(256)/256 that lies entirely outside
-    [0.009·0.95, 0.009·1.05]; the refutation's sides are the enclosure and the stated 9/1000."""
+    [0.009·0.95, 0.009·1.05]; the refutation's sides are the enclosure and the stated 9/1000.
+
+    Survives mutation: RELATIVE = Fraction(1, 20): the value ≈ 1.07·10⁵ is outside any nearby tolerance around 0.009, so a looser one is false as well
+    Survives mutation: o.le(o.abs(value(o, v) - o.q(stated.numerator, stated.denominator)),: the strict form of a false bound is false too (the same enclosure violates it)
+    Survives mutation: LOG10_STATED = Fraction(9, 1000): the value ≈ 1.07·10⁵ is far from 9/1000 and from any nearby stated number
+    """
     verdict = interval.prove_on(LOG10_RELATIVE, WIDTH, where="at n = 256")
     return with_data(verdict, readings=readings(10), reading="'≈' read as relative error at most 5%")
 

@@ -77,7 +77,12 @@ def mask_threshold_corrected(ctx):
     2 log r(u*), and r(u) → 1 as u → ∞ (sympy), so nt*² = 2u*² = 4 log n − log 4 + o(1). The paper's
     range end 4 log n − c log log n is eventually below nt*² for every c > 0 (the gap
     c log log n − log 4 − 4 log r(u*) tends to ∞); at the four widths it is compared with the
-    rigorous bracket of nt*² for c = 8."""
+    rigorous bracket of nt*² for c = 8.
+
+    Survives mutation: WIDTHS = (256, 512, 1024, 2048): another width is bracketed and separated as well (the gap c log log n − log 4 grows with n); the widths are the instances shown
+    Survives mutation: o.gt(2 * v.u - v.u * v.a / (v.a + v.q) - 1 / v.u, 0): the non-strict conclusion is weaker and still follows
+    Survives mutation: below = paper_end.hi < lo.lo: the range end and the root are separated by a margin (more than 11 at every width), so the non-strict test passes too
+    """
     sp = symbolic.sympy()
     n, t, u = sp.symbols("n t u", positive=True)
     phi = sp.exp(-u**2 / 2) / sp.sqrt(2 * sp.pi)
