@@ -177,3 +177,8 @@ def test_a_limit_path_outside_the_range_no_longer_refutes_the_paper_moment():
     """rmt_jacobian.truncated_moment_paper: a limit taken along u² = 3 log n − … (outside Theorem 4.2's
     range) does not count as the in-range limit; the refutation needs its path on the range's end."""
     assert _mutant_status("rmt_jacobian.truncated_moment_paper", "2", "return sp.sqrt(2 * sp.log(n)") != "refuted"
+
+
+def test_a_wrong_change_of_variable_no_longer_refutes_the_paper_moment():
+    """rmt_jacobian.truncated_moment_paper: with t = u√(3/n) the limits' path leaves the range; not refuted."""
+    assert _mutant_status("rmt_jacobian.truncated_moment_paper", "2", "expr.subs(t, u * sp.sqrt(2 / n))") != "refuted"

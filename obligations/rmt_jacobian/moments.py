@@ -123,12 +123,14 @@ PAPER_AT_WIDTH = claim(
 
 
 def refute_asymptotic(limits: dict[str, Any], finite: Verdict, method: str, **data: Any) -> Verdict:
-    """``refuted`` only when sympy shows the limits' path u = ``boundary_u()`` is the upper end of
-    the range (nt² = 2u² = 4 log n − c log log n), every listed limit differs from 1, *and* the
+    """``refuted`` only when sympy shows the limits' path u = ``boundary_u()``, read through the
+    same change of variable ``in_u`` the limits use, is the upper end of the range
+    (nt² = 4 log n − c log log n), every listed limit differs from 1, *and* the
     interval backend refutes the finite-width reading at the witness (independently of sympy)."""
-    sp, (n, *_) = _symbols()
-    on_path = symbolic.zero_step(2 * boundary_u() ** 2 - regime_bound(SYM, n, REGIME_C),
-                                 "nt² = 2u² along the path, minus 4 log n − c log log n (the path is the range's upper end)")
+    sp, (n, t, u, *_) = _symbols()
+    on_path = symbolic.zero_step(in_u(n * t**2).subs(u, boundary_u()) - regime_bound(SYM, n, REGIME_C),
+                                 "nt² along the path (through the change of variable t = u√(2/n)), minus "
+                                 "4 log n − c log log n: the path is the range's upper end")
     checks = [symbolic.true_step(sp.Ne(lim, 1), f"{name} = {sp.sstr(lim)} ≠ 1") for name, lim in limits.items()]
     steps = [on_path[1]] + [s for _, s in checks] + list(finite.certificate.steps)
     shown = {name: sp.sstr(lim) for name, lim in limits.items()}
