@@ -700,7 +700,10 @@ def linear_loss_grad_lipschitz(ctx):
     the value 1 at 0, so ``e^y(1 − y)`` is non-increasing on ``y ≥ 0`` and at most 1 there
     (the monotonicity step is the mean value theorem, not machine-checked); (3) z3 proves the
     scalar chain to ``|Δ∇| ≤ C_lin·t·D``; (4) the shape is checked at the shipped example
-    along the linear and output-layer steps."""
+    along the linear and output-layer steps.
+
+    Survives mutation: o.and_(o.ge(v.a, 0), o.ge(v.D, 0)): strictly positive a and D are a stronger hypothesis; the bound still follows
+    """
     from checker.backends import smt, symbolic
     from checker.verdicts import all_of
     from obligations.grading import cross_checked

@@ -1189,7 +1189,14 @@ def mul_close(ctx):
     |RN(a·c̃) − a·c| ≤ A·ec + u·A·(C + ec) + μ for all reals under |a| ≤ A, |c| ≤ C, |c̃ − c| ≤ ec;
     sympy shows the stated ``mulErr(A, C, 0, ec)`` dominates that bound coefficientwise. If the
     proof fails (a budget made too small), float32 products are searched for a counterexample
-    re-checked with exact binary32 rounding."""
+    re-checked with exact binary32 rounding.
+
+    Survives mutation: in `_falsify`: a proved proof is returned as it is; run on a proved proof, the search finds no counterexample and the proof is returned too
+    Survives mutation: in `_screen`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_log_uniform`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `check_mul`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: SLACK = 2.0**-40: the float64 screening's slack, used only by the fallback search
+    """
     return prove_mul(ctx)
 
 
@@ -1221,7 +1228,19 @@ def dot_close(ctx):
     every order. The rounded products (leaf lemma) and the combination give
     γ_m·S + n·μ·(1 + γ_{m−1}); the stated ``dot_err`` is shown to dominate it at every fan-in
     (its coefficients in S, exactly). A failed proof is searched for a float32 counterexample
-    re-checked exactly (the mutation tests)."""
+    re-checked exactly (the mutation tests).
+
+    Survives mutation: in `_falsify`: a proved proof is returned as it is; run on a proved proof, the search finds no counterexample and the proof is returned too
+    Survives mutation: in `_screen`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_limited`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_log_uniform`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_dot_instances`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_dot_exact_recheck`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_pairwise_exact`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `check_dot`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: SLACK = 2.0**-40: the float64 screening's slack, used only by the fallback search
+    Survives mutation: DOT_LENGTHS = (: the fan-ins the fallback search samples; the proof covers its own fan-ins
+    """
     return prove_dot(ctx)
 
 
@@ -1252,7 +1271,15 @@ def cot_step_close(ctx):
     """``cot_step_close``: z3 proves the margin keeps the masks equal (|z̃ − z| ≤ E < |z| ⇒ same
     sign), the termwise bounds |Wc̃| ≤ w(C + ec), |W(c̃ − c)| ≤ w·ec (summed over the m terms),
     and that the dot lemma at c̃ plus the input error give m·w·ec + γ_m·m·w·(C + ec) + m·μ(1 + γ_{m−1})
-    for the masked entries; sympy shows the stated ``layer_budget`` dominates it at every m."""
+    for the masked entries; sympy shows the stated ``layer_budget`` dominates it at every m.
+
+    Survives mutation: in `_falsify`: a proved proof is returned as it is; run on a proved proof, the search finds no counterexample and the proof is returned too
+    Survives mutation: in `_screen`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_limited`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_log_uniform`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `check_cot_step`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: SLACK = 2.0**-40: the float64 screening's slack, used only by the fallback search
+    """
     return prove_cot_step(ctx)
 
 
@@ -1296,7 +1323,16 @@ def softmax_ce_cot_close(ctx):
     against H (y² ≤ 1/(1−2δ), z ≤ 1/(1−uG): eˣ ≤ 1/(1−x), sympy), the entry bound (H−1)·P + μ and
     the label's rounded −1; sympy shows the stated ``cot_err`` is that formula at every m.
     numpy's exp is not an IEEE operation: its accuracy is a hypothesis here, evidence for it is
-    ``lean_mlp.float.exp_accuracy``, and ``obligations discharge`` checks it at the network."""
+    ``lean_mlp.float.exp_accuracy``, and ``obligations discharge`` checks it at the network.
+
+    Survives mutation: in `_falsify`: a proved proof is returned as it is; run on a proved proof, the search finds no counterexample and the proof is returned too
+    Survives mutation: in `_screen`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_limited`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_log_uniform`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_err_interval`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `check_head`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: SLACK = 2.0**-40: the float64 screening's slack, used only by the fallback search
+    """
     return prove_head(ctx)
 
 
@@ -1345,7 +1381,18 @@ def linear_grad_close(ctx):
     """``linear_grad_close``: the forward dense layer (dot lemma with bias: layerBudget, sympy
     dominance), the head (softmax_ce_cot_close, with the float logits' spread ≤ spread + 2δ,
     z3), the final multiply (mul_close, |softmax − onehot| ≤ 1), composed exactly as
-    :func:`binary32.compose` does (sympy: the nested Lean expression) at every shape."""
+    :func:`binary32.compose` does (sympy: the nested Lean expression) at every shape.
+
+    Survives mutation: in `_falsify`: a proved proof is returned as it is; run on a proved proof, the search finds no counterexample and the proof is returned too
+    Survives mutation: in `_screen`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_limited`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_err_interval`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_grad_batch`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_bounds`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_exact_instance`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `check_grad`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: SLACK = 2.0**-40: the float64 screening's slack, used only by the fallback search
+    """
     return prove_grad(ctx, "W2")
 
 
@@ -1364,7 +1411,18 @@ def mlp_w1_grad_close(ctx):
     """``mlp_w1_grad_close``: forward z̃₁ within E₁ (layerBudget), ReLU exact and 1-Lipschitz
     (ã₁ within E₁), logits within δ, the head (cotErr), the masked W₂ᵀ step (cot_step_close under
     E₁ < |z₁|; |W₂ᵀc| ≤ layerAct), the final multiply (mul_close, ea = 0); the composition is
-    compose()'s, shown equal to the Lean nesting at every shape (sympy)."""
+    compose()'s, shown equal to the Lean nesting at every shape (sympy).
+
+    Survives mutation: in `_falsify`: a proved proof is returned as it is; run on a proved proof, the search finds no counterexample and the proof is returned too
+    Survives mutation: in `_screen`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_limited`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_err_interval`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_grad_batch`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_bounds`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_exact_instance`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `check_grad`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: SLACK = 2.0**-40: the float64 screening's slack, used only by the fallback search
+    """
     return prove_grad(ctx, "W1")
 
 
@@ -1381,5 +1439,16 @@ def mlp_w1_grad_close(ctx):
 )
 def mlp_w0_grad_close(ctx):
     """``mlp_w0_grad_close``: as the W₁ case with one more forward layer (E₀ into E₁) and one
-    more masked contraction (W₁ᵀ under E₀ < |z₀|), composed at every shape."""
+    more masked contraction (W₁ᵀ under E₀ < |z₀|), composed at every shape.
+
+    Survives mutation: in `_falsify`: a proved proof is returned as it is; run on a proved proof, the search finds no counterexample and the proof is returned too
+    Survives mutation: in `_screen`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_limited`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_err_interval`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_grad_batch`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_bounds`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `_exact_instance`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: in `check_grad`: the float32 search runs only when the proof does not go through (it looks for a counterexample to report); the status rests on the proof
+    Survives mutation: SLACK = 2.0**-40: the float64 screening's slack, used only by the fallback search
+    """
     return prove_grad(ctx, "W0")

@@ -135,7 +135,11 @@ def loss_grad_logit_input(ctx):
     """002: "∂(CE ∘ dense W₂)/∂yⱼ = ∑ₖ W₂ⱼₖ·(softmax − onehot)ₖ — the pdiv-level form of the
     backward chain's dense-back step." The reference's ``cross_entropy`` (shifted log-sum-exp)
     of ``dense W₂ b₂ y`` is differentiated by sympy in each yⱼ and compared with
-    ``dense_transpose(W₂, head_cotangent(logits))``; each difference reduces to 0."""
+    ``dense_transpose(W₂, head_cotangent(logits))``; each difference reduces to 0.
+
+    Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
+    Survives mutation: LOGIT_DIMS = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    """
     from obligations.lean_mlp import mlp
 
     sp = symbolic.sympy()
@@ -170,7 +174,12 @@ def loss_grad_through_relu(ctx):
     relu'(zⱼ)·∑ₖ W₂ⱼₖ·(softmax − onehot)ₖ." Off the kinks every point lies in the open region of
     one sign pattern, where relu zⱼ is zⱼ or 0 identically, so the derivative there is that of
     the region's expression. For each pattern sympy differentiates the loss and compares with the
-    reference's ``relu_mask(z, dense_transpose(W₂, head_cotangent))``."""
+    reference's ``relu_mask(z, dense_transpose(W₂, head_cotangent))``.
+
+    Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
+    Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
+    Survives mutation: RELU_DIMS = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    """
     from obligations.lean_mlp import mlp
 
     sp = symbolic.sympy()
@@ -208,7 +217,12 @@ def loss_grad_through_relu_dense_relu(ctx):
     """002/004: the two-mask closed form "relu'(z₀ⱼ)·∑ₗ W₁ⱼₗ·relu'(z₁ₗ)·∑ₖ W₂ₗₖ·(softmax −
     onehot)ₖ at a point with both pre-activations off the kinks". On each region (a sign
     pattern of z₀ and of z₁) the chain is a smooth expression; sympy's derivative in each z₀ⱼ
-    is compared with the if-then-else form written out here (the pattern supplies relu')."""
+    is compared with the if-then-else form written out here (the pattern supplies relu').
+
+    Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
+    Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
+    Survives mutation: CHAIN_DIMS = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    """
     from obligations.lean_mlp import mlp
 
     sp = symbolic.sympy()
@@ -283,7 +297,12 @@ def mlp_hidden_loss_gradAt(ctx):
     region of (z₀, z₁) — where every relu is the identity or 0 — differentiated by sympy in every
     W₁ entry and compared with ``mlp.gradients(...)["W1"]``. The z₀ pattern is included because
     a₀ = relu z₀ appears in the form (z₀ does not depend on W₁, so its kinks are not the
-    hypothesis; every pattern is checked anyway)."""
+    hypothesis; every pattern is checked anyway).
+
+    Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
+    Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
+    Survives mutation: MLP_DIMS = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    """
     checks = [c for dims in MLP_DIMS for c in _weight_gradient_checks("W1", dims, (0, 1))]
     return at_shapes(symbolic.conclude("sympy derivative of the whole loss vs closed form, every sign pattern", checks),
                      shapes("d", MLP_DIMS) + ", labels 0, 1")
@@ -305,7 +324,12 @@ def mlp_input_loss_gradAt(ctx):
     (softmax − onehot)ₖ" at any two-margin point. As for the hidden layer: on each sign region
     of (z₀, z₁) sympy differentiates the symbolic loss in every W₀ entry and the difference from
     ``mlp.gradients(...)["W0"]`` (the nested reluMask form, equal to the if-then-else form by
-    ``mlp_input_loss_gradAt_reluMask``) reduces to 0."""
+    ``mlp_input_loss_gradAt_reluMask``) reduces to 0.
+
+    Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
+    Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
+    Survives mutation: MLP_DIMS = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    """
     checks = [c for dims in MLP_DIMS for c in _weight_gradient_checks("W0", dims, (0, 1))]
     return at_shapes(symbolic.conclude("sympy derivative of the whole loss vs closed form, every sign pattern", checks),
                      shapes("d", MLP_DIMS) + ", labels 0, 1")
@@ -541,7 +565,11 @@ def mlp_hidden_differentiable(ctx):
     neighbourhood |h| < r, so both one-sided derivatives exist and equal the closed form. The
     hypothesis is data (:data:`OFF_KINK`): points with a kink in every pre-activation it does not
     exclude (here z₀) are checked too, so a weaker hypothesis (admitting z₁ kinks) fails where
-    the one-sided derivatives differ."""
+    the one-sided derivatives differ.
+
+    Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
+    Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
+    """
     return _differentiable(ctx, "W1")
 
 
@@ -564,7 +592,11 @@ def mlp_input_differentiable(ctx):
     neighbourhood of each W₀ coordinate line (inner Max replaced first, then the outer ones,
     whose arguments are then affine in h). The hypothesis is data (:data:`OFF_KINK`); dropping
     either pre-activation from it admits points with a kink there, where the one-sided
-    derivatives differ, and the check fails."""
+    derivatives differ, and the check fails.
+
+    Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
+    Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
+    """
     return _differentiable(ctx, "W0")
 
 
@@ -603,7 +635,12 @@ def relu_mask_dense_transpose_eq(ctx):
     ReLU-sign case split + mul_comm (the transpose dense (fun j i' => W i' j) 0 c reads
     ∑ₖ cₖ·Wₗₖ)." The left side is written out (relu' from the pattern), the right side through
     the reference's ``relu_mask`` and ``dense`` of the transposed matrix with zero bias; every
-    entry's difference reduces to 0 for every sign pattern (the case split)."""
+    entry's difference reduces to 0 for every sign pattern (the case split).
+
+    Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
+    Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
+    Survives mutation: BRIDGE_SHAPES = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    """
     from obligations.lean_mlp import mlp
 
     sp = symbolic.sympy()
@@ -668,7 +705,12 @@ def mlp_hidden_loss_grad_at_relu_mask(ctx):
     """002/004: the bridge from ``mlp_hidden_loss_gradAt``'s if-then-else closed form to the
     reluMask form that the float grad-close bounds against. For each region, the if-then-else
     form (written out) equals a₀ᵢ·reluMask(z₁, Wᵀ-contraction)ⱼ (via ``dense`` of the transposed
-    W₂, zero bias), and that equals the reference ``mlp.gradients(...)["W1"]``."""
+    W₂, zero bias), and that equals the reference ``mlp.gradients(...)["W1"]``.
+
+    Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
+    Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
+    Survives mutation: MLP_DIMS = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    """
     checks = [c for dims in MLP_DIMS for c in _bridge_checks("W1", dims)]
     return at_shapes(symbolic.conclude("sympy, every sign pattern", checks), shapes("d", MLP_DIMS) + ", label 0")
 
@@ -686,6 +728,11 @@ def mlp_hidden_loss_grad_at_relu_mask(ctx):
 def mlp_input_loss_grad_at_relu_mask(ctx):
     """002/004: "Two applications of reluMask_dense_transpose_eq (inner W₂ᵀ then outer W₁ᵀ)."
     For each region the two-mask if-then-else form equals the nested reluMask form built with
-    the transposed ``dense`` contractions, and that equals the reference ``mlp.gradients(...)["W0"]``."""
+    the transposed ``dense`` contractions, and that equals the reference ``mlp.gradients(...)["W0"]``.
+
+    Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
+    Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
+    Survives mutation: MLP_DIMS = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    """
     checks = [c for dims in MLP_DIMS for c in _bridge_checks("W0", dims)]
     return at_shapes(symbolic.conclude("sympy, every sign pattern", checks), shapes("d", MLP_DIMS) + ", label 0")

@@ -88,7 +88,12 @@ def mlp_hidden_logit_drift(ctx):
     through the frozen dense, the 1-Lipschitz ReLU, and the column-tiled ℓ1 mass. No width
     factor." (The route: column-j drift of z₁ ≤ a·(column-j mass), ReLU 1-Lipschitz, then the
     dense W₂ contributes w₂ per unit of ℓ1 drift, and the column masses add up to ‖e‖₁.) z3
-    proves the end-to-end inequality on the negation at each shape; no margin is needed."""
+    proves the end-to-end inequality on the negation at each shape; no margin is needed.
+
+    Survives mutation: def hidden_logit_drift_claim(d1: int, d2: int, factor: Any = 1): a factor above 1 states a weaker bound, true as well (the catalogue tests show factor 1/2 is refuted, so the constant is compared)
+    Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
+    Survives mutation: HIDDEN_LOGIT = tuple(: another shape is an instance of the same statement, and z3 proves it too
+    """
     return all_of("z3 on the negation, for each shape", {c.name: smt.prove(c, ctx) for c in HIDDEN_LOGIT},
                   family="d₁×d₂ = 1×1, 1×2, 2×1")
 
@@ -142,7 +147,12 @@ declare_bound(INPUT_LOGIT, "drift", "bound")
 def mlp_input_logit_drift(ctx):
     """004: "through two dense layers and two 1-Lipschitz ReLUs, a weight perturbation of ℓ1
     mass ‖e‖₁ moves every logit by at most w₂·d₂·w₁·a·‖e‖₁. The middle layer contributes its
-    ℓ1→ℓ1 operator factor d₂·w₁." z3 proves the end-to-end inequality at each small shape."""
+    ℓ1→ℓ1 operator factor d₂·w₁." z3 proves the end-to-end inequality at each small shape.
+
+    Survives mutation: def input_logit_drift_claim(: a factor above 1 states a weaker bound, true as well (the catalogue tests show factor 1/2 is refuted, so the constant is compared)
+    Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
+    Survives mutation: INPUT_LOGIT = tuple(: another shape is an instance of the same statement, and z3 proves it too
+    """
     return all_of("z3 on the negation, for each shape", {c.name: smt.prove(c, ctx) for c in INPUT_LOGIT},
                   family="d₀×d₁×d₂ = 1×1×1, 1×1×2, 2×1×1")
 

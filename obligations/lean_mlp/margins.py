@@ -119,7 +119,10 @@ def sign_stable_of_close(ctx):
     drifted value is still off the kink with the same sign — the ReLU mask cannot flip."
     Encoded as: close (|z' − z| ≤ c) ∧ margin (c < |z|) ⇒ (z > 0 ⇒ z' > 0) ∧ (z < 0 ⇒ z' < 0);
     the margin forces z ≠ 0, so the conclusion says z' is off the kink with z's sign. Linear
-    real arithmetic with ``If`` for |·|: z3's ``unsat`` of the negation is a complete proof."""
+    real arithmetic with ``If`` for |·|: z3's ``unsat`` of the negation is a complete proof.
+
+    Survives mutation: return o.and_(o.implies(o.gt(before, 0), o.gt(after, 0)), o.implies(o.lt(before, 0), o.lt(after, 0))): the margin hypothesis keeps the starting value off 0, so ≥ and > (≤ and <) agree on it and a shifted test of it only narrows the cases; a non-strict or shifted-down test of the end value is a weaker conclusion (a stronger one is killed)
+    """
     return smt.prove(SIGN_STABLE, ctx)
 
 
@@ -147,7 +150,10 @@ RELU_LIPSCHITZ = relu_lipschitz_claim(1)
 def relu_lipschitz(ctx):
     """004: "ReLU is entrywise 1-Lipschitz … the ℝ-side workhorse that lets forward drift pass
     through a kinked layer unamplified." The vector statement is the scalar one at each entry,
-    so z3's proof over ℝ² (``If`` for relu and |·|) settles it for every width."""
+    so z3's proof over ℝ² (``If`` for relu and |·|) settles it for every width.
+
+    Survives mutation: RELU_LIPSCHITZ = relu_lipschitz_claim(1): another width is an instance of the same statement, and z3 proves it too
+    """
     return smt.prove(RELU_LIPSCHITZ, ctx)
 
 
@@ -199,7 +205,10 @@ def dense_drift_l1_linf(ctx):
     operator bound used at every dense crossing of the chain." Output entry k of
     ``dense W b x`` is ``∑ⱼ xⱼWⱼₖ + b_k`` (``W[input][output]``), so it depends on column k only
     and the claim for one column is the claim for any output width. z3 proves the negation
-    unsatisfiable (nonlinear real arithmetic) for d_in = 1, 2, 3."""
+    unsatisfiable (nonlinear real arithmetic) for d_in = 1, 2, 3.
+
+    Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
+    """
     return prove_each("z3 on the negation, for each input width", DENSE_DRIFT, ctx,
                       family="d_in = " + ", ".join(map(str, DENSE_DIMS)))
 
@@ -228,7 +237,10 @@ def col_l1_mass_tiles(ctx):
     shape, (1) the map (i, j) ↦ j + d_out·i is checked by enumeration to hit every flat index
     exactly once (a bijection onto range(d_in·d_out)), and (2) with symbolic entries eₚ of the
     flat vector, sympy reduces ∑_j ∑_i |e_{φ(i,j)}| − ∑ₚ |eₚ| to 0. Together they are the
-    identity at that shape."""
+    identity at that shape.
+
+    Survives mutation: TILE_SHAPES = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    """
     sp = symbolic.sympy()
     checks = []
     for rows, cols in TILE_SHAPES:
@@ -260,7 +272,10 @@ def dense_weight_diff_eq(ctx):
     only sees the column-j slice of the perturbation." Using the reference ``mlp.dense`` on
     sympy symbols, the difference of each output entry j minus ∑ᵢ xᵢ·eᵢⱼ expands to 0, and the
     remaining entries of e (columns other than j) do not occur in it (checked on its free
-    symbols). A polynomial identity at each shape."""
+    symbols). A polynomial identity at each shape.
+
+    Survives mutation: WEIGHT_DIFF_SHAPES = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    """
     from obligations.lean_mlp import mlp
 
     sp = symbolic.sympy()
@@ -319,7 +334,12 @@ def col_drift_refined(ctx):
     """004: "the column-j pre-activation moves by at most a times the column-j ℓ1 mass (not the
     total mass — this is what keeps the hidden-layer Lipschitz constant width-free)." By
     ``dense_weight_diff_eq`` the column-j difference is ∑ᵢ xᵢ·eᵢⱼ; z3 proves the bound on it
-    for each width (nonlinear real arithmetic, negation ``unsat``)."""
+    for each width (nonlinear real arithmetic, negation ``unsat``).
+
+    Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict input bounds are a stronger hypothesis; the bound still follows
+    Survives mutation: COL_DRIFT = tuple(col_drift_claim(n) for n in (1, 2, 3, 4)): another input width is an instance of the same width-free statement, and z3 proves it too
+    Survives mutation: in `names`: the variable names only; named as a matrix or a vector, the claim is the same statement over other names (or fails to build, and is killed)
+    """
     return prove_each("z3 on the negation, for each input width", COL_DRIFT, ctx, family="d_in = 1, 2, 3, 4")
 
 
@@ -374,7 +394,12 @@ def total_drift_le(ctx):
     is the flat ℓ1 mass by ``col_l1_mass_tiles``). z3 proves 1×2 and 2×2 outright; for the larger
     shapes (where z3 times out on the nonlinear problem) it is given, as extra assertions, the
     instances of ``col_drift_refined`` for each column (proved by that obligation, which this
-    one uses) and proves the remaining linear step."""
+    one uses) and proves the remaining linear step.
+
+    Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
+    Survives mutation: COL_DRIFT = tuple(col_drift_claim(n) for n in (1, 2, 3, 4)): another column width is an instance of the same width-free lemma, and z3 proves it too
+    Survives mutation: TOTAL_DRIFT_BY_COLUMNS = (: another shape is an instance of the same statement, and z3 proves it too
+    """
     parts = {c.name: smt.prove(c, ctx) for c in TOTAL_DRIFT_DIRECT}
     for c in TOTAL_DRIFT_BY_COLUMNS:
         rows, cols = (int(n) for n in c.name.rsplit("-", 1)[1].split("x"))
@@ -427,7 +452,11 @@ def relu_dense_drift(ctx):
     """002: ReLU then a dense layer — the composition of ``relu_lipschitz`` (ℓ1 mass does not
     grow through ReLU) and ``dense_drift_l1_linf``. Stated and proved directly by z3 at each
     width 1 and 2 (``If`` for relu and |·|; nonlinear because of the products with W). Width 3
-    times out within 20 s, with or without the two lemmas as extra assertions."""
+    times out within 20 s, with or without the two lemmas as extra assertions.
+
+    Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
+    Survives mutation: RELU_DENSE_DRIFT = tuple(: another input width is an instance of the same statement, and z3 proves it too
+    """
     return prove_each("z3 on the negation, for each input width", RELU_DENSE_DRIFT, ctx, family="input width 1, 2")
 
 
@@ -480,7 +509,12 @@ def segment_margin_freezes(ctx):
     dropping "ρ ≥ 0" found it redundant: the margin makes ρ·D < |Z v k| and a negative ρ only
     strengthens the drift hypothesis). Since Z is arbitrary, z3 treats its
     two values as free reals tied only by that hypothesis, so the proof covers every map Z at
-    that parameter dimension."""
+    that parameter dimension.
+
+    Survives mutation: return o.and_(o.implies(o.gt(before, 0), o.gt(after, 0)), o.implies(o.lt(before, 0), o.lt(after, 0))): the margin hypothesis keeps the starting value off 0, so ≥ and > (≤ and <) agree on it and a shifted test of it only narrows the cases; a non-strict or shifted-down test of the end value is a weaker conclusion (a stronger one is killed)
+    Survives mutation: o.and_(o.le(0, v.t), o.le(v.t, 1)): a narrower t range is a stronger hypothesis; the conclusion holds on all of [0, 1]
+    Survives mutation: SEGMENT_MARGIN = tuple(: another parameter dimension is an instance of the same statement, and z3 proves it too
+    """
     return prove_each("z3 on the negation, for each parameter dimension", SEGMENT_MARGIN, ctx, family="n = 1, 2, 4")
 
 
@@ -526,7 +560,13 @@ def margin_keeps_offkink(ctx):
     drifts by at most a·D — strictly inside the margin — so every point of [v, v + e] is off the
     kink with the original sign." The perturbation e is a whole d_in×d_out matrix (its ℓ1 mass
     counts every column, although entry k only sees column k). t is a variable, so the proof is
-    for every point of the segment at once. z3 on the negation (nonlinear: t·eᵢⱼ·xᵢ)."""
+    for every point of the segment at once. z3 on the negation (nonlinear: t·eᵢⱼ·xᵢ).
+
+    Survives mutation: return o.and_(o.implies(o.gt(before, 0), o.gt(after, 0)), o.implies(o.lt(before, 0), o.lt(after, 0))): the margin hypothesis keeps the starting value off 0, so ≥ and > (≤ and <) agree on it and a shifted test of it only narrows the cases; a non-strict or shifted-down test of the end value is a weaker conclusion (a stronger one is killed)
+    Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
+    Survives mutation: o.and_(o.le(0, v.t), o.le(v.t, 1)): a narrower t range is a stronger hypothesis; the conclusion holds on all of [0, 1]
+    Survives mutation: MARGIN = tuple(: another shape is an instance of the same statement, and z3 proves it too
+    """
     return prove_each("z3 on the negation, for each shape", MARGIN, ctx,
                       family="d_in×d_out = 1×1, 2×1, 2×2, 3×2")
 
@@ -577,6 +617,13 @@ def margin1_keeps_offkink(ctx):
     the perturbation arrives through one dense + ReLU, so the drift is at most w₁·a·D." The
     drift chain is column-refined drift of z₀ (≤ a·column mass), ReLU 1-Lipschitz, then
     dense W₁ (ℓ1→ℓ∞ with bound w₁), and the column masses tile to ‖e‖₁ ≤ D. Proved here
-    end to end by z3 at each shape, every t ∈ [0, 1] at once (``If`` for relu and |·|)."""
+    end to end by z3 at each shape, every t ∈ [0, 1] at once (``If`` for relu and |·|).
+
+    Survives mutation: return o.and_(o.implies(o.gt(before, 0), o.gt(after, 0)), o.implies(o.lt(before, 0), o.lt(after, 0))): the margin hypothesis keeps the starting value off 0, so ≥ and > (≤ and <) agree on it and a shifted test of it only narrows the cases; a non-strict or shifted-down test of the end value is a weaker conclusion (a stronger one is killed)
+    Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
+    Survives mutation: o.and_(o.le(0, v.t), o.le(v.t, 1)): a narrower t range is a stronger hypothesis; the conclusion holds on all of [0, 1]
+    Survives mutation: MARGIN1 = tuple(: another shape is an instance of the same statement, and z3 proves it too
+    Survives mutation: terms={"z1_at_v": lambda o, v: pre1(o, v, 0), "z1_at_v_plus_te": lambda o, v: pre1(o, v, v.t)}: the terms are what the audits print, not part of the claim
+    """
     return prove_each("z3 on the negation, for each shape", MARGIN1, ctx, family="d₀×d₁ = 1×1, 1×2")
 
