@@ -569,6 +569,7 @@ def mlp_hidden_differentiable(ctx):
 
     Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
     Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
+    Survives mutation: ok_r = bool(radius > 0) and bool(radius_left > 0): line_branch's radius is positive by construction (the least |arg(0)|/|slope| over arguments nonzero at 0, or ∞), so the non-strict guard passes at the same points
     """
     return _differentiable(ctx, "W1")
 
@@ -596,6 +597,8 @@ def mlp_input_differentiable(ctx):
 
     Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
     Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
+    Survives mutation: ok_r = bool(radius > 0) and bool(radius_left > 0): line_branch's radius is positive by construction (the least |arg(0)|/|slope| over arguments nonzero at 0, or ∞), so the non-strict guard passes at the same points
+    Survives mutation: if kink is not None and sum(z == 0 for z in (*f.z0, *f.z1)) != 1: the W0 hypothesis excludes kinks in both pre-activations, so no kinked point is planned and this filter is never reached
     """
     return _differentiable(ctx, "W0")
 

@@ -864,7 +864,13 @@ def mlp_hidden_loss_grad_lipschitz(ctx):
     rigorously; the certificate keeps the worst drift/bound ratio. Adversarial segments: the
     best of a seeded numpy hill-climb on drift/(C·t·D) (started from near-tied logits, inputs at
     equal maximal magnitude, steps up to 0.999 of the margin), rounded and rebuilt exactly, plus
-    hand-built exact families (:func:`structured_segments`)."""
+    hand-built exact families (:func:`structured_segments`).
+
+    Survives mutation: in `structured_segments`: the cross-check's hand-built exact instances; other instances find no violation either, and the status rests on the z3 chain
+    Survives mutation: in `adversarial_search`: the cross-check's hill-climb for hard segments; another search finds no violation either, and the status rests on the z3 chain
+    Survives mutation: in `segment_claim`: the statement the cross-check evaluates at its exact instances, which satisfy each hypothesis strictly (a non-strict or stronger form holds there too); the status rests on the z3 chain
+    Survives mutation: o.le(v.H * (1 - 2 * v.delta), 1)): the strict form is a stronger hypothesis; the chain still follows
+    """
     return with_sampled_segments(chain_proof(ctx, HIDDEN_CHAIN),
                                  lipschitz_verdict(HIDDEN, ctx, SEEDED_SEGMENTS, ADVERSARIAL_SEGMENTS))
 
@@ -891,7 +897,13 @@ def mlp_input_loss_grad_lipschitz(ctx):
     d₂·w₁·a·t·‖e‖₁ (ρ = d₂·w₁·a) and freezes both masks, and the row x_i·m₀_j·W₁_j· has mass
     ≤ d₂·w₁·a. Cross-check (data): reconstruction: a bounds the input x, the
     layer-0 margin is a·D < |z₀ⱼ| (margin_keeps_offkink), the layer-1 margin w₁·a·D < |z₁ₗ|
-    (margin1_keeps_offkink). Checked like the hidden layer, with W₀ moving."""
+    (margin1_keeps_offkink). Checked like the hidden layer, with W₀ moving.
+
+    Survives mutation: in `structured_segments`: the cross-check's hand-built exact instances; other instances find no violation either, and the status rests on the z3 chain
+    Survives mutation: in `adversarial_search`: the cross-check's hill-climb for hard segments; another search finds no violation either, and the status rests on the z3 chain
+    Survives mutation: in `segment_claim`: the statement the cross-check evaluates at its exact instances, which satisfy each hypothesis strictly (a non-strict or stronger form holds there too); the status rests on the z3 chain
+    Survives mutation: o.le(v.H * (1 - 2 * v.delta), 1)): the strict form is a stronger hypothesis; the chain still follows
+    """
     return with_sampled_segments(chain_proof(ctx, INPUT_CHAIN),
                                  lipschitz_verdict(INPUT, ctx, SEEDED_SEGMENTS, ADVERSARIAL_SEGMENTS))
 
@@ -919,7 +931,15 @@ def mlp_slot_loss_grad_lipschitz(ctx):
     value of the chain hZ1 → logit drift → softmax contraction → gradient of the row J (mass ≤ ρ)
     with frozen masks, at d₂ = 2 entries of Z and d₃ = 3 classes. Cross-check (data): "At concrete instances": for
     each segment of both instances the slot hypotheses hZ and hZ1 (on the middle pre-activation
-    z₁) and the margin are evaluated rigorously as hypotheses, and the drift against C(ρ)·t·D."""
+    z₁) and the margin are evaluated rigorously as hypotheses, and the drift against C(ρ)·t·D.
+
+    Survives mutation: in `structured_segments`: the cross-check's hand-built exact instances; other instances find no violation either, and the status rests on the z3 chain
+    Survives mutation: in `adversarial_search`: the cross-check's hill-climb for hard segments; another search finds no violation either, and the status rests on the z3 chain
+    Survives mutation: in `segment_claim`: the statement the cross-check evaluates at its exact instances, which satisfy each hypothesis strictly (a non-strict or stronger form holds there too); the status rests on the z3 chain
+    Survives mutation: o.le(v.H * (1 - 2 * v.delta), 1)): the strict form is a stronger hypothesis; the chain still follows
+    Survives mutation: *(o.le(o.abs(v[l]), v.w2 * sum((o.abs(v[r]) for r in dr), start=0 * v.t)) for l in dl)),: the strict dense-drift hypothesis is stronger; the logit drift still follows
+    Survives mutation: o.and_(o.ge(v.rho, 0), o.ge(v.w2, 0), o.ge(v.D, 0)): ρ, w₂ or D ≥ 1 (or > 0) is a stronger hypothesis; the bound still follows
+    """
     proof = chain_proof(ctx, (logit_drift_chain_claim(_D2, _D3), softmax_contraction_claim(_D3),
                               gradient_contraction_claim(_D2), gradient_chain_claim(_D3)), family=f"d₂ = {_D2}, d₃ = {_D3}")
     return with_sampled_segments(proof, all_of("rigorous intervals, both slot instances", {

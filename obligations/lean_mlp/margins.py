@@ -122,6 +122,7 @@ def sign_stable_of_close(ctx):
     real arithmetic with ``If`` for |·|: z3's ``unsat`` of the negation is a complete proof.
 
     Survives mutation: return o.and_(o.implies(o.gt(before, 0), o.gt(after, 0)), o.implies(o.lt(before, 0), o.lt(after, 0))): the margin hypothesis keeps the starting value off 0, so ≥ and > (≤ and <) agree on it and a shifted test of it only narrows the cases; a non-strict or shifted-down test of the end value is a weaker conclusion (a stronger one is killed)
+    Survives mutation: o.lt(o.abs(v.z), v.c)) if flipped else: the flipped margin is the tests' mutation (flipped=True), not the obligation's claim
     """
     return smt.prove(SIGN_STABLE, ctx)
 
@@ -456,6 +457,7 @@ def relu_dense_drift(ctx):
 
     Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
     Survives mutation: RELU_DENSE_DRIFT = tuple(: another input width is an instance of the same statement, and z3 proves it too
+    Survives mutation: o.le(l1(o, [v[yp] - v[y] for y, yp in zip(ys, yps)]), v.B): a strict input-drift hypothesis is stronger; the bound still follows
     """
     return prove_each("z3 on the negation, for each input width", RELU_DENSE_DRIFT, ctx, family="input width 1, 2")
 
