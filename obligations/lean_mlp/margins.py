@@ -625,7 +625,7 @@ def margin1_keeps_offkink(ctx):
     Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
     Survives mutation: o.and_(o.le(0, v.t), o.le(v.t, 1)): a narrower t range is a stronger hypothesis; the conclusion holds on all of [0, 1]
     Survives mutation: MARGIN1 = tuple(: another shape is an instance of the same statement, and z3 proves it too
-    Survives mutation: terms={"z1_at_v": lambda o, v: pre1(o, v, 0), "z1_at_v_plus_te": lambda o, v: pre1(o, v, v.t)}: the terms are what the audits print, not part of the claim
+    Survives mutation: pre1(o, v, 0), "z1_at_v_plus_te": the terms are what the audits print, not part of the claim
     """
     return prove_each("z3 on the negation, for each shape", MARGIN1, ctx, family="d₀×d₁ = 1×1, 1×2")
 

@@ -57,7 +57,7 @@ def log4_remark(ctx):
     cannot be ≫ 3.69).
 
     Survives mutation: RELATIVE = Fraction(1, 20): a looser tolerance states a weaker reading that holds as well; the rounding reading (tolerance 1/200) is the tight one
-    Survives mutation: WIDTH = {"n": 256}: log⁴(n)/n moves by about 0.004 from n = 256 to 257 (it decreases past n = e⁴), so 3.69 is still within 1/200 there
+    Survives mutation: WIDTH = {: log⁴(n)/n moves by about 0.004 from n = 256 to 257 (it decreases past n = e⁴), so 3.69 is still within 1/200 there
     Survives mutation: o.le(o.abs(value(o, v) - o.q(stated.numerator, stated.denominator)),: the value (≈ 3.6937) is not at either tolerance's edge, so the strict form holds too
     """
     verdict = all_of("rigorous interval enclosure of log⁴(256)/256", {
