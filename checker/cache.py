@@ -330,7 +330,7 @@ class Cache:
             if result.id != ob_id:
                 raise ValueError("id mismatch")
         except Exception as exc:  # noqa: BLE001 - any damage is a miss, never a failed run
-            warnings.warn(f"cache entry {path} is not usable ({type(exc).__name__}: {str(exc)[:200]}); re-running {ob_id}",
+            warnings.warn(f"cache entry {path} is corrupt or not authentic ({type(exc).__name__}: {str(exc)[:200]}); re-running {ob_id}",
                           CacheWarning, stacklevel=2)
             self.misses += 1
             return None

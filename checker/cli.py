@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import enum
+import os
 import sys
 import traceback
 from typing import Sequence
@@ -41,6 +42,8 @@ def _positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not x > 0:
         raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    if not x < 10**7:  # also rejects inf and nan: a limit must be a number of seconds a clock can reach
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds below 10⁷, got {text}")
     return x
 
 
@@ -115,7 +118,9 @@ def _progress(stream=None):
 
     def show(result: Result, done: int, total: int, cached: bool) -> None:
         width = len(str(total))
-        text = f"[{done:>{width}}/{total}] {result.status.value:<9} {result.id} ({result.time_s:.2f}s{', cached' if cached else ''})"
+        from checker.report_formats import terminal_safe
+
+        text = terminal_safe(f"[{done:>{width}}/{total}] {result.status.value:<9} {result.id} ({result.time_s:.2f}s{', cached' if cached else ''})")
         if tty:
             stream.write("\r\033[K" + text + ("\n" if done == total else ""))
         else:
@@ -137,15 +142,34 @@ def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
     from checker.registry import discover
     from checker.runner import RunConfig, run
 
-    catalogue = discover(args.package)
+    catalogue = discover(args.package, timeout_s=args.timeout, memory_mib=args.memory)
     chosen = catalogue.select(patterns, include_slow=args.slow or bool(getattr(args, "id", None)))
     config = RunConfig(jobs=args.jobs, timeout_s=args.timeout, memory_mib=args.memory, seed=args.seed, slow=args.slow,
                        audit=bool(getattr(args, "audit", False)))
     progress = None if args.quiet else _progress()
     cache = None if args.no_cache else Cache(Path(args.cache_dir))
-    # Load errors belong to a whole-catalogue run; a run restricted by patterns leaves them out.
-    errors = catalogue.errors if not patterns else ()
-    return run(chosen, config, errors, progress, cache=cache, package=args.package)
+    # A module that does not load may have held obligations any pattern selects: its error is
+    # part of every run, so a broken catalogue never passes.
+    return run(chosen, config, catalogue.errors, progress, cache=cache, package=args.package)
+
+
+def _check_outputs(*paths: str | None) -> None:
+    """Every output path checked before the run starts, so a bad one loses no results."""
+    from checker.cache import check_writable
+
+    for path in paths:
+        if path:
+            check_writable(path, "output file")
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start}); is it a JSON report?") from exc
 
 
 def cmd_list(args: argparse.Namespace) -> ExitCode:
@@ -166,6 +190,7 @@ def cmd_check(args: argparse.Namespace) -> ExitCode:
     from checker import baseline
 
     before = baseline.load(args.baseline) if args.baseline else None
+    _check_outputs(args.output, args.save_baseline)
     results = _run(args, args.patterns)
     text = render(results, args.format)
     if args.output:
@@ -188,6 +213,7 @@ def cmd_audit(args: argparse.Namespace) -> ExitCode:
     from checker.reports import render
 
     args.audit = True
+    _check_outputs(args.output)
     results = _run(args, args.patterns)
     text = render(results, args.format)
     if args.output:
@@ -200,11 +226,8 @@ def cmd_audit(args: argparse.Namespace) -> ExitCode:
 def cmd_report(args: argparse.Namespace) -> ExitCode:
     from checker.reports import read_json, render
 
-    try:
-        with open(args.report, encoding="utf-8") as fh:
-            results = read_json(fh.read())
-    except OSError as exc:
-        raise UsageError(f"cannot read {args.report}: {exc.strerror}") from exc
+    _check_outputs(args.output)
+    results = read_json(_read_text(args.report))
     text = render(results, args.format)
     if args.output:
         atomic_write(args.output, text)
@@ -217,11 +240,7 @@ def cmd_show(args: argparse.Namespace) -> ExitCode:
     from checker.reports import read_json, render_certificate
 
     if args.report:
-        try:
-            with open(args.report, encoding="utf-8") as fh:
-                results = read_json(fh.read())
-        except OSError as exc:
-            raise UsageError(f"cannot read {args.report}: {exc.strerror}") from exc
+        results = read_json(_read_text(args.report))
         found = [r for r in results if r.id == args.id]
         if not found:
             raise UsageError(f"{args.report} has no result for {args.id!r}")
@@ -242,7 +261,9 @@ def cmd_show(args: argparse.Namespace) -> ExitCode:
         results = [r for r in _run(args, wanted) if r.id in wanted]
         result = next(r for r in results if r.id == args.id)
         context = results
-    sys.stdout.write(render_certificate(result, context))
+    from checker.report_formats import terminal_safe
+
+    sys.stdout.write("\n".join(terminal_safe(line) for line in render_certificate(result, context).split("\n")))
     return exit_code_for([result])
 
 
@@ -301,6 +322,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("obligations: interrupted", file=sys.stderr)
         return ExitCode.INTERNAL_ERROR
+    except BrokenPipeError:
+        # the reader went away (`obligations list | head -1`): stop quietly, as other tools do
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return ExitCode.OK
     except Exception:  # noqa: BLE001
         traceback.print_exc()
         print("obligations: internal error (the traceback above is a checker bug; please report it)", file=sys.stderr)

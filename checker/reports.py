@@ -87,7 +87,10 @@ def summary(results: Iterable[Result]) -> dict[str, dict[str, int]]:
 
 
 def render_json(results: Sequence[Result]) -> str:
-    return json.dumps(to_document(results), indent=2, ensure_ascii=False) + "\n"
+    """Strict JSON: a non-finite float is written as the string "NaN", "Infinity" or "-Infinity"."""
+    from checker.workers import strict
+
+    return json.dumps(strict(to_document(results)), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def read_json(text: str) -> list[Result]:
@@ -96,6 +99,8 @@ def read_json(text: str) -> list[Result]:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SchemaError(f"not a JSON report: {exc}") from exc
+    except RecursionError:
+        raise SchemaError("not a JSON report: nested too deeply to read") from None
     if not isinstance(doc, Mapping) or doc.get("schema_version") != SCHEMA_VERSION:
         raise SchemaError(
             f"schema_version {doc.get('schema_version') if isinstance(doc, Mapping) else None!r} is not "
@@ -103,7 +108,7 @@ def read_json(text: str) -> list[Result]:
         )
     try:
         return [Result.from_json(r) for r in doc["results"]]
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
         raise SchemaError(f"malformed result in report: {exc!r}") from exc
 
 
@@ -136,7 +141,9 @@ def audit_cells(d: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def render_table(results: Sequence[Result]) -> str:
-    docs = _docs(results)
+    from checker.report_formats import terminal_safe
+
+    docs = [_terminal_doc(d, terminal_safe) for d in _docs(results)]
     audited = _audited(docs)
     rows = [(d["id"], d["shown_status"], d["outcome"], _short(d["method"], 52), f"{d['time_s']:.2f}s",
              *((tuple(_short(c, 40) for c in audit_cells(d))) if audited else ())) for d in docs]
@@ -148,6 +155,10 @@ def render_table(results: Sequence[Result]) -> str:
     out.append("")
     out.append(summary_line(results))
     return "\n".join(out) + "\n"
+
+
+def _terminal_doc(d: Mapping[str, Any], safe: Any) -> dict[str, Any]:
+    return {**d, **{k: safe(d[k]) for k in ("id", "shown_status", "outcome", "method")}}
 
 
 def summary_line(results: Sequence[Result]) -> str:

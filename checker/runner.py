@@ -348,6 +348,11 @@ def run(
     try:
         while pending or running:
             tpl = workers.template()
+            try:
+                tpl.preload(ob.module for ob in pending)
+            except workers.TemplateDied:
+                workers.discard_template()
+                continue
             while pending and len(running) < n_workers:
                 ob = pending[-1]
                 seed = derive_seed(config.seed, ob.id)

@@ -41,16 +41,19 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, Callable, Mapping
 
-PRELOAD = (
-    "numpy", "sympy", "z3", "mpmath", "flint",
-    "checker.model", "checker.verdicts", "checker.claims", "checker.registry", "checker.runner", "checker.audit",
+# At start, only the light part of the engine: importing catalogue modules to see whether they load
+# (all a warm, fully cached run needs) must not wait for the heavy libraries.
+PRELOAD = ("checker.model", "checker.verdicts", "checker.claims", "checker.registry", "checker.runner")
+# Before the first discharge: what nearly every obligation uses.
+LIBRARIES = (
+    "numpy", "sympy", "z3", "mpmath", "flint", "checker.audit", "checker.recheck",
     "checker.backends.exact", "checker.backends.smt", "checker.backends.symbolic", "checker.backends.interval",
     "checker.backends.sampling",
 )
 OUTPUT_LIMIT = 8000  # characters of a job's stdout/stderr kept
 THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
-_POLL_S = 0.05
-_MEMORY_POLL_S = 0.2
+_POLL_S = 0.01
+_MEMORY_POLL_S = 0.25
 _PR_SET_PDEATHSIG = 1
 
 
@@ -98,8 +101,13 @@ def strict(value: Any, where: str = "value") -> Any:
     if isinstance(value, Mapping):
         out = {}
         for k, v in value.items():
-            if not isinstance(k, str):
-                raise TypeError(f"{where} has a key {k!r} of type {type(k).__name__}; keys must be strings")
+            if isinstance(k, (bool, int, float)) or k is None:
+                k = json.dumps(strict(k))  # as json.dumps writes such a key ("256", "true")
+                k = k[1:-1] if k.startswith('"') else k
+            elif type(k) is not str:
+                if not isinstance(k, str):
+                    raise TypeError(f"{where} has a key {k!r} of type {type(k).__name__}; keys must be strings")
+                k = str(k)
             out[k] = strict(v, f"{where}[{k!r}]")
         return out
     if isinstance(value, (list, tuple)):
@@ -155,8 +163,47 @@ def _kill_group(pgid: int) -> None:
         pass
 
 
+def _rss_and_children(pid: int) -> tuple[int, int, list[int]] | None:
+    """(process group, resident pages, child pids) of ``pid``, from ``/proc``."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read().decode("ascii", "replace")
+        fields = stat[stat.rfind(")") + 2:].split()
+        children: list[int] = []
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as fh:
+                children.extend(int(x) for x in fh.read().split())
+        return int(fields[2]), int(fields[21]), children
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def tree_rss_mib(leaders: set[int]) -> dict[int, float] | None:
+    """Resident memory (MiB) of each leader with all its descendants (``/proc/PID/task/*/children``),
+    plus — through a full scan — any other member of its process group; ``None`` where the
+    kernel does not list children."""
+    page = os.sysconf("SC_PAGE_SIZE") / (1024 * 1024)
+    totals: dict[int, float] = {}
+    for leader in leaders:
+        todo, seen, pages = [leader], set(), 0
+        while todo:
+            pid = todo.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            info = _rss_and_children(pid)
+            if info is None:
+                if pid == leader and not os.path.exists(f"/proc/{pid}/task"):
+                    return None
+                continue
+            pages += info[1]
+            todo.extend(info[2])
+        totals[leader] = pages * page
+    return totals
+
+
 def group_rss_mib(pgids: set[int]) -> dict[int, float]:
-    """Resident memory (MiB) of every process in each process group, from ``/proc``."""
+    """Resident memory (MiB) of every process in each process group, from a scan of ``/proc``."""
     totals = {g: 0.0 for g in pgids}
     page = os.sysconf("SC_PAGE_SIZE") / (1024 * 1024)
     try:
@@ -292,19 +339,7 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
     _set_pdeathsig(signal.SIGTERM)
     if os.getppid() == 1:  # the parent died before the death signal was armed
         os._exit(0)
-    saved = os.dup(1), os.dup(2)
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.dup2(devnull, 2)
-    for name in preload:
-        try:
-            importlib.import_module(name)
-        except Exception:  # noqa: BLE001 - a library that does not import is imported (and fails) in the job
-            pass
-    os.dup2(saved[0], 1)
-    os.dup2(saved[1], 2)
-    for fd in (*saved, devnull):
-        os.close(fd)
+    _preload(preload, list(sys.path))
     conn_fd = conn.fileno()
     last_memory_poll = 0.0
     try:
@@ -319,7 +354,10 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
                         shutdown()
                     if msg is None:
                         shutdown()
-                    _start(conn, jobs, msg)
+                    if msg[0] == "preload":
+                        _preload(msg[1], msg[2])
+                    else:
+                        _start(conn, jobs, msg)
                 else:
                     job = jobs[readers[fd]]
                     _read_available(job)
@@ -330,7 +368,10 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
                     _kill_group(job.pid)
             if any(j.memory_mib > 0 for j in jobs.values()) and now - last_memory_poll >= _MEMORY_POLL_S:
                 last_memory_poll = now
-                rss = group_rss_mib({j.pid for j in jobs.values()})
+                leaders = {j.pid for j in jobs.values()}
+                rss = tree_rss_mib(leaders)
+                if rss is None:
+                    rss = group_rss_mib(leaders)
                 for job in jobs.values():
                     job.peak_rss_mib = max(job.peak_rss_mib, rss.get(job.pid, 0.0))
                     if job.killed is None and job.memory_mib > 0 and rss.get(job.pid, 0.0) > job.memory_mib:
@@ -349,6 +390,27 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
                     conn.send(("done", _finish(job_id, jobs.pop(job_id))))
     except (BrokenPipeError, ConnectionResetError):
         shutdown()
+
+
+def _preload(names: Any, sys_path: list[str]) -> None:
+    """Import ``names`` into the template (their output discarded), so that jobs start with them
+    loaded; a module that fails here is imported — and fails — in the job instead."""
+    sys.path[:] = sys_path
+    saved = os.dup(1), os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    try:
+        for name in names:
+            try:
+                importlib.import_module(name)
+            except BaseException:  # noqa: BLE001 - including SystemExit
+                sys.modules.pop(name, None)
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in (*saved, devnull):
+            os.close(fd)
 
 
 def _start(conn: Connection, jobs: dict[int, _Running], msg: tuple) -> None:
@@ -429,6 +491,21 @@ class Template:
         self.proc.start()
         child.close()
         self._next = 0
+        self.preloaded: set[str] = set()
+
+    def preload(self, modules: Any) -> None:
+        """Import the libraries and catalogue modules (already imported cleanly by an isolated
+        worker) into the template, so each job forked afterwards starts with them loaded."""
+        todo = [m for m in LIBRARIES if m not in self.preloaded]
+        if CATALOGUE_PRELOAD[0]:
+            todo += sorted(set(modules) - self.preloaded - set(LIBRARIES))
+        if not todo:
+            return
+        self.preloaded.update(todo)
+        try:
+            self.conn.send(("preload", todo, list(sys.path)))
+        except (BrokenPipeError, OSError) as exc:
+            raise TemplateDied(f"the worker template is gone ({exc})") from exc
 
     @property
     def alive(self) -> bool:
@@ -472,14 +549,16 @@ class Template:
 
 
 _TEMPLATE: Template | None = None
+# Cleared for the rest of the process once a template dies: a module that behaved in its isolated
+# import but kills the template must not take every later template down too.
+CATALOGUE_PRELOAD = [True]
 
 
 def template() -> Template:
     """The process-wide template, started on first use and restarted if it died."""
     global _TEMPLATE
     if _TEMPLATE is None or not _TEMPLATE.alive:
-        if _TEMPLATE is not None:
-            _TEMPLATE.close()
+        discard_template()
         _TEMPLATE = Template()
     return _TEMPLATE
 
@@ -488,6 +567,8 @@ def discard_template() -> None:
     """Stop the template (e.g. after it lost jobs); the next :func:`template` starts a new one."""
     global _TEMPLATE
     if _TEMPLATE is not None:
+        if _TEMPLATE.preloaded - set(LIBRARIES) and not _TEMPLATE.alive:
+            CATALOGUE_PRELOAD[0] = False
         _TEMPLATE.close()
         _TEMPLATE = None
 
