@@ -44,7 +44,7 @@ def compare(before: Sequence[Result], after: Sequence[Result]) -> list[Change]:
     old = {r.id: r for r in before}
     new = {r.id: r for r in after}
     changes: list[Change] = []
-    bad = (Outcome.CONTRADICTED, Outcome.BROKEN)
+    bad = (Outcome.CONTRADICTED, Outcome.BROKEN, Outcome.VACUOUS)
     for ob_id in sorted(old.keys() | new.keys()):
         a, b = old.get(ob_id), new.get(ob_id)
         if a is None:

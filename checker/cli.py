@@ -131,7 +131,7 @@ def _progress(stream=None):
 
 
 def exit_code_for(results: Sequence[Result]) -> ExitCode:
-    bad = {Outcome.CONTRADICTED, Outcome.BROKEN}
+    bad = {Outcome.CONTRADICTED, Outcome.BROKEN, Outcome.VACUOUS}
     return ExitCode.FAILED if any(r.outcome in bad for r in results) else ExitCode.OK
 
 

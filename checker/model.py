@@ -11,7 +11,7 @@ import enum
 import hashlib
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, assert_never
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, assert_never
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy
@@ -32,6 +32,51 @@ class Status(enum.Enum):
     ERROR = "error"
 
 
+class Grade(enum.Enum):
+    """How much of its statement a proof covers. Closed, and ordered from strongest to weakest.
+
+    ``universal``: every value and every size the statement ranges over; ``bounded``: every
+    value, over a finite stated family of sizes or shapes (named in ``over``, e.g. "K = 2…6");
+    ``instances``: finitely many named points (a shipped example network, a stated witness).
+    Set by the method that proved the claim, never typed as free text.
+    """
+
+    UNIVERSAL = "universal"
+    BOUNDED = "bounded"
+    INSTANCES = "instances"
+
+    @property
+    def rank(self) -> int:
+        """0 for the strongest grade; a conjunction takes the largest rank of its parts."""
+        return _GRADE_ORDER.index(self)
+
+
+_GRADE_ORDER = (Grade.UNIVERSAL, Grade.BOUNDED, Grade.INSTANCES)
+
+
+def weakest(grades: "Iterable[Grade]") -> Grade:
+    """The weakest of several grades (a conjunction is only as general as its least part)."""
+    gs = list(grades)
+    if not gs:
+        raise ValueError("weakest() needs at least one grade")
+    return max(gs, key=lambda g: g.rank)
+
+
+def grade_label(grade: Grade | None, over: str) -> str:
+    """The grade as reports show it next to ``proved``: ``∀``, ``(K = 2…6)``, ``at 1 point``."""
+    match grade:
+        case None:
+            return ""
+        case Grade.UNIVERSAL:
+            return "∀"
+        case Grade.BOUNDED:
+            return f"({over})" if over else "(bounded)"
+        case Grade.INSTANCES:
+            return f"at {over}" if over else "at instances"
+        case _:
+            assert_never(grade)
+
+
 class Expect(enum.Enum):
     """What the source document asserts about the claim."""
 
@@ -45,7 +90,8 @@ class Outcome(enum.Enum):
 
     ``confirmed``: proved & holds, refuted & fails, or an ``open`` question settled either way;
     ``contradicted``: proved & fails, refuted & holds; ``evidence``: supported;
-    ``open``: unknown or timeout; ``broken``: error.
+    ``open``: unknown or timeout; ``broken``: error; ``vacuous``: proved, but the hypotheses
+    cannot hold together, so the proof says nothing (a failure, like ``contradicted``).
     """
 
     CONFIRMED = "confirmed"
@@ -53,6 +99,7 @@ class Outcome(enum.Enum):
     EVIDENCE = "evidence"
     OPEN = "open"
     BROKEN = "broken"
+    VACUOUS = "vacuous"
 
 
 def outcome_of(expect: Expect, status: Status) -> Outcome:
@@ -138,10 +185,20 @@ class Certificate:
     reason: str | None = None
     data: Mapping[str, Any] = field(default_factory=dict)
     shrunk_witness: Mapping[str, str] | None = None
+    grade: Grade | None = None
+    over: str = ""
+
+    def __post_init__(self) -> None:
+        if self.grade is not None and not isinstance(self.grade, Grade):
+            raise TypeError(f"Certificate.grade must be a Grade or None, got {self.grade!r}")
+        if self.grade in (Grade.BOUNDED, Grade.INSTANCES) and not self.over.strip():
+            raise ValueError(f"a {self.grade.value} proof must name what it covers in 'over' (sizes or points)")
 
     def to_json(self) -> dict[str, Any]:
         out = {
             "method": self.method,
+            "grade": None if self.grade is None else self.grade.value,
+            "over": self.over,
             "steps": [s.to_json() for s in self.steps],
             "witness": None if self.witness is None else dict(self.witness),
             "sides": None if self.sides is None else dict(self.sides),
@@ -163,6 +220,8 @@ class Certificate:
             reason=data.get("reason"),
             data=dict(data.get("data", {})),
             shrunk_witness=data.get("shrunk_witness"),
+            grade=None if data.get("grade") is None else Grade(data["grade"]),
+            over=data.get("over", "") or "",
         )
 
 
@@ -178,6 +237,13 @@ class Verdict:
             raise TypeError(f"Verdict.status must be a Status, got {self.status!r}")
         if not isinstance(self.certificate, Certificate):
             raise TypeError(f"Verdict.certificate must be a Certificate, got {self.certificate!r}")
+        if self.status is Status.PROVED and self.certificate.grade is None:
+            raise ValueError(
+                "a proved verdict must say what it covers: pass grade=Grade.UNIVERSAL / BOUNDED / "
+                "INSTANCES (with over=...) to checker.verdicts.proved"
+            )
+        if self.status is not Status.PROVED and self.certificate.grade is not None:
+            raise ValueError(f"only a proved verdict has a grade (this one is {self.status.value})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,6 +341,35 @@ class Result:
     seed: int | None = None
     limits: Limits | None = None
     audit: Mapping[str, Any] | None = None
+    vacuity: Mapping[str, Any] | None = None
+
+    @property
+    def grade(self) -> Grade | None:
+        return self.certificate.grade
+
+    @property
+    def grade_over(self) -> str:
+        return self.certificate.over
+
+    @property
+    def status_label(self) -> str:
+        """Status with its grade: ``proved ∀``, ``proved (K = 2…6)``, ``proved at 1 point``,
+        ``proved (vacuous)``; other statuses as :attr:`shown_status`."""
+        if self.is_vacuous:
+            return "proved (vacuous)"
+        if self.status is Status.PROVED:
+            label = grade_label(self.grade, self.grade_over)
+            return f"proved {label}" if label else "proved"
+        return self.shown_status
+
+    @property
+    def is_vacuous(self) -> bool:
+        """A proof whose hypotheses cannot hold together (by the default vacuity check or the audit)."""
+        if self.status is not Status.PROVED:
+            return False
+        if isinstance(self.vacuity, Mapping) and self.vacuity.get("verdict") == "vacuous":
+            return True
+        return self.flag == "vacuous"
 
     @property
     def flag(self) -> str | None:
@@ -297,6 +392,8 @@ class Result:
 
     @property
     def outcome(self) -> Outcome:
+        if self.is_vacuous:
+            return Outcome.VACUOUS
         if self.flag == "brittle":
             return Outcome.OPEN  # seed-dependent evidence is not evidence
         return outcome_of(self.expect, self.status)
@@ -314,6 +411,9 @@ class Result:
             "expect": self.expect.value,
             "status": self.status.value,
             "shown_status": self.shown_status,
+            "grade": None if self.grade is None else self.grade.value,
+            "grade_over": self.grade_over,
+            "status_label": self.status_label,
             "outcome": self.outcome.value,
             "method": self.method,
             "lean": list(self.lean),
@@ -324,6 +424,7 @@ class Result:
             "limits": None if self.limits is None else self.limits.to_json(),
             "certificate": self.certificate.to_json(),
             "audit": None if self.audit is None else dict(self.audit),
+            "vacuity": None if self.vacuity is None else dict(self.vacuity),
         }
 
     @classmethod
@@ -344,6 +445,7 @@ class Result:
             seed=data.get("seed"),
             limits=None if limits is None else Limits(limits["timeout_s"], limits["memory_mib"]),
             audit=data.get("audit"),
+            vacuity=data.get("vacuity"),
         )
 
 
@@ -354,6 +456,7 @@ def result_for(
     seed: int | None = None,
     limits: Limits | None = None,
     audit: Mapping[str, Any] | None = None,
+    vacuity: Mapping[str, Any] | None = None,
 ) -> Result:
     return Result(
         id=obligation.id,
@@ -370,4 +473,5 @@ def result_for(
         seed=seed,
         limits=limits,
         audit=audit,
+        vacuity=vacuity,
     )

@@ -53,7 +53,7 @@ class ObligationItem(pytest.Item):
         outcome = result.outcome
         if outcome is Outcome.OPEN:
             pytest.skip(f"{result.status.value}: {result.certificate.reason}")
-        if outcome in (Outcome.CONTRADICTED, Outcome.BROKEN):
+        if outcome in (Outcome.CONTRADICTED, Outcome.BROKEN, Outcome.VACUOUS):
             raise ObligationFailed(result)
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> str:

@@ -17,6 +17,7 @@ results are returned in catalogue order whatever order they finish in.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 import traceback
@@ -123,10 +124,14 @@ def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: b
         )
     verdict = validated(ob, verdict)
     elapsed = time.perf_counter() - start
+    vacuity_json = None
+    if not restart:
+        vacuity_json = _vacuity(ob, ctx, verdict)
     audit_json = None
     if audit and not restart:
         verdict, audit_json, restart = _audit(ob, ctx, verdict, elapsed)
-    return _json_checked(ob, result_for(ob, verdict, elapsed, seed=ctx.seed, limits=limits, audit=audit_json)), restart
+    return _json_checked(ob, result_for(ob, verdict, elapsed, seed=ctx.seed, limits=limits, audit=audit_json,
+                                        vacuity=vacuity_json)), restart
 
 
 def _invalid(what: str, fix: str, original: Certificate | None = None) -> Verdict:
@@ -168,10 +173,8 @@ def validated(ob: Obligation, verdict: Verdict) -> Verdict:
                         method=c.method, steps=c.steps, reason=f"refutation rejected: {check.reason}",
                         data={"rejected_witness": _plain(c.witness), "rejected_sides": _plain(c.sides)}))
                 case Recheck.NOT_RECHECKED:
-                    return Verdict(verdict.status, Certificate(
-                        c.method, c.steps, c.witness, c.sides, c.reason,
-                        {**dict(c.data), "witness_recheck": f"witness not independently re-checked: {check.reason}"},
-                        c.shrunk_witness))
+                    return Verdict(verdict.status, dataclasses.replace(
+                        c, data={**dict(c.data), "witness_recheck": f"witness not independently re-checked: {check.reason}"}))
         case Status.SUPPORTED | Status.UNKNOWN | Status.TIMEOUT | Status.ERROR:
             pass
     return verdict
@@ -198,6 +201,19 @@ def _json_checked(ob: Obligation, result: Result) -> Result:
             method="invalid verdict",
             reason=f"{ob.location}: the result is not JSON data ({exc}); certificates hold only str, int, float, bool, None, lists and dicts"))
         return Result.from_json(strict(result_for(ob, bad, result.time_s, seed=result.seed, limits=result.limits).to_json()))
+
+
+def _vacuity(ob: Obligation, ctx: Context, verdict: Verdict) -> Any:
+    """The default vacuity check of a proved result (:mod:`checker.vacuity`); its own failure is
+    an undecided entry, never a changed status."""
+    from checker import vacuity
+
+    try:
+        return vacuity.check(ob, ctx, verdict)
+    except MemoryError:
+        return {"verdict": "undecided", "reason": "memory limit exceeded during the vacuity check"}
+    except Exception as exc:  # noqa: BLE001
+        return {"verdict": "undecided", "reason": f"{type(exc).__name__}: {exc}"}
 
 
 def _audit(ob: Obligation, ctx: Context, verdict: Verdict, elapsed: float) -> tuple[Verdict, dict[str, Any], bool]:
@@ -264,9 +280,7 @@ def _with_output(result: Result, finished: Any) -> Result:
         return result
     c = result.certificate
     data = {**dict(c.data), "output": finished.output + ("\n… (truncated)" if finished.output_truncated else "")}
-    return Result(result.id, result.source, result.statement, result.scope, result.expect, result.status,
-                  Certificate(c.method, c.steps, c.witness, c.sides, c.reason, data, c.shrunk_witness),
-                  result.time_s, result.lean, result.uses, result.hypotheses, result.seed, result.limits, result.audit)
+    return dataclasses.replace(result, certificate=dataclasses.replace(c, data=data))
 
 
 def result_of_job(ob: Obligation, finished: Any, seed: int, config: RunConfig) -> Result:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Iterator, Mapping
 
-from checker.model import Certificate, Status, Step, Verdict
+from checker.model import Certificate, Grade, Status, Step, Verdict, weakest
 
 
 def fmt(value: Any) -> str:
@@ -23,8 +24,26 @@ def fmt_map(values: Mapping[str, Any]) -> dict[str, str]:
     return {k: fmt(v) for k, v in values.items()}
 
 
-def proved(method: str, *steps: Step, **data: Any) -> Verdict:
-    return Verdict(Status.PROVED, Certificate(method=method, steps=steps, data=data))
+def proved(method: str, *steps: Step, grade: Grade, over: str = "", **data: Any) -> Verdict:
+    """A proof covering what ``grade`` says: ``UNIVERSAL`` (every value and size the statement
+    ranges over), ``BOUNDED`` (every value, for the sizes named in ``over``) or ``INSTANCES``
+    (the points named in ``over``). Checking a universal statement at sampled points is not a
+    proof of any grade: return :func:`supported` instead."""
+    return Verdict(Status.PROVED, Certificate(method=method, steps=steps, data=data, grade=grade, over=over))
+
+
+def regrade(verdict: Verdict, grade: Grade, over: str) -> Verdict:
+    """A proved verdict with its grade weakened to ``grade`` (never strengthened); other
+    verdicts unchanged. Use it when a backend's proof covers every value of a claim that is one
+    size (or one point) of the obligation's statement."""
+    c = verdict.certificate
+    if verdict.status is not Status.PROVED or c.grade is None:
+        return verdict
+    if grade.rank < c.grade.rank:
+        return verdict  # a grade can only be weakened
+    if grade is c.grade and c.over and grade is not Grade.UNIVERSAL:
+        over = c.over if not over else over
+    return Verdict(verdict.status, replace(c, grade=grade, over=over if grade is not Grade.UNIVERSAL else ""))
 
 
 def supported(method: str, *steps: Step, **data: Any) -> Verdict:
@@ -53,18 +72,21 @@ def with_data(verdict: Verdict, **data: Any) -> Verdict:
     """The same verdict with extra certificate data."""
     c = verdict.certificate
     merged = {**dict(c.data), **data}
-    return Verdict(
-        verdict.status,
-        Certificate(c.method, c.steps, c.witness, c.sides, c.reason, merged),
-    )
+    return Verdict(verdict.status, replace(c, data=merged))
 
 
-def all_of(method: str, parts: Mapping[str, Verdict]) -> Verdict:
+def all_of(method: str, parts: Mapping[str, Verdict], family: str | None = None) -> Verdict:
     """The conjunction of several verdicts, each under its own name.
 
     Refuted if any part is refuted (its witness refutes the conjunction); error if any part is
     an error; proved only if every part is proved; otherwise unknown if any part is undecided,
     else supported.
+
+    A proved conjunction has the weakest grade of its parts. ``family`` names the sizes the
+    parts stand for (``"K = 2…6"``): the parts are instances of one statement at those sizes,
+    so a universal grade becomes ``bounded`` over them. Without ``family``, universal parts that
+    prove claims with different numbers of variables are taken to be sizes of one statement
+    and capped the same way (a loop over sizes never comes out universal).
     """
     if not parts:
         raise ValueError("all_of needs at least one part")
@@ -86,12 +108,70 @@ def all_of(method: str, parts: Mapping[str, Verdict]) -> Verdict:
         reasons = "; ".join(f"{n}: {parts[n].certificate.reason}" for n in broken)
         return Verdict(Status.ERROR, Certificate(method, tuple(steps), reason=reasons, data={"parts": data}))
     if all(s is Status.PROVED for s in statuses):
-        return Verdict(Status.PROVED, Certificate(method, tuple(steps), data={"parts": data}))
+        grade, over = _conjoined_grade(parts, family)
+        return Verdict(Status.PROVED, Certificate(method, tuple(steps), data={"parts": data}, grade=grade, over=over))
     undecided = [n for n, v in parts.items() if v.status in (Status.UNKNOWN, Status.TIMEOUT)]
     if undecided:
         reasons = "; ".join(f"{n}: {parts[n].certificate.reason}" for n in undecided)
         return Verdict(Status.UNKNOWN, Certificate(method, tuple(steps), reason=reasons, data={"parts": data}))
     return Verdict(Status.SUPPORTED, Certificate(method, tuple(steps), data={"parts": data}))
+
+
+def _claim_arities(v: Verdict) -> set[int]:
+    """Numbers of variables of the claims a proved verdict (or its parts) proved by a backend."""
+    data = v.certificate.data
+    found: set[int] = set()
+    if isinstance(data.get("variables"), (list, tuple)):
+        found.add(len(data["variables"]))
+    for part in (data.get("parts") or {}).values():
+        if isinstance(part, Mapping):
+            found |= _arities_in(part)
+    return found
+
+
+def _arities_in(part_json: Mapping[str, Any]) -> set[int]:
+    data = part_json.get("data") or {}
+    found: set[int] = set()
+    if isinstance(data.get("variables"), (list, tuple)):
+        found.add(len(data["variables"]))
+    for sub in (data.get("parts") or {}).values():
+        if isinstance(sub, Mapping):
+            found |= _arities_in(sub)
+    return found
+
+
+def _conjoined_grade(parts: Mapping[str, Verdict], family: str | None) -> tuple[Grade, str]:
+    grades = [v.certificate.grade for v in parts.values()]
+    if any(g is None for g in grades):
+        raise ValueError("a proved part has no grade")
+    grade = weakest(g for g in grades if g is not None)
+    overs = [v.certificate.over for v in parts.values() if v.certificate.grade is grade and v.certificate.over]
+    if grade is Grade.INSTANCES:
+        return grade, _count_points(parts) or "; ".join(dict.fromkeys(overs))
+    arities: set[int] = set()
+    for v in parts.values():
+        arities |= _claim_arities(v)
+    if family is not None:
+        if grade is Grade.UNIVERSAL:
+            return Grade.BOUNDED, family
+        return grade, family
+    if grade is Grade.UNIVERSAL and len(arities) > 1:
+        return Grade.BOUNDED, f"the {len(parts)} checked sizes ({', '.join(parts)})"
+    return grade, "; ".join(dict.fromkeys(overs))
+
+
+def _count_points(parts: Mapping[str, Verdict]) -> str:
+    """``"7 points"`` when every instances-part says ``"N point(s)"``, else ``""``."""
+    total = 0
+    for v in parts.values():
+        c = v.certificate
+        if c.grade is not Grade.INSTANCES:
+            continue
+        head = c.over.split(" ", 1)
+        if len(head) != 2 or not head[0].isdigit() or not head[1].startswith(("point", "witness")):
+            return ""
+        total += int(head[0])
+    return f"{total} point{'s' if total != 1 else ''}" if total else ""
 
 
 class StepTimer:

@@ -196,10 +196,13 @@ def test_declare_bound_rejects_unknown_terms():
 def test_cli_audit_command_and_check_audit_flag(tmp_path):
     out = cli("--package", "auditcat", "audit", "auditcat.vacuous", "auditcat.bounds", "--format", "json",
               "--no-cache", "--quiet", env=ENV)
-    assert out.returncode == ExitCode.OK, out.stderr
+    # a vacuous proof is a failure of its own (outcome "vacuous"), so the run exits 1
+    assert out.returncode == ExitCode.FAILED, out.stderr
     doc = json.loads(out.stdout)
     by_id = {r["id"]: r for r in doc["results"]}
     assert by_id["auditcat.vacuous"]["audit"]["vacuity"]["verdict"] == "vacuous"
+    assert by_id["auditcat.vacuous"]["outcome"] == "vacuous"
+    assert by_id["auditcat.vacuous"]["vacuity"]["verdict"] == "vacuous"
     assert by_id["auditcat.bounds"]["audit"]["tightness"]["bounds"][1]["verdict"] == "tight"
     md = tmp_path / "audit.md"
     out = cli("--package", "auditcat", "check", "auditcat.needless", "--audit", "--format", "markdown", "-o", str(md),

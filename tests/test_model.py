@@ -8,6 +8,7 @@ import pytest
 
 from checker.model import (
     Certificate,
+    Grade,
     Context,
     Expect,
     Limits,
@@ -18,6 +19,8 @@ from checker.model import (
     Step,
     Verdict,
     derive_seed,
+    grade_label,
+    weakest,
     outcome_of,
 )
 from tests import strategies as S
@@ -94,7 +97,22 @@ def test_verdict_rejects_non_status_and_non_certificate():
         Verdict("proved", Certificate("m"))
     with pytest.raises(TypeError, match="Certificate"):
         Verdict(Status.PROVED, {"method": "m"})
-    assert Verdict(Status.PROVED, Certificate("m")).status is Status.PROVED
+    assert Verdict(Status.PROVED, Certificate("m", grade=Grade.UNIVERSAL)).status is Status.PROVED
+
+
+def test_a_proof_must_say_what_it_covers():
+    """A proved verdict without a grade is rejected; bounded and instance grades must name their
+    sizes or points; only proofs carry a grade."""
+    with pytest.raises(ValueError, match="grade"):
+        Verdict(Status.PROVED, Certificate("m"))
+    with pytest.raises(ValueError, match="over"):
+        Certificate("m", grade=Grade.BOUNDED)
+    with pytest.raises(ValueError, match="only a proved verdict"):
+        Verdict(Status.SUPPORTED, Certificate("m", grade=Grade.UNIVERSAL))
+    assert weakest([Grade.UNIVERSAL, Grade.INSTANCES, Grade.BOUNDED]) is Grade.INSTANCES
+    assert grade_label(Grade.BOUNDED, "K = 2…6") == "(K = 2…6)"
+    assert grade_label(Grade.INSTANCES, "1 point") == "at 1 point"
+    assert grade_label(Grade.UNIVERSAL, "") == "∀"
 
 
 def test_records_are_frozen():

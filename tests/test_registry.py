@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from checker import Expect, Source, obligation
+from checker.model import Grade
 from checker.errors import InvalidObligation, UsageError
 from checker.registry import discover
 from checker.verdicts import proved
@@ -26,7 +27,7 @@ def _declare(**overrides):
 
     def f(ctx):
         """doc"""
-        return proved("x")
+        return proved("x", grade=Grade.INSTANCES, over="1 point")
 
     return obligation(**fields)(f)
 

@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from checker.model import Certificate, Status, Verdict
+from checker.model import Grade
 from checker.verdicts import all_of, fmt, fmt_map, proved, refuted, supported, timed, unknown, with_data
 from tests import strategies as S
 
@@ -18,7 +19,7 @@ def _verdict(status: Status, name: str) -> Verdict:
         step = t.step("b", "1", f"act {name}", status.value)
     match status:
         case Status.PROVED:
-            return proved(f"m-{name}", step)
+            return proved(f"m-{name}", step, grade=Grade.INSTANCES, over="1 point")
         case Status.SUPPORTED:
             return supported(f"m-{name}", step, samples=10)
         case Status.REFUTED:
@@ -108,3 +109,37 @@ def test_unknown_keeps_its_reason_and_data():
     assert w.status is Status.UNKNOWN and w.certificate.data == {"a": 3, "b": 2}
     assert w.certificate.reason == "cannot say" and w.certificate.steps == (step,)
     assert step.time_s >= 0 and step.detail == {"detail": 1}
+
+
+def test_all_of_takes_the_weakest_grade_and_sizes_never_come_out_universal():
+    """A conjunction is as general as its least part; parts that are sizes of one statement (a
+    declared family, or claims with different numbers of variables) cap a universal grade to bounded."""
+    from checker.backends import smt
+    from checker.claims import claim
+    from checker.model import Grade
+
+    def sum_sq(k):
+        names = [f"x{i}" for i in range(k)]
+        return claim(f"sumsq-{k}", names, lambda o, v: o.ge(sum(v[n] * v[n] for n in names), 0))
+
+    sizes = {f"k={k}": smt.prove(sum_sq(k)) for k in (1, 2, 3)}
+    assert all(v.certificate.grade is Grade.UNIVERSAL for v in sizes.values())
+    auto = all_of("sizes", sizes)
+    assert auto.status is Status.PROVED and auto.certificate.grade is Grade.BOUNDED
+    declared = all_of("sizes", sizes, family="k = 1…3")
+    assert declared.certificate.grade is Grade.BOUNDED and declared.certificate.over == "k = 1…3"
+    one = all_of("one size", {"k=2": sizes["k=2"]})
+    assert one.certificate.grade is Grade.UNIVERSAL
+    mixed = all_of("mixed", {"k=2": sizes["k=2"], "pt": proved("exact", grade=Grade.INSTANCES, over="1 point")})
+    assert mixed.certificate.grade is Grade.INSTANCES and mixed.certificate.over == "1 point"
+    nested = all_of("nested", {"sizes": auto, "k=1": sizes["k=1"]})
+    assert nested.certificate.grade is Grade.BOUNDED
+
+
+def test_regrade_only_weakens():
+    from checker.model import Grade
+    from checker.verdicts import regrade
+
+    p = proved("m", grade=Grade.BOUNDED, over="K ≤ 6")
+    assert regrade(p, Grade.UNIVERSAL, "").certificate.grade is Grade.BOUNDED
+    assert regrade(p, Grade.INSTANCES, "3 points").certificate.over == "3 points"

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from checker.backends import CannotDecide
 from checker.claims import Claim
-from checker.model import Certificate, Status, Step, Verdict
+from checker.model import Certificate, Grade, Status, Step, Verdict
 from checker.verdicts import fmt_map, refuted, timed, unknown
 
 NAME = "exact"
@@ -202,5 +202,6 @@ def check_instance(claim: Claim, point: Mapping[str, Any], found_by: str, *steps
         return unknown(method, f"{found_by} {fmt_map(point)} is not an instance when checked exactly", *steps, check)
     return Verdict(
         Status.PROVED,
-        Certificate(method, (*steps, check), witness=fmt_map(ev.point), sides=fmt_map(ev.sides()), data={"claim": claim.name}),
+        Certificate(method, (*steps, check), witness=fmt_map(ev.point), sides=fmt_map(ev.sides()),
+                    data={"claim": claim.name}, grade=Grade.INSTANCES, over="1 witness"),
     )

@@ -19,7 +19,7 @@ from typing import Any, Iterator, Mapping
 
 from checker.backends import CannotDecide
 from checker.claims import Claim
-from checker.model import Verdict
+from checker.model import Grade, Verdict
 from checker.verdicts import proved, refuted, timed, unknown
 
 NAME = "interval"
@@ -374,7 +374,10 @@ def prove_on(claim: Claim, box: Mapping[str, Any], prec: int = DEFAULT_PREC, *, 
         step = t.step(NAME, version(), f"enclose {claim.name}", whole.value, terms=enclosures)
     is_point = all(not isinstance(x, tuple) for x in box.values())
     if whole is Tri.TRUE:
-        return proved(method, step, claim=claim.name, box={k: str(x) for k, x in box.items()}, terms=enclosures)
+        # At a point the proof covers that point; over a box, every value in the box.
+        grade, over = (Grade.INSTANCES, "1 point") if is_point else (Grade.UNIVERSAL, "")
+        return proved(method, step, grade=grade, over=over, claim=claim.name,
+                      box={k: str(x) for k, x in box.items()}, terms=enclosures)
     if whole is Tri.FALSE and is_point and all(h is Tri.TRUE for h in hyps.values()) and concl is Tri.FALSE:
         return refuted(method, {k: Fraction(x) for k, x in box.items()}, enclosures, step, claim=claim.name)
     return unknown(method, f"interval evaluation is {whole.value}: enclosure too wide to decide", step, terms=enclosures)

@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from checker.backends import CannotDecide, exact
 from checker.claims import Claim
-from checker.model import Context, Verdict
+from checker.model import Context, Grade, Verdict
 from checker.verdicts import proved, timed, unknown
 
 NAME = "smt"
@@ -185,7 +185,7 @@ def prove(
         step = t.step(NAME, version(), f"check ¬({claim.name})", str(answer), timeout_ms=limit,
                       rlimit=rlimit, lemmas=[lemma.claim.name for lemma in lemmas])
     if answer == z3.unsat:
-        return proved(method, step, claim=claim.name, variables=list(claim.variables),
+        return proved(method, step, grade=Grade.UNIVERSAL, claim=claim.name, variables=list(claim.variables),
                       lemmas=[lemma.claim.name for lemma in lemmas])
     if answer == z3.unknown:
         return unknown(method, f"z3 answered unknown: {solver.reason_unknown()}", step)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from checker.model import Step, Verdict
+from checker.model import Grade, Step, Verdict
 from checker.verdicts import proved, timed, unknown
 
 NAME = "symbolic"
@@ -53,4 +53,4 @@ def conclude(method: str, checks: list[tuple[bool, Step]], **data: Any) -> Verdi
     failed = [s.action for ok, s in checks if not ok]
     if failed:
         return unknown(method, "sympy could not reduce: " + "; ".join(failed), *steps, **data)
-    return proved(method, *steps, **data)
+    return proved(method, *steps, grade=Grade.UNIVERSAL, **data)

@@ -55,6 +55,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from checker.model import Grade
 from checker import Expect, Source, obligation
 from checker.claims import claim
 
@@ -423,7 +424,7 @@ def _report_verdict(report, where: str):
         step = t.step(interval.NAME, interval.version(), f"discharge {report.capstone} ({report.oracle} oracle)",
                       "ok" if report.ok else (report.reason or "not ok"))
     if report.ok:
-        return proved(method, step, discharge=data)
+        return proved(method, step, grade=Grade.INSTANCES, over="the shipped example network", discharge=data)
     if report.all_held and report.conclusion is Tri.FALSE:
         sides = {"loss_change_hi": report.change.hi, "minus_certified_decrease_lo": (-report.decrease).lo}
         return refuted(method, {"lr": report.lr, "eta": report.eta}, sides, step, discharge=data)
@@ -460,7 +461,7 @@ def _segment_verdict(capstone: str, x, eta=None):
         step = t.step(interval.NAME, interval.version(), f"segment drift of {report.capstone}", str(len(points)),
                       points=table)
     if len(points) == 8 and all(p.truth is Tri.TRUE for p in points):
-        return proved(method, step, points=table)
+        return proved(method, step, grade=Grade.INSTANCES, over="8 points (t = k/8) on the example's step", points=table)
     return unknown(method, "the drift at some t was not enclosed below C·t·D (or not evaluated)", step, points=table)
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
+from checker.model import Grade
 from checker import Expect, Source, obligation
 from checker.model import Verdict
 from checker.verdicts import proved, refuted, supported, timed, unknown
@@ -139,7 +140,7 @@ def _relu_check(ctx: Any, exhaustive: bool) -> Verdict:
     if bad:
         return unknown("numpy relu on binary32 patterns", f"{bad} patterns where numpy's relu is not max(z, 0)", step)
     if exhaustive:
-        return proved("exhaustive enumeration of all 2³² binary32 bit patterns", step, patterns=count)
+        return proved("exhaustive enumeration of all 2³² binary32 bit patterns", step, grade=Grade.UNIVERSAL, patterns=count)
     return supported("numpy relu on sampled binary32 bit patterns (evidence; exhaustive in the slow tier)", step, patterns=count)
 
 
@@ -1090,4 +1091,5 @@ def budget_compose(ctx):
     failed = [s.action for ok, s in checks if not ok]
     if failed:
         return unknown("z3 + sympy on the budget algebra", "not reduced: " + "; ".join(failed), *steps)
-    return proved("z3 (stage lemmas over ℝ) + sympy (identities, composition)", *steps, lemmas=len(checks))
+    return proved("z3 (stage lemmas over ℝ) + sympy (identities, composition)", *steps, grade=Grade.BOUNDED,
+                  over="fan-in 1…4; dims 3×4×5×2", lemmas=len(checks))

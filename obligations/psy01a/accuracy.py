@@ -18,6 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from checker.model import Grade
 from checker import Expect, Source, obligation
 from checker.backends import interval, smt, symbolic
 from checker.claims import claim
@@ -328,7 +329,7 @@ def soft_relaxation(ctx):
     with timed() as t:
         example = _compact_example()
         step = t.step(interval.NAME, interval.version(), "certified q-range and r_min", f"r_min ≥ {example['r_min_lower']:.4g}", **example)
-    compact = proved("rigorous interval bisection", step, **example) if example["positive"] else \
+    compact = proved("rigorous interval bisection", step, grade=Grade.INSTANCES, over="1 point", **example) if example["positive"] else \
         unknown("rigorous interval bisection", "r_min not certified positive", step)
     return with_data(all_of("sympy + z3 + rigorous intervals", {
         "existence, uniqueness, derivatives (sympy)": symbolic.conclude("sympy", checks),

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from checker.model import Grade
 from checker import Expect, Source, obligation
 from checker.backends import exact, interval, smt, symbolic
 from checker.claims import claim
@@ -308,7 +309,8 @@ def construction_verdict(ctx: Any, spec: ConstructionSpec = SPEC, involutions: t
         if problems:
             parts[f"{tag} pruning"] = unknown("reference pruning of the dense construction", "; ".join(problems), step, **prune_data)
             continue
-        parts[f"{tag} pruning"] = proved("reference pruning of the dense construction, masks compared exactly", step, **prune_data)
+        parts[f"{tag} pruning"] = proved("reference pruning of the dense construction, masks compared exactly", step,
+                                         grade=Grade.INSTANCES, over=f"the construction ({tag})", **prune_data)
         pruned = built.dense.masked(masks)
         layers = rm.exact_layers(pruned)
         with timed() as t:
@@ -326,7 +328,8 @@ def construction_verdict(ctx: Any, spec: ConstructionSpec = SPEC, involutions: t
                 "exact forward pass at the noiseless centres",
                 "the first-layer pattern differs from 'matching unit 3, others 0'", step, centres=rows)
             continue
-        parts[f"{tag} centres"] = proved("exact forward pass at the noiseless centres", step, centres=rows,
+        parts[f"{tag} centres"] = proved("exact forward pass at the noiseless centres", step, grade=Grade.INSTANCES,
+                                         over=f"the noiseless centres ({tag})", centres=rows,
                                          q_v="1", q_a="1", q_w="0", Delta="1")
         for j in range(4):
             for s in (1, -1):
@@ -380,7 +383,7 @@ def sparse_construction(ctx):
     with timed() as t:
         step = t.step(exact.NAME, exact.VERSION, "1{g=y} + 1{g=π(y)} ≤ 1 for all y, g, π", "holds" if ok else "fails",
                       cases=cases)
-    parts["disjointness q_a + q_w ≤ 1"] = (proved("exhaustive enumeration", step, cases=cases) if ok
+    parts["disjointness q_a + q_w ≤ 1"] = (proved("exhaustive enumeration", step, grade=Grade.UNIVERSAL, cases=cases) if ok
                                            else unknown("exhaustive enumeration", "disjointness fails", step))
     parts["Δ ≥ 2p − 1 from q_v, q_a ≥ p"] = smt.prove(DELTA_LEMMA, ctx)
     parts["P(E) = p_ν (sympy)"] = symbolic.conclude("sympy: Gaussian rotation and the |N(0,2ν²)| < r integral",
@@ -390,7 +393,8 @@ def sparse_construction(ctx):
         for nu in NU_TABLE:
             table[fmt(nu)] = {"p_nu": show(p_nu(nu)), "2p_nu-1 (lower bound on Δ)": show(delta_lower(nu))}
         step = t.step(interval.NAME, interval.version(), "enclose p_ν = (2Φ(3/(√2ν)) − 1)²", "enclosed")
-    parts["p_ν enclosures"] = proved("rigorous enclosure (arb erfc)", step, table=table)
+    parts["p_ν enclosures"] = proved("rigorous enclosure (arb erfc)", step, grade=Grade.INSTANCES,
+                                       over=f"{len(table)} points", table=table)
     verdict = all_of("reference pruning + exact centres + z3 on E + sympy/interval p_ν", parts)
     region_times = [s.time_s for s in verdict.certificate.steps if s.backend == smt.NAME and "region-E" in s.action]
     default = parts.get(f"π={''.join(map(str, SPEC.involution))} pruning")
@@ -486,7 +490,8 @@ def universal_cue_threshold(ctx):
     if not lower > Fraction(1, 2):
         return unknown("rigorous enclosure", f"2p_1 − 1 enclosure {show(bound)} does not exceed 1/2", step)
     lower = Fraction(int(lower * 1000), 1000)  # a short rational still ≤ the enclosure's lower end
-    parts["2p_1 − 1 > 1/2"] = proved("rigorous enclosure (arb erfc)", step, enclosure=show(bound), L=fmt(lower))
+    parts["2p_1 − 1 > 1/2"] = proved("rigorous enclosure (arb erfc)", step, grade=Grade.UNIVERSAL, enclosure=show(bound),
+                                       L=fmt(lower))
     parts["quantifier step"] = smt.prove(quantifier_claim(lower), ctx)
     instances = []
     with timed() as t:
@@ -499,7 +504,8 @@ def universal_cue_threshold(ctx):
                                   "2p-1 - (1/2 + C nu)": show(gap, 12)})
         step = t.step(interval.NAME, interval.version(), "re-check 2p_ν* − 1 > 1/2 + Cν* at each (C, ν₀)",
                       "all violated" if all(r["violated"] for r in instances) else "not all violated")
-    parts["instances"] = (proved("rigorous enclosure at each ν*", step, instances=instances)
+    parts["instances"] = (proved("rigorous enclosure at each ν*", step, grade=Grade.INSTANCES, over=f"{len(instances)} points",
+                                 instances=instances)
                           if all(r["violated"] for r in instances) else
                           unknown("rigorous enclosure at each ν*", "an instance is not separated", step, instances=instances))
     support = all_of("construction + lemmas", parts)
@@ -587,7 +593,7 @@ def bernoulli_cue_block(ctx):
         inside = enc.contains(value)
         step = t.step(interval.NAME, interval.version(), "enclose (9/10)^512", show(enc))
     block_ok = ARCHITECTURE[1] * 2 == CUE_BLOCK
-    value_part = (proved("exact rational + outward-rounded decimal enclosure", step, exact_numerator_digits=len(str(value.numerator)),
+    value_part = (proved("exact rational + outward-rounded decimal enclosure", step, grade=Grade.UNIVERSAL, exact_numerator_digits=len(str(value.numerator)),
                          exact_denominator=f"10^{CUE_BLOCK}", decimal_enclosure=[lo, hi], interval=show(enc),
                          block_entries=CUE_BLOCK) if inside and block_ok else
                   unknown("exact rational", "the enclosure or the block size does not check", step))

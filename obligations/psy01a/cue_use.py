@@ -22,6 +22,7 @@ import itertools
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
+from checker.model import Grade
 from checker import Expect, Source, obligation
 from checker.backends import interval, smt, symbolic
 from checker.claims import claim
@@ -145,7 +146,7 @@ def cue_obstruction(ctx):
     q_a + q_w = 2 > 1, so the proviso is needed."""
     invs = fixed_point_free_involutions()
     parts = {"π: exactly 3 fixed-point-free involutions, default among them (exhaustive)":
-             proved("exhaustive enumeration of the 24 permutations", involutions=[list(p) for p in invs])
+             proved("exhaustive enumeration of the 24 permutations", grade=Grade.UNIVERSAL, involutions=[list(p) for p in invs])
              if len(invs) == 3 and DEFAULT_PI in invs else unknown("exhaustive enumeration", f"found {invs}")}
     for pi in invs:
         for c in obstruction_claims(pi):
@@ -331,6 +332,6 @@ def cue_lipschitz_certificate(ctx):
     with timed() as t:
         ok, rows = _concrete_cue_certificate()
         step = t.step("interval", interval.version(), "rigorous cue certificate on the concrete network", "holds" if ok else "fails", rows=rows)
-    parts["concrete certificate (arb)"] = proved("rigorous arb", step, rows=rows) if ok else \
+    parts["concrete certificate (arb)"] = proved("rigorous arb", step, grade=Grade.INSTANCES, over="the concrete network", rows=rows) if ok else \
         unknown("rigorous arb", "the concrete certificate could not be confirmed", step, rows=rows)
     return all_of("sympy + z3 + rigorous arb", parts)

@@ -13,6 +13,7 @@ import math
 from fractions import Fraction
 from typing import Any, Iterable, Sequence
 
+from checker.model import Grade
 from checker import Expect, Source, obligation
 from checker.backends import exact, interval, smt, symbolic
 from checker.claims import claim
@@ -42,8 +43,8 @@ def ceil_fraction(x: Fraction) -> int:
     return -((-x.numerator) // x.denominator)
 
 
-def _check(name: str, ok: bool, step: Any, **data: Any):
-    return proved("exhaustive enumeration (exact)", step, **data) if ok else unknown(
+def _check(name: str, ok: bool, step: Any, over: str, grade: Grade = Grade.INSTANCES, **data: Any):
+    return proved("exhaustive enumeration (exact)", step, grade=grade, over=over, **data) if ok else unknown(
         "exhaustive enumeration (exact)", f"{name}: a case fails", step, **data)
 
 
@@ -99,13 +100,13 @@ def exact_retention_counts(ctx):
                     bad.append((n, fmt(d), k))
         step = t.step(exact.NAME, exact.VERSION, "reference retention_count against ⌈dN⌉", "all match" if not bad else
                       f"{len(bad)} mismatches", cases=cases)
-    parts["reference implementation (exhaustive)"] = _check("retention counts", not bad, step, cases=cases,
+    parts["reference implementation (exhaustive)"] = _check("retention counts", not bad, step, "the grid N ≤ 120, d = a/b with b ≤ 24", cases=cases,
                                                             mismatches=bad[:5])
     counts = [rm.retention_count(Fraction(1, 10), n) for n in LAYER_SIZES]
     with timed() as t:
         ok = counts == [103, 6554, 3277, 52] and rm.retention_count(0.1, 10) == 1
         step = t.step(exact.NAME, exact.VERSION, "067A counts at d = 1/10", str(counts))
-    parts["067A counts"] = _check("067A counts", ok, step, counts=counts,
+    parts["067A counts"] = _check("067A counts", ok, step, "the 067A network", counts=counts,
                                   gaps=[fmt(Fraction(k, n) - Fraction(1, 10)) for k, n in zip(counts, LAYER_SIZES)],
                                   float_reading={"retention_count(0.1, 10)": rm.retention_count(0.1, 10),
                                                  "ceil(Fraction(0.1) * 10)": ceil_fraction(Fraction(0.1) * 10)})
@@ -196,7 +197,8 @@ def survivor_count_gap(ctx):
                         bad.append((n, fmt(d), fmt(f), ke, kf))
         step = t.step(exact.NAME, exact.VERSION, "reference nested_counts: both forms of K_f and the bound",
                       "all hold" if not bad else f"{len(bad)} failures", cases=cases)
-    parts["reference counts (exhaustive)"] = _check("survivor counts", not bad, step, cases=cases, failures=bad[:5])
+    parts["reference counts (exhaustive)"] = _check("survivor counts", not bad, step, f"{cases} enumerated cases", cases=cases,
+                                                   failures=bad[:5])
     family = []
     for k in (1, 2, 3, 6):
         eta = Fraction(1, 10**k)
@@ -209,7 +211,7 @@ def survivor_count_gap(ctx):
         ok = all(r["bound holds"] and r["deficit"] == r["predicted deficit 5η/2 + η²"] for r in family)
         step = t.step(exact.NAME, exact.VERSION, "sharpness family K_e = 2, f = 1/2 − η", "deficit = 5η/2 + η² → 0" if ok
                       else "mismatch")
-    parts["sharpness"] = _check("sharpness", ok, step, family=family)
+    parts["sharpness"] = _check("sharpness", ok, step, f"{len(family)} points", family=family)
     parts["one-shot bound 1/N fails"] = exact.check_instance(NAIVE_BOUND_FAILS, sharpness_instance(Fraction(1, 10)),
                                                             "the sharpness family at η = 1/10")
     return all_of("z3 over ℝ + exhaustive exact counts + exact instances", parts)
@@ -250,7 +252,7 @@ def structural_vs_numerical_density(ctx):
             [rm.apply_mask(w, m)], [b])
         ok = (s, nw, nb) == (Fraction(1, 2), Fraction(1, 4), Fraction(1, 3))
         step = t.step(exact.NAME, exact.VERSION, "densities of the witness", f"{fmt(s)}, {fmt(nw)}, {fmt(nb)}")
-    witness = _check("witness", ok, step, structural=fmt(s), numerical_weights=fmt(nw), numerical_with_biases=fmt(nb),
+    witness = _check("witness", ok, step, "1 witness", structural=fmt(s), numerical_weights=fmt(nw), numerical_with_biases=fmt(nb),
                      **{k: [list(r) for r in v] if k != "biases" else list(v) for k, v in DENSITY_WITNESS.items()})
     with timed() as t:
         cases, good = 0, True
@@ -260,7 +262,7 @@ def structural_vs_numerical_density(ctx):
                 good &= sum(1 for x, y in zip(ws, mask) if x * y != 0) <= sum(mask)
         step = t.step(exact.NAME, exact.VERSION, "nnz(W∘M) ≤ |M| over 2×2", "holds" if good else "fails", cases=cases)
     return all_of("exact witness + exhaustive inequality", {"witness": witness,
-                                                           "numerical ≤ structural": _check("inequality", good, step, cases=cases)})
+                                                           "numerical ≤ structural": _check("inequality", good, step, f"{cases} enumerated 2×2 cases", cases=cases)})
 
 
 COMMUTE = claim(
@@ -301,7 +303,7 @@ def fixed_masks_commute(ctx):
         step = t.step("numpy", f"numpy {np.__version__}", "reference apply_mask on all pairs of nonempty 2×3 masks",
                       "commute" if ok else "differ", cases=cases)
     return all_of("z3 entrywise + exhaustive reference check", {
-        "entrywise (z3)": smt.prove(COMMUTE, ctx), "reference apply_mask": _check("masks", ok, step, cases=cases)})
+        "entrywise (z3)": smt.prove(COMMUTE, ctx), "reference apply_mask": _check("masks", ok, step, f"{cases} enumerated mask pairs", cases=cases)})
 
 
 def _nesting_cases(shape: tuple[int, int], values: Sequence[int], all_masks: bool):
@@ -367,7 +369,7 @@ def nested_pruning_identity(ctx):
             cases, bad = nesting_counterexample(spec_prune, shape, range(-2, 3), all_masks)
             step = t.step(exact.NAME, exact.VERSION, f"nested = one-shot, {label}", "identity" if bad is None else
                           f"differs at {bad}", cases=cases)
-        parts[label] = _check(label, bad is None, step, cases=cases, counterexample=bad)
+        parts[label] = _check(label, bad is None, step, f"{cases} enumerated cases", cases=cases, counterexample=bad)
     with timed() as t:
         cases, bad = 0, None
         for ws in itertools.product(range(-2, 3), repeat=4):
@@ -384,7 +386,7 @@ def nested_pruning_identity(ctx):
                         bad = (ws, bits, k)
         step = t.step("numpy", f"numpy {np.__version__}", "reference prune_exact_count = definition, every 2×2 case",
                       "agree" if bad is None else f"differ at {bad}", cases=cases)
-    parts["reference = definition"] = _check("reference", bad is None, step, cases=cases, mismatch=bad)
+    parts["reference = definition"] = _check("reference", bad is None, step, f"{cases} enumerated 2×2 cases", cases=cases, mismatch=bad)
     return all_of("exhaustive exact enumeration over the stated scope", parts)
 
 
@@ -447,7 +449,7 @@ def learning_breaks_nesting(ctx):
               and ref_one_shot == learned["one_shot"])
         step = t.step(exact.NAME, exact.VERSION, "phased (prune, train, prune) vs one-shot", "differ" if ok else "no witness")
     if ok:
-        return proved("exact witness (definition and reference pruning)", step, learned=learned, fixed_weights=control,
+        return proved("exact witness (definition and reference pruning)", step, grade=Grade.INSTANCES, over="1 witness", learned=learned, fixed_weights=control,
                       reference={"nested": ref_nested, "one_shot": ref_one_shot})
     return unknown("exact witness", "the witness does not separate the schedules", step, learned=learned, fixed_weights=control)
 
@@ -520,7 +522,7 @@ def fresh_adam_differs(ctx):
     data = {"fresh_trace": fresh_trace, "retained_trace": kept_trace, "fresh_exact": fmt(theta),
             "retained_minus_fresh": show_interval(sep), "hyperparameters": {k: fmt(x) for k, x in ADAM.items()}}
     if ok:
-        return proved("rigorous interval separation + exact fresh run", step, **data)
+        return proved("rigorous interval separation + exact fresh run", step, grade=Grade.INSTANCES, over="1 run", **data)
     return unknown("rigorous interval separation", "the enclosures overlap", step, **data)
 
 
@@ -631,7 +633,7 @@ def hard_pruning_not_lipschitz(ctx):
                 ok &= cls == (0 if k2 >= 2 else 1)
         ok &= [rm.retention_count(d, 4) for d in (JUMP, JUMP + Fraction(1, 10**9))] == [1, 2]
         step = t.step(exact.NAME, exact.VERSION, "class at every count pair", "A = 1 iff K_head ≥ 2" if ok else "other", table=table)
-    parts["step function (exhaustive)"] = _check("step function", ok, step, table=table)
+    parts["step function (exhaustive)"] = _check("step function", ok, step, "every count pair of the minimal network", table=table)
     parts["quantifier step (z3)"] = smt.prove(STEP_LEMMA, ctx)
     instances, witness = [], None
     for constant in L_TABLE:
@@ -643,7 +645,7 @@ def hard_pruning_not_lipschitz(ctx):
                               "status": v.status.value, "sides": dict(v.certificate.sides or {})})
             if label == "minimal" and constant == 1000:
                 witness = v
-            parts[f"{label}, L = {fmt(constant)}"] = (proved("exact re-check of the violating pair", *v.certificate.steps)
+            parts[f"{label}, L = {fmt(constant)}"] = (proved("exact re-check of the violating pair", *v.certificate.steps, grade=Grade.INSTANCES, over="1 witness")
                                                       if v.status is Status.REFUTED else v)
     support = all_of("exhaustive + z3 + exact instances", parts)
     if support.status is not Status.PROVED or witness is None or witness.status is not Status.REFUTED:
@@ -698,7 +700,7 @@ def mask_is_coordinate_projection(ctx):
         hm = max(Fraction(wm[0, 0].item()) * x[0] + Fraction(wm[0, 1].item()) * x[1], Fraction(0))
         ok = m.tolist() == [[True, False]] and h == 0 and hm != 0
         step = t.step(exact.NAME, exact.VERSION, "h(x) and h_M(x) at x = (1, 2)", f"h = {fmt(h)}, h_M = {fmt(hm)}")
-    witness = (proved("exact witness", step, W=[[2, -1]], M=[[1, 0]], x=["1", "2"], h=fmt(h), h_M=fmt(hm))
+    witness = (proved("exact witness", step, grade=Grade.INSTANCES, over="1 witness", W=[[2, -1]], M=[[1, 0]], x=["1", "2"], h=fmt(h), h_M=fmt(hm))
                if ok else unknown("exact witness", "the witness does not separate", step))
     return all_of("sympy projection identities + exact witness", {
         "coordinate projection": symbolic.conclude("sympy", checks), "not a representation projection": witness})

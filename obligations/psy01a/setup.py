@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from checker.model import Grade
 from checker import Expect, Source, obligation
 from checker.backends import exact
 from checker.verdicts import proved, timed, unknown
@@ -76,6 +77,6 @@ def parameter_count(ctx):
             "weights": weights, "biases": biases, "facts": facts,
             "all_solutions": [list(w) for w in candidates], "excluded": "n3 = 4 < 8 relay units of the sparse construction"}
     if all(facts.values()):
-        return proved("exhaustive enumeration (exact integers)", step, **data)
+        return proved("exhaustive enumeration (exact integers)", step, grade=Grade.UNIVERSAL, **data)
     return unknown("exhaustive enumeration (exact integers)", "a stated count does not match: " +
                    ", ".join(k for k, ok in facts.items() if not ok), step, **data)

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Sequence
 
+from checker.model import Grade
 from checker import Expect, Source, obligation
 from checker.audit import declare_bound
 from checker.backends import exact, interval, sampling, smt, symbolic
@@ -573,7 +574,7 @@ def global_stress_certificate(ctx):
         cert = certificates()
         step = t.step("interval", interval.version(), "rigorous global certificate on the concrete network",
                       f"C_θ ≤ {cert['C_theta_upper']}", R_delta=cert["R_delta"])
-    parts["concrete certificate (arb)"] = proved("rigorous arb enclosures", step,
+    parts["concrete certificate (arb)"] = proved("rigorous arb enclosures", step, grade=Grade.INSTANCES, over="the concrete network",
                                                  rows=cert["global"]) if cert["H"] == HIDDEN_TOTAL else \
         unknown("rigorous arb enclosures", f"H = {cert['H']} ≠ 640", step)
     return with_data(all_of("sympy + z3 + rigorous arb", parts), H=cert["H"], delta=fmt(SPEC.delta),
@@ -716,7 +717,7 @@ def frozen_gate_certificate(ctx):
         step = t.step("interval", interval.version(), "rigorous frozen-gate certificate", f"[{float(lo):.4f}, {float(hi):.4f}]")
     per = cert["per_input"]
     ok = all(c.lower <= c.upper for c in per) and lo <= hi
-    parts["concrete certificate (arb + Interval.Phi)"] = proved("rigorous enclosures", step) if ok else \
+    parts["concrete certificate (arb + Interval.Phi)"] = proved("rigorous enclosures", step, grade=Grade.INSTANCES, over="the concrete network") if ok else \
         unknown("rigorous enclosures", "a certified lower bound exceeds its upper bound", step)
     return with_data(all_of("sympy + z3 + rigorous intervals", parts), sigma=fmt(SPEC.sigma),
                      certified_lower=fmt(lo), certified_upper=fmt(hi), lower_float=float(lo), upper_float=float(hi),
@@ -944,7 +945,7 @@ def identical_masks_stress(ctx):
                           "noisy_class0_logit": fmt(exact_forward(net, inputs[0], sigma, noise)[0])})
         step = t.step(exact.NAME, exact.VERSION, "exact forward passes of the t-unit networks (4→256→256→128→4)",
                       "masks equal, clean logits (1,0,−1,−1), noisy logit 1 + σG/t" if ok else "a check fails", table=table)
-    exact_part = proved("exact rationals", step, table=table) if ok else unknown("exact rationals", "a forward-pass check fails", step)
+    exact_part = proved("exact rationals", step, grade=Grade.INSTANCES, over=f"{len(table)} t-unit networks", table=table) if ok else unknown("exact rationals", "a forward-pass check fails", step)
     tt, s = sp.symbols("t sigma", positive=True)
     g = Normal("G", 0, 1)
     acc = (1 + sp.erf(tt / (s * sp.sqrt(2)))) / 2
@@ -959,7 +960,7 @@ def identical_masks_stress(ctx):
         "masks and clean logits (exact)": exact_part,
         "correct ⇔ G ≥ −t/σ (z3)": smt.prove(T_CORRECT, ctx),
         "S(t) = Φ(t/σ) strictly increasing (sympy)": symbolic.conclude("sympy", checks),
-        "Φ(1/2) < Φ(1) < Φ(2) at σ = 1 (rigorous)": proved("rigorous interval", enclosures=[p.describe() for p in phis])
+        "Φ(1/2) < Φ(1) < Φ(2) at σ = 1 (rigorous)": proved("rigorous interval", grade=Grade.UNIVERSAL, enclosures=[p.describe() for p in phis])
         if increasing else unknown("rigorous interval", "enclosures overlap"),
     })
 
@@ -1105,7 +1106,7 @@ def positive_rescaling(ctx):
             ok &= fraction_forward(w2, b2, u, sigma, g) == fraction_forward(weights, biases, u, sigma, ginv)
         step = t.step(exact.NAME, exact.VERSION, "exact clean and noisy logits, rescaled vs original (4→16→16→8→4)",
                       "equal" if ok else "differ")
-    parts["exact check on a seeded network"] = proved("exact rationals", step) if ok else unknown("exact rationals", "logits differ", step)
+    parts["exact check on a seeded network"] = proved("exact rationals", step, grade=Grade.INSTANCES, over="1 seeded network") if ok else unknown("exact rationals", "logits differ", step)
     # (2) witness: the t-unit network rescaled at that unit
     base = t_network(Fraction(1))
     d = Fraction(2)
@@ -1117,7 +1118,7 @@ def positive_rescaling(ctx):
     same_clean = exact_forward(scaled, u0) == exact_forward(base, u0) == [1, 0, -1, -1]
     before, after = interval.Interval.of(1).Phi(), interval.Interval.of(2).Phi()
     parts["stress experiment changes (witness)"] = proved(
-        "exact clean logits + rigorous Φ", before=before.describe(), after=after.describe(), d="2", t="1", sigma="1") \
+        "exact clean logits + rigorous Φ", grade=Grade.INSTANCES, over="1 witness", before=before.describe(), after=after.describe(), d="2", t="1", sigma="1") \
         if same_clean and before.hi < after.lo else unknown("exact + rigorous", "witness does not separate")
     # (3) the mask can change
     b1 = [Fraction(1), Fraction(2)]
@@ -1129,7 +1130,7 @@ def positive_rescaling(ctx):
     grid = [Fraction(k, 2) for k in range(-6, 7)]
     f = lambda w1, w2, x: sum(b * max(a * x, Fraction(0)) for a, b in zip(w1, w2))  # noqa: E731
     same = all(f(b1, head, x) == f(b1s, heads, x) for x in grid)
-    parts["magnitude mask changes (witness)"] = proved("exact ranking + exact forward passes", mask_before=sorted(keep),
+    parts["magnitude mask changes (witness)"] = proved("exact ranking + exact forward passes", grade=Grade.INSTANCES, over="1 witness", mask_before=sorted(keep),
                                                        mask_after=sorted(keeps), B1=[fmt(x) for x in b1], B1_rescaled=[fmt(x) for x in b1s]) \
         if keep != keeps and same else unknown("exact", "the witness does not change the mask")
     return all_of("z3 + exact rationals + rigorous intervals", parts)
@@ -1229,7 +1230,7 @@ def parameter_stability(ctx):
                           bounds=[to_interval(m).describe(12) for m in moments])
     finally:
         flint.ctx.prec = old
-    parts["finite first moments on the seeded network (arb)"] = proved("rigorous arb", step,
+    parts["finite first moments on the seeded network (arb)"] = proved("rigorous arb", step, grade=Grade.INSTANCES, over="1 seeded network",
                                                                        bounds=[to_interval(m).describe(12) for m in moments]) \
         if finite else unknown("rigorous arb", "a bound is not finite", step)
     return all_of("z3 + sympy + rigorous arb", parts)

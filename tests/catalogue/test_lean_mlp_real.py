@@ -36,9 +36,9 @@ EXPECTED = {
     "lean_mlp.mlp_input_loss_grad_at_relu_mask": Status.PROVED,
     "lean_mlp.mlp_hidden_logit_drift": Status.PROVED,
     "lean_mlp.mlp_input_logit_drift": Status.PROVED,
-    "lean_mlp.mlp_hidden_loss_grad_lipschitz": Status.PROVED,
-    "lean_mlp.mlp_input_loss_grad_lipschitz": Status.PROVED,
-    "lean_mlp.mlp_slot_loss_grad_lipschitz": Status.PROVED,
+    "lean_mlp.mlp_hidden_loss_grad_lipschitz": Status.SUPPORTED,  # rigorous at sampled segments only
+    "lean_mlp.mlp_input_loss_grad_lipschitz": Status.SUPPORTED,
+    "lean_mlp.mlp_slot_loss_grad_lipschitz": Status.SUPPORTED,
     "lean_mlp.grad_lipschitz_search": Status.SUPPORTED,
 }
 
