@@ -46,7 +46,7 @@ from typing import Any, Callable, Mapping
 PRELOAD = ("checker.model", "checker.verdicts", "checker.claims", "checker.registry", "checker.runner")
 # Before the first discharge: what nearly every obligation uses.
 LIBRARIES = (
-    "numpy", "sympy", "z3", "mpmath", "flint", "checker.audit", "checker.recheck",
+    "numpy", "sympy", "z3", "mpmath", "flint", "checker.audit", "checker.recheck", "checker.vacuity",
     "checker.backends.exact", "checker.backends.smt", "checker.backends.symbolic", "checker.backends.interval",
     "checker.backends.sampling",
 )
