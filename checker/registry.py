@@ -169,9 +169,9 @@ def _module_names(package: str) -> list[str]:
     try:
         spec = importlib.util.find_spec(package)
     except (ImportError, ValueError) as exc:
-        raise UsageError(f"cannot find the catalogue package {package!r}: {type(exc).__name__}: {exc}") from exc
+        raise UsageError(f"cannot import the catalogue package {package!r}: {type(exc).__name__}: {exc}") from exc
     if spec is None:
-        raise UsageError(f"cannot find the catalogue package {package!r}; is it on PYTHONPATH?")
+        raise UsageError(f"cannot import the catalogue package {package!r}: no such package; is it on PYTHONPATH?")
     names = [package]
     todo = [(package, list(spec.submodule_search_locations or ()))]
     while todo:
