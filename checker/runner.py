@@ -340,8 +340,11 @@ def run(
         if progress is not None:
             progress(r, done, total, cached)
 
-    for err in load_errors:
-        finish(load_error_result(err))
+    load_results = [load_error_result(err) for err in load_errors]
+    for r in load_results:
+        done += 1
+        if progress is not None:
+            progress(r, done, total, False)
 
     pending = []
     for ob in obligations:
@@ -406,5 +409,5 @@ def run(
     finally:
         if not completed:  # interrupted: take every running obligation's process group down
             workers.discard_template()
-    ordered = [results[e.id] for e in load_errors] + [results[ob.id] for ob in obligations]
+    ordered = load_results + [results[ob.id] for ob in obligations]
     return ordered

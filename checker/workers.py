@@ -322,6 +322,7 @@ class _Running:
     frames: list[Any] = field(default_factory=list)
     killed: str | None = None
     peak_rss_mib: float = 0.0
+    eof: bool = False  # the answer pipe is closed: stop selecting on it
 
 
 def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
@@ -344,7 +345,7 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
     last_memory_poll = 0.0
     try:
         while True:
-            readers = {job.reader: job_id for job_id, job in jobs.items()}
+            readers = {job.reader: job_id for job_id, job in jobs.items() if not job.eof}
             ready, _, _ = select.select([conn_fd, *readers], [], [], _POLL_S if jobs else None)
             for fd in ready:
                 if fd == conn_fd:
@@ -443,6 +444,7 @@ def _read_available(job: _Running) -> None:
                 continue
             break
         if not chunk:
+            job.eof = True
             break
         job.buffer += chunk
     job.frames.extend(_split_frames(job.buffer))

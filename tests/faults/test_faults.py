@@ -428,6 +428,15 @@ def test_unreadable_report_or_baseline_is_a_usage_error(tmp_path, content):
     assert cli(tmp_path, "check", "psy01a.parameter_count", "--baseline", str(bad), "-q").returncode == 2
 
 
+def test_non_utf8_lean_file_is_a_usage_error(tmp_path):
+    lean = tmp_path / "lean"
+    lean.mkdir()
+    (lean / "Bad.lean").write_bytes(b"theorem \xff\xfe bad : True := sorry\n")
+    (lean / "Deep.lean").write_text("/-" * 50_000 + "-/" * 50_000 + "\n", encoding="utf-8")
+    out = cli(tmp_path, "lean", "--dir", str(lean))
+    assert out.returncode == 2 and "not UTF-8" in out.stderr, out.stderr
+
+
 def test_tiny_learning_rate_is_refused_not_computed(tmp_path):
     out = cli(tmp_path, "discharge", "linear_sgd_descends", "--net", str(ROOT / "obligations/lean_mlp/data/example_mlp.npz"),
               "--example", "1,0,0", "--label", "0", "--lr", "1e-100000000", timeout=60)
