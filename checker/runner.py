@@ -134,7 +134,7 @@ def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: b
                                         vacuity=vacuity_json)), restart
 
 
-def _invalid(what: str, fix: str, original: Certificate | None = None) -> Verdict:
+def _invalid(what: str, fix: str) -> Verdict:
     return Verdict(Status.ERROR, Certificate(method="invalid verdict", reason=f"{what}; {fix}"))
 
 
