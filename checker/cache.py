@@ -110,6 +110,20 @@ def _library_dirs() -> tuple[str, ...]:
     return tuple(sorted(os.path.realpath(d) + os.sep for d in dirs if d))
 
 
+@lru_cache(maxsize=None)
+def _top_level_is_project(top: str) -> bool:
+    """Whether the top-level module ``top`` is project code (looked up without importing it)."""
+    module = sys.modules.get(top)
+    file = getattr(module, "__file__", None)
+    if not file:
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError, AttributeError):
+            return False
+        file = spec.origin if spec is not None else None
+    return bool(file) and _is_project_file(file)
+
+
 def _is_project_file(path: str) -> bool:
     """Not installed library code (standard library, site-packages)."""
     real = os.path.realpath(path)
@@ -181,8 +195,11 @@ def _closure_files(module: str, roots: tuple[str, ...]) -> dict[str, str]:
         name = todo.pop()
         if name in seen or name in skipped or name == "checker" or name.startswith("checker."):
             continue
-        file = _module_file(name)
         in_roots = any(name == r or name.startswith(r + ".") for r in roots)
+        if not in_roots and not _top_level_is_project(name.partition(".")[0]):
+            skipped.add(name)  # library code: never looked up (a dotted lookup would import it)
+            continue
+        file = _module_file(name)
         if file is None or not (in_roots or _is_project_file(file)):
             skipped.add(name)  # an attribute imported with `from x import y`, or library code
             continue
@@ -194,14 +211,14 @@ def _closure_files(module: str, roots: tuple[str, ...]) -> dict[str, str]:
     return seen
 
 
-def module_closure(module: str, roots: Iterable[str]) -> dict[str, str]:
+def module_closure(module: str, roots: Iterable[str], files: dict[str, str] | None = None) -> dict[str, str]:
     """``{module name: source digest}`` for ``module`` and every project module it imports,
     transitively (see :func:`_closure_files`)."""
-    files = _closure_files(module, tuple(roots))
+    files = _closure_files(module, tuple(roots)) if files is None else files
     return dict(sorted((name, _file_digest(file)) for name, file in files.items()))
 
 
-def data_closure(module: str, roots: Iterable[str]) -> dict[str, str]:
+def data_closure(module: str, roots: Iterable[str], files: dict[str, str] | None = None) -> dict[str, str]:
     """``{path: digest}`` of the data files an obligation of ``module`` could read: everything
     but Python files in the directory tree of each module of its closure (for a top-level
     catalogue package, only the files directly in its directory: its subpackages' trees are
@@ -209,7 +226,7 @@ def data_closure(module: str, roots: Iterable[str]) -> dict[str, str]:
     roots = tuple(roots)
     out: dict[str, str] = {}
     dirs: dict[str, bool] = {}
-    for name, file in _closure_files(module, roots).items():
+    for name, file in (_closure_files(module, roots) if files is None else files).items():
         directory = os.path.dirname(os.path.realpath(file))
         recursive = name not in roots
         dirs[directory] = dirs.get(directory, False) or recursive
@@ -222,13 +239,14 @@ def data_closure(module: str, roots: Iterable[str]) -> dict[str, str]:
 def cache_key(ob: Obligation, *, seed: int, timeout_s: float, memory_mib: int, slow: bool, package: str,
               audit: bool = False) -> str:
     roots = {package, "obligations", ob.module.split(".")[0]}
+    files = _closure_files(ob.module, tuple(sorted(roots)))
     payload = {
         "checker": __version__,
         "schema": SCHEMA_VERSION,
         "engine": _engine_digest(),
         "id": ob.id,
-        "modules": module_closure(ob.module, sorted(roots)),
-        "data": data_closure(ob.module, sorted(roots)),
+        "modules": module_closure(ob.module, sorted(roots), files),
+        "data": data_closure(ob.module, sorted(roots), files),
         "libraries": _library_versions(),
         "limits": [timeout_s, memory_mib],
         "seed": seed,

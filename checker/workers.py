@@ -412,6 +412,10 @@ def _preload(names: Any, sys_path: list[str]) -> None:
         os.dup2(saved[1], 2)
         for fd in (*saved, devnull):
             os.close(fd)
+    import gc
+
+    gc.collect()
+    gc.freeze()  # the collector of a forked job then leaves the template's objects (and pages) alone
 
 
 def _start(conn: Connection, jobs: dict[int, _Running], msg: tuple) -> None:
