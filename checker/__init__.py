@@ -3,6 +3,7 @@
 Obligation modules import the declaration API from here::
 
     from checker import obligation, Expect, Source, Verdict
+    from checker.declare import declare_bound, declare_widths   # hints for the audits
 """
 
 __version__ = "0.1.0"
@@ -19,6 +20,7 @@ from checker.model import (  # noqa: E402  (re-exported API)
     Step,
     Verdict,
 )
+from checker.declare import declare_bound, declare_widths  # noqa: E402
 from checker.registry import obligation  # noqa: E402
 
 __all__ = [
@@ -32,6 +34,8 @@ __all__ = [
     "Status",
     "Step",
     "Verdict",
+    "declare_bound",
+    "declare_widths",
     "obligation",
     "__version__",
 ]

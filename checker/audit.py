@@ -11,11 +11,11 @@ changes what the discharge established; it adds an ``audit`` object to the resul
 - ``necessity`` — for each hypothesis ``h``: ``claim.without(h)`` is proved (``not needed``), or
   refuted by a witness, re-checked exactly, at which ``h`` is false and every other hypothesis
   holds (``needed``), else ``undecided``. z3 first, then seeded sampling re-checked exactly.
-- ``tightness`` — for every declared bound ``lhs ≤ c·rhs`` (:func:`declare_bound`, or terms named
+- ``tightness`` — for every declared bound ``lhs ≤ c·rhs`` (:func:`checker.declare.declare_bound`, or terms named
   ``deviation``/``bound``): the claim with ``c`` scaled by ``1 − ε`` refuted by an exact witness
   (``tight``), else the largest observed ``lhs / (c·rhs)`` by adversarial search (``ratio``).
 - ``shrink`` — a refutation's witness made simpler (the smallest refuted width of a family
-  declared with :func:`declare_widths`, fewer nonzero entries, small integers, short rationals)
+  declared with :func:`checker.declare.declare_widths`, fewer nonzero entries, small integers, short rationals)
   and re-checked exactly after every step; the certificate keeps ``witness`` and gains
   ``shrunk_witness``.
 - ``brittleness`` — a ``supported`` result re-run with other seeds; a status change across seeds
@@ -24,7 +24,8 @@ changes what the discharge established; it adds an ``audit`` object to the resul
 Claims the discharge used existentially (``smt.find_instance`` / ``exact.check_instance`` name
 them in their steps) are existence claims: necessity and tightness do not apply to them.
 
-Heavy libraries are imported lazily: catalogue modules import :func:`declare_bound` from here.
+Heavy libraries are imported lazily. What catalogues declare for the audits (bounds, width
+families) lives in :mod:`checker.declare`; this module only reads it.
 """
 
 from __future__ import annotations
@@ -38,57 +39,15 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from checker.claims import Claim, Part
+from checker.declare import Bound, bound_of, width_family_of
+from checker.declare import declare_bound, declare_widths  # noqa: F401  (re-exported)
+from checker.model import audit_flag as flag  # noqa: F401  (re-exported)
 
 AUDIT_KEYS = ("vacuity", "necessity", "tightness", "shrink", "brittleness")
 
 
 # ------------------------------------------------------------------------------ declarations
-
-
-@dataclass(frozen=True, slots=True)
-class Bound:
-    """The conclusion of a claim is ``lhs ≤ constant · rhs`` for two of its named terms."""
-
-    lhs: str
-    rhs: str
-    constant: Fraction = Fraction(1)
-
-
-_BOUNDS: dict[str, Bound] = {}
-
-
-def declare_bound(claims: Claim | Iterable[Claim], lhs: str, rhs: str, constant: int | Fraction = 1) -> None:
-    """Mark ``claims`` as bounds ``lhs ≤ constant·rhs`` over their named terms (for the
-    tightness audit). Declarative only: it changes nothing the claims state."""
-    for c in (claims,) if isinstance(claims, Claim) else tuple(claims):
-        names = {t.name for t in c.terms}
-        missing = [x for x in (lhs, rhs) if x not in names]
-        if missing:
-            raise ValueError(f"claim {c.name!r} has no term {', '.join(map(repr, missing))} (terms: {', '.join(sorted(names))})")
-        _BOUNDS[c.name] = Bound(lhs, rhs, Fraction(constant))
-
-
-_FAMILIES: dict[str, tuple[tuple[int, Claim], ...]] = {}
-
-
-def declare_widths(claims_by_width: Mapping[int, Claim]) -> None:
-    """Mark claims as one statement at several widths (for shrinking a refutation to the smallest
-    width that is also refuted). Declarative only."""
-    family = tuple(sorted(claims_by_width.items(), key=lambda item: item[0]))
-    for _, c in family:
-        _FAMILIES[c.name] = family
-
-
-def bound_of(c: Claim) -> Bound | None:
-    """The declared bound of a claim; a claim with terms ``deviation`` and ``bound`` is the
-    bound ``deviation ≤ bound`` unless declared otherwise."""
-    if c.name in _BOUNDS:
-        return _BOUNDS[c.name]
-    names = {t.name for t in c.terms}
-    if {"deviation", "bound"} <= names:
-        return Bound("deviation", "bound")
-    return None
-
+# Declared in checker.declare (the declaration API); re-exported for older catalogue modules.
 
 # ------------------------------------------------------------------------------ configuration
 
@@ -171,15 +130,15 @@ def _fmt_map(values: Mapping[str, Any]) -> dict[str, str]:
 def _premise_claim(c: Claim) -> Claim:
     """``∀ v. ¬(hypotheses)``: proved ⇔ the hypotheses are unsatisfiable; a counterexample is
     a point where every hypothesis holds."""
-    return Claim(f"{c.name}-hypotheses-unsatisfiable", c.variables, lambda o, v: o.not_(c.premise(o, v)), (), c.terms)
+    return c.derive(f"{c.name}-hypotheses-unsatisfiable", conclusion=lambda o, v: o.not_(c.premise(o, v)), hypotheses=())
 
 
 def _scaled_claim(c: Claim, b: Bound, factor: Fraction) -> Claim:
     lhs = next(t.formula for t in c.terms if t.name == b.lhs)
     rhs = next(t.formula for t in c.terms if t.name == b.rhs)
     k = b.constant * factor
-    return Claim(f"{c.name}-constant-times-{_fmt(factor)}", c.variables,
-                 lambda o, v: o.le(lhs(o, v), o.q(k.numerator, k.denominator) * rhs(o, v)), c.hypotheses, c.terms)
+    return c.derive(f"{c.name}-constant-times-{_fmt(factor)}",
+                    conclusion=lambda o, v: o.le(lhs(o, v), o.q(k.numerator, k.denominator) * rhs(o, v)))
 
 
 def generic_sampler(names: Sequence[str]) -> Callable[[Any, int], dict[str, Any]]:
@@ -264,8 +223,8 @@ def _simplified(c: Claim, witness: Mapping[str, Any], config: AuditConfig, budge
 def _with_negated(c: Claim, h: Part) -> Claim:
     """Counterexamples of this claim: every other hypothesis holds, ``h`` fails, the conclusion fails."""
     others = tuple(x for x in c.hypotheses if x.name != h.name)
-    return Claim(f"{c.name}-not-{h.name}", c.variables, c.conclusion,
-                 (*others, Part(f"not ({h.name})", lambda o, v: o.not_(h.formula(o, v)))), c.terms)
+    return c.derive(f"{c.name}-not-{h.name}",
+                    hypotheses=(*others, Part(f"not ({h.name})", lambda o, v: o.not_(h.formula(o, v)))))
 
 
 def vacuity_of(c: Claim, ctx: Any, config: AuditConfig, budget: Budget,
@@ -393,12 +352,51 @@ def _exceeded(entry: dict[str, Any], c: Claim, b: Bound, witness: Mapping[str, A
             "method": f"{how}: lhs > c·rhs at an exact witness, the bound fails"}
 
 
+def _declared_bound_claim(c: Claim, b: Bound) -> Claim:
+    """``hypotheses ⇒ (conclusion ⇔ lhs ≤ c·rhs)``: the declared bound is the claim's own."""
+    lhs = next(t.formula for t in c.terms if t.name == b.lhs)
+    rhs = next(t.formula for t in c.terms if t.name == b.rhs)
+    k = b.constant
+
+    def agree(o: Any, v: Any) -> Any:
+        concl = c.conclusion(o, v)
+        declared = o.le(lhs(o, v), o.q(k.numerator, k.denominator) * rhs(o, v))
+        return o.and_(o.implies(concl, declared), o.implies(declared, concl))
+
+    return c.derive(f"{c.name}-is-declared-bound", conclusion=agree)
+
+
+def declared_bound_mismatch(c: Claim, b: Bound, ctx: Any, config: AuditConfig, budget: Budget) -> dict[str, Any] | None:
+    """A witness (exact) where the claim's conclusion and the declared bound ``lhs ≤ c·rhs``
+    disagree, hypotheses holding: the declaration no longer states the claim's constant."""
+    from checker.model import Status
+
+    agree = _declared_bound_claim(c, b)
+    try:
+        v, how = _search(agree, ctx, config, budget)
+    except _OutOfTime:
+        return None
+    if v.status is not Status.REFUTED:
+        return None
+    ev = _evaluate(c, v.certificate.witness or {})
+    if ev is None:
+        return None
+    return {"verdict": "mismatch", "witness": _fmt_map(ev.point), "sides": _fmt_map(ev.terms),
+            "conclusion": ev.conclusion,
+            "method": f"{how}: the claim's conclusion and the declared bound {b.lhs} ≤ {_fmt(b.constant)}·{b.rhs} "
+                      "disagree at an exact witness, hypotheses holding; fix declare_bound or the claim"}
+
+
 def tightness_of(c: Claim, b: Bound, ctx: Any, config: AuditConfig, budget: Budget,
                  refuting_witness: Mapping[str, Any] | None = None) -> dict[str, Any]:
     from checker.model import Status
 
     entry: dict[str, Any] = {"claim": c.name, "lhs": b.lhs, "rhs": b.rhs, "constant": _fmt(b.constant),
                              "epsilon": _fmt(config.epsilon)}
+    if refuting_witness is None:
+        mismatch = declared_bound_mismatch(c, b, ctx, config, budget)
+        if mismatch is not None:
+            return {**entry, **mismatch}
     if refuting_witness is not None:
         found = _exceeded(entry, c, b, refuting_witness, "the result's own counterexample")
         if found is not None:
@@ -530,7 +528,7 @@ def _smaller_width(c: Claim, ctx: Any, config: AuditConfig, budget: Budget) -> t
     from checker.backends import smt
     from checker.model import Status
 
-    family = _FAMILIES.get(c.name, ())
+    family = width_family_of(c)
     own = next((w for w, x in family if x.name == c.name), None)
     for width, smaller in family:
         if own is None or width >= own or budget.exhausted():
@@ -556,7 +554,7 @@ def shrink_refutation(claims: Sequence[Claim], witness: Mapping[str, str], confi
         if ev is None or not ev.is_counterexample:
             continue
         start, target, width_note = dict(witness), c, None
-        if ctx is not None and c.name in _FAMILIES:
+        if ctx is not None and width_family_of(c):
             smaller = _smaller_width(c, ctx, config, budget)
             if smaller is not None:
                 width, target, start = smaller
@@ -711,7 +709,7 @@ def run_audit(ob: Any, ctx: Any, verdict: Any, discharge_time_s: float, config: 
                 rows = [tightness_of(c, b, ctx, config, budget, witness if c.name in refuted_claims else None)
                         for c, b in bounds]
                 verdicts = [r["verdict"] for r in rows]
-                summary = _summary_verdict(verdicts, ("exceeded", "error", "undecided", "ratio", "tight"))
+                summary = _summary_verdict(verdicts, ("mismatch", "exceeded", "error", "undecided", "ratio", "tight"))
                 text = summary
                 if summary == "ratio":
                     best = max((r for r in rows if r["verdict"] == "ratio"), key=lambda r: r["ratio"])
@@ -759,19 +757,6 @@ def failed_audit(reason: str) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------ display
-
-
-def flag(audit: Mapping[str, Any] | None, status: str) -> str | None:
-    """``vacuous`` for a proof with a vacuous claim, ``brittle`` for seed-dependent evidence."""
-    if not audit:
-        return None
-    vac = audit.get("vacuity")
-    if status == "proved" and isinstance(vac, Mapping) and vac.get("verdict") == "vacuous":
-        return "vacuous"
-    brit = audit.get("brittleness")
-    if status == "supported" and isinstance(brit, Mapping) and brit.get("verdict") == "brittle":
-        return "brittle"
-    return None
 
 
 def cells(audit: Mapping[str, Any] | None) -> dict[str, str]:

@@ -4,11 +4,15 @@ A result is reused only when nothing it could depend on has changed. Its key has
 
 - the checker's version and the JSON schema version;
 - the source of every module of the engine (``checker/``, all of it: soundness over granularity);
-- the source of the obligation's module and, transitively, of every project module it imports
-  (found statically in the AST, including imports inside functions): modules of the catalogue
-  package, and any other module that is not installed library code (a user's helper module);
-- every data file (anything but Python sources and bytecode) in the directory tree of each of
-  those modules' packages (e.g. ``obligations/lean_mlp/data/example_mlp.npz``);
+- the obligation's code fingerprint (:mod:`checker.fingerprint`): the top-level definitions of
+  its module that its discharge uses (transitively by name; the whole module when in doubt),
+  every catalogue module it imports (transitively, whole) and the data files next to them — but
+  not its ``expect``, ``statement``, ``source``, ``scope`` or ``lean``: a hit is given the
+  current values of those, and its outcome is recomputed from its cached status;
+- every project module outside the catalogue package it imports (transitively; any module that
+  is not installed library code, e.g. a user's helper module), whole;
+- every data file (anything but Python sources and bytecode) in the directory tree of each
+  module of that closure (e.g. ``obligations/lean_mlp/data/example_mlp.npz``);
 - the installed versions of Python and of the libraries the backends use (read from package
   metadata, without importing them);
 - the limits (timeout, memory), the obligation's seed, the ``slow`` switch and whether the
@@ -237,15 +241,25 @@ def data_closure(module: str, roots: Iterable[str], files: dict[str, str] | None
 
 
 def cache_key(ob: Obligation, *, seed: int, timeout_s: float, memory_mib: int, slow: bool, package: str,
-              audit: bool = False) -> str:
+              audit: bool = False, fingerprint: str | None = None) -> str:
+    """``fingerprint``: the obligation's code fingerprint (:func:`checker.fingerprint.code_fingerprint`,
+    computed here when not given): its code closure, imported catalogue modules and data files.
+    Added to it: project modules outside the catalogue package, and the data files of every
+    module's directory tree."""
+    if fingerprint is None:
+        from checker.fingerprint import code_fingerprint
+
+        fingerprint = code_fingerprint(ob, {package, "obligations"}).digest
     roots = {package, "obligations", ob.module.split(".")[0]}
     files = _closure_files(ob.module, tuple(sorted(roots)))
+    outside = {n: f for n, f in files.items() if not any(n == r or n.startswith(r + ".") for r in roots)}
     payload = {
         "checker": __version__,
         "schema": SCHEMA_VERSION,
         "engine": _engine_digest(),
         "id": ob.id,
-        "modules": module_closure(ob.module, sorted(roots), files),
+        "fingerprint": fingerprint,
+        "outside_modules": module_closure(ob.module, sorted(roots), outside),
         "data": data_closure(ob.module, sorted(roots), files),
         "libraries": _library_versions(),
         "limits": [timeout_s, memory_mib],

@@ -1,4 +1,8 @@
-"""The ``obligations`` command: ``list``, ``check``, ``show``, ``lean``."""
+"""The ``obligations`` command: ``list``, ``check``, ``audit``, ``show``, ``report``, ``lean``,
+``init``, and the subcommands catalogues register (:mod:`checker.plugins`).
+
+Defaults come from the project's ``[tool.obligations]`` (:mod:`checker.config`); flags override.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +11,18 @@ import enum
 import os
 import sys
 import traceback
+from pathlib import Path
 from typing import Sequence
 
 from checker import __version__
-from checker.errors import CheckerError, UsageError
 from checker.cache import atomic_write
-from checker.errors import SchemaError
+from checker.config import Config
+from checker.errors import CheckerError, SchemaError, UsageError
 from checker.model import Outcome, Result
+from checker.plugins import Command
 
-DEFAULT_PACKAGE = "obligations"
+BUILTIN_COMMANDS = frozenset({"list", "check", "audit", "report", "show", "lean", "init"})
+DEFAULT_FORMAT = "table"
 
 
 class ExitCode(enum.IntEnum):
@@ -47,49 +54,65 @@ def _positive_float(text: str) -> float:
     return x
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: Sequence[Command] = ()) -> argparse.ArgumentParser:
+    """The parser; run options default to ``None`` so that ``[tool.obligations]`` can fill them."""
     from checker.cache import DEFAULT_DIR as DEFAULT_CACHE_DIR
     from checker.reports import FORMATS
     from checker.runner import DEFAULT_MEMORY_MIB, DEFAULT_SEED, DEFAULT_TIMEOUT_S
 
-    p = argparse.ArgumentParser(prog="obligations", description="Discharge the proof obligations of the catalogue and report their status.")
+    p = argparse.ArgumentParser(prog="obligations", description="Discharge the proof obligations of a catalogue and report their status.")
     p.add_argument("--version", action="version", version=f"obligations {__version__}")
-    p.add_argument("--package", default=DEFAULT_PACKAGE, help="catalogue package to load (default: %(default)s)")
+    p.add_argument("--package", action="append", metavar="PACKAGE",
+                   help="catalogue package to load (repeatable; default: [tool.obligations] packages, "
+                   "else every catalogue registered under the 'obligations.catalogues' entry point)")
     sub = p.add_subparsers(dest="command", required=True)
 
     ls = sub.add_parser("list", help="list obligations (id, expect, source)")
     ls.add_argument("patterns", nargs="*", metavar="PATTERN", help="id prefixes")
 
     def run_options(q: argparse.ArgumentParser) -> None:
-        q.add_argument("--jobs", "-j", type=_positive_int, default=0, help="worker processes (default: one per core)")
-        q.add_argument("--timeout", type=_positive_float, default=DEFAULT_TIMEOUT_S, help="wall-clock seconds per obligation (default: %(default)s)")
-        q.add_argument("--memory", type=_positive_int, default=DEFAULT_MEMORY_MIB, help="address-space limit per worker in MiB (default: %(default)s)")
+        q.add_argument("--jobs", "-j", type=_positive_int, help="worker processes (default: [tool.obligations] jobs, else one per core)")
+        q.add_argument("--timeout", type=_positive_float, help=f"wall-clock seconds per obligation (default: [tool.obligations] timeout, else {DEFAULT_TIMEOUT_S:g})")
+        q.add_argument("--memory", type=_positive_int, help=f"address-space limit per worker in MiB (default: [tool.obligations] memory, else {DEFAULT_MEMORY_MIB})")
         q.add_argument("--seed", type=int, default=DEFAULT_SEED, help="base seed; each obligation derives its own (default: %(default)s)")
         q.add_argument("--slow", action="store_true", help="include obligations marked slow")
         q.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
         q.add_argument("--no-cache", action="store_true", help="re-run everything; neither read nor write the cache")
-        q.add_argument("--cache-dir", default=DEFAULT_CACHE_DIR, metavar="DIR", help="result cache directory (default: %(default)s)")
+        q.add_argument("--cache-dir", metavar="DIR", help=f"result cache directory (default: [tool.obligations] cache_dir, else {DEFAULT_CACHE_DIR})")
+
+    def render_options(q: argparse.ArgumentParser) -> None:
+        q.add_argument("--wide", action="store_true", help="table: every column (source, claim, scope, method), nothing cut")
+        q.add_argument("--latex-detail", action="store_true", help="latex: the long table (full claims, methods, scopes)")
 
     ck = sub.add_parser("check", help="discharge obligations and print the status table")
     ck.add_argument("patterns", nargs="*", metavar="PATTERN", help="id prefixes (default: all)")
     run_options(ck)
-    ck.add_argument("--format", choices=FORMATS, default="table", help="report format (default: %(default)s)")
+    fmt_help = f"report format (default: [tool.obligations] format, else {DEFAULT_FORMAT})"
+    ck.add_argument("--format", choices=FORMATS, help=fmt_help)
     ck.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    render_options(ck)
     ck.add_argument("--save-baseline", metavar="FILE", help="save this run as a baseline (JSON, written atomically)")
-    ck.add_argument("--baseline", metavar="FILE", help="compare with a saved baseline; exit 1 on any regression")
+    ck.add_argument("--baseline", metavar="FILE",
+                    help="compare with a saved baseline; exit 1 on any regression (default: [tool.obligations] baseline, once it exists)")
+    ck.add_argument("--no-baseline", action="store_true", help="do not compare with the configured baseline")
     ck.add_argument("--audit", action="store_true",
                     help="also run the audits (vacuity, necessity, tightness, shrinking, seeds) on each result")
 
     au = sub.add_parser("audit", help="check and audit obligations: vacuity, necessity, tightness, shrunk witnesses, seeds")
     au.add_argument("patterns", nargs="*", metavar="PATTERN", help="id prefixes (default: all)")
     run_options(au)
-    au.add_argument("--format", choices=FORMATS, default="table", help="report format (default: %(default)s)")
+    au.add_argument("--format", choices=FORMATS, help=fmt_help)
     au.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    render_options(au)
+    au.add_argument("--mutate", action="store_true", help="mutation audit: perturb each claim's and discharge's literals "
+                    "and comparisons, re-run, list the survivors (exit 1 on an unexplained survivor)")
+    au.add_argument("--mutants", type=_positive_int, default=6, help="mutants per obligation with --mutate (default: %(default)s)")
 
     rp = sub.add_parser("report", help="render a saved JSON report in another format")
     rp.add_argument("report", metavar="REPORT.json")
-    rp.add_argument("--format", choices=FORMATS, default="table")
+    rp.add_argument("--format", choices=FORMATS, help=fmt_help)
     rp.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    render_options(rp)
 
     sh = sub.add_parser("show", help="print one obligation's full certificate")
     sh.add_argument("id", metavar="ID")
@@ -97,18 +120,15 @@ def build_parser() -> argparse.ArgumentParser:
     run_options(sh)
 
     ln = sub.add_parser("lean", help="check that every lean ref resolves and every declaration is mirrored")
-    ln.add_argument("--dir", dest="lean_dir", metavar="DIR", help="the lean_refs directory (default: ./lean_refs, else the checkout's)")
+    ln.add_argument("--dir", dest="lean_dir", metavar="DIR",
+                    help="the lean_refs directory (default: [tool.obligations] lean_refs, else ./lean_refs, "
+                    "else the one shipped with the catalogue)")
 
-    dc = sub.add_parser("discharge", help="evaluate a descent capstone's hypotheses and conclusion at a concrete network")
-    dc.add_argument("capstone", metavar="CAPSTONE",
-                    help="linear, mlp_output, mlp_hidden or mlp_input, with _sgd_descends or _float_sgd_descends "
-                    "(linear: the file's output layer dense W2 b2 as a linear net, so the example has d2 entries)")
-    dc.add_argument("--net", required=True, metavar="FILE.npz", help="network file (binary32 arrays W0 b0 W1 b1 W2 b2)")
-    dc.add_argument("--example", required=True, metavar="X0,X1,…", help="the example's input, comma-separated exact numbers (write --example=-1,… when the first is negative)")
-    dc.add_argument("--label", required=True, type=int, metavar="K", help="the example's class")
-    dc.add_argument("--lr", required=True, metavar="LR", help="learning rate (e.g. 1/256 or 0.00390625)")
-    dc.add_argument("--eta", metavar="ETA", help="ℝ capstones: use an oracle off by ETA per entry (default: the exact gradient)")
-    dc.add_argument("--format", choices=("table", "json"), default="table")
+    it = sub.add_parser("init", help="scaffold a catalogue package for your own paper in this folder")
+    it.add_argument("name", metavar="NAME", help="the package name, e.g. mypaper")
+
+    for command in commands:
+        command.configure(sub.add_parser(command.name, help=command.help))
     return p
 
 
@@ -142,15 +162,28 @@ def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
     from checker.registry import discover
     from checker.runner import RunConfig, run
 
-    catalogue = discover(args.package, timeout_s=args.timeout, memory_mib=args.memory)
+    catalogue = _catalogue(args)
     chosen = catalogue.select(patterns, include_slow=args.slow or bool(getattr(args, "id", None)))
     config = RunConfig(jobs=args.jobs, timeout_s=args.timeout, memory_mib=args.memory, seed=args.seed, slow=args.slow,
                        audit=bool(getattr(args, "audit", False)))
     progress = None if args.quiet else _progress()
     cache = None if args.no_cache else Cache(Path(args.cache_dir))
-    # A module that does not load may have held obligations any pattern selects: its error is
-    # part of every run, so a broken catalogue never passes.
-    return run(chosen, config, catalogue.errors, progress, cache=cache, package=args.package)
+    # With patterns: the rejected declarations they name, and every module that did not import.
+    errors = catalogue.errors_for(patterns)
+    return run(chosen, config, errors, progress, cache=cache, package=args.packages[0])
+
+
+def _catalogue(args: argparse.Namespace):
+    """Every package of the run, discovered and merged into one catalogue; warnings to stderr."""
+    from checker.registry import Catalogue, discover
+
+    parts = [discover(package, timeout_s=getattr(args, "timeout", None), memory_mib=getattr(args, "memory", None))
+             for package in args.packages]
+    catalogue = Catalogue(tuple(sorted((ob for c in parts for ob in c.obligations), key=lambda o: o.id)),
+                          tuple(e for c in parts for e in c.errors), tuple(w for c in parts for w in c.warnings))
+    for warning in catalogue.warnings:
+        print(f"obligations: warning: {warning.message}", file=sys.stderr)
+    return catalogue
 
 
 def _check_outputs(*paths: str | None) -> None:
@@ -173,9 +206,7 @@ def _read_text(path: str) -> str:
 
 
 def cmd_list(args: argparse.Namespace) -> ExitCode:
-    from checker.registry import discover
-
-    catalogue = discover(args.package)
+    catalogue = _catalogue(args)
     for ob in catalogue.select(args.patterns):
         slow = " [slow]" if ob.slow else ""
         print(f"{ob.id:<50} {ob.expect.value:<6} {ob.source.file}, {ob.source.label}{slow}")
@@ -189,15 +220,23 @@ def cmd_check(args: argparse.Namespace) -> ExitCode:
 
     from checker import baseline
 
-    before = baseline.load(args.baseline) if args.baseline else None
+    compare_with = None if args.no_baseline else args.baseline
+    if compare_with is None and not args.no_baseline and args.config.baseline:
+        if Path(args.config.baseline).is_file():
+            compare_with = args.config.baseline
+        elif not args.save_baseline:
+            print(f"obligations: no baseline at {args.config.baseline} yet ([tool.obligations] baseline); "
+                  f"save one with --save-baseline {os.path.relpath(args.config.baseline)}", file=sys.stderr)
+    before = baseline.load(compare_with) if compare_with else None
     _check_outputs(args.output, args.save_baseline)
     results = _run(args, args.patterns)
-    text = render(results, args.format)
+    text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail)
     if args.output:
         atomic_write(args.output, text)
     else:
         sys.stdout.write(text)
     code = exit_code_for(results)
+    _warn_prose(results)
     if args.save_baseline:
         baseline.save(args.save_baseline, results)
     if before is not None:
@@ -208,14 +247,26 @@ def cmd_check(args: argparse.Namespace) -> ExitCode:
     return code
 
 
+def _warn_prose(results: Sequence[Result]) -> None:
+    """Warn where a number of the statement occurs in none of the checked claims."""
+    from checker.render import PrintedClaim, prose_warnings
+
+    for r in results:
+        if r.claims:
+            for w in prose_warnings(r.statement, [PrintedClaim.from_json(c) for c in r.claims]):
+                print(f"warning: {r.id}: {w}", file=sys.stderr)
+
+
 def cmd_audit(args: argparse.Namespace) -> ExitCode:
     """``check --audit`` without baselines: the audit report (``--format markdown`` for docs)."""
     from checker.reports import render
 
+    if getattr(args, "mutate", False):
+        return cmd_mutate(args)
     args.audit = True
     _check_outputs(args.output)
     results = _run(args, args.patterns)
-    text = render(results, args.format)
+    text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail)
     if args.output:
         atomic_write(args.output, text)
     else:
@@ -223,12 +274,40 @@ def cmd_audit(args: argparse.Namespace) -> ExitCode:
     return exit_code_for(results)
 
 
+def cmd_mutate(args: argparse.Namespace) -> ExitCode:
+    """``audit --mutate``: the mutation audit (:mod:`checker.mutation`), per obligation in a child process."""
+    import json
+
+    from checker import mutation
+    from checker.registry import discover
+    from checker.model import derive_seed
+
+    catalogue = discover(args.package)
+    chosen = catalogue.select(args.patterns, include_slow=args.slow)
+
+    def show(entry: dict, done: int, total: int) -> None:
+        if not args.quiet:
+            print(f"[{done}/{total}] {entry['id']}: {entry.get('verdict')} "
+                  f"(killed {entry.get('killed', 0)}, survived {entry.get('survived', 0)})", file=sys.stderr, flush=True)
+
+    entries = mutation.run(chosen, args.seed, args.timeout, limit=args.mutants, progress=show,
+                           seed_of=lambda ob: derive_seed(args.seed, ob.id))
+    text = json.dumps({"mutation": entries, "summary": mutation.summary(entries)}, indent=2, sort_keys=True) + "\n" \
+        if args.format == "json" else mutation.render(entries, markdown=args.format == "markdown")
+    if args.output:
+        atomic_write(args.output, text)
+    else:
+        sys.stdout.write(text)
+    unexplained = any(r["explanation"] is None for _, r in mutation.iter_survivors(entries))
+    return ExitCode.FAILED if unexplained else ExitCode.OK
+
+
 def cmd_report(args: argparse.Namespace) -> ExitCode:
     from checker.reports import read_json, render
 
     _check_outputs(args.output)
     results = read_json(_read_text(args.report))
-    text = render(results, args.format)
+    text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail)
     if args.output:
         atomic_write(args.output, text)
     else:
@@ -246,9 +325,7 @@ def cmd_show(args: argparse.Namespace) -> ExitCode:
             raise UsageError(f"{args.report} has no result for {args.id!r}")
         result, context = found[0], results
     else:
-        from checker.registry import discover
-
-        catalogue = discover(args.package)
+        catalogue = _catalogue(args)
         # Run the obligation with its ancestors, so that "depends" reports their real statuses
         # (the cache makes the ancestors cheap after a check).
         todo, wanted = [args.id], []
@@ -268,51 +345,86 @@ def cmd_show(args: argparse.Namespace) -> ExitCode:
 
 
 def cmd_lean(args: argparse.Namespace) -> ExitCode:
-    from checker.lean import audit
-    from checker.registry import discover
+    from checker.lean import audit, default_dir
 
-    report = audit(discover(args.package), args.lean_dir)
+    directory = args.lean_dir or args.config.lean_refs or default_dir(args.packages)
+    report = audit(_catalogue(args), directory)
     sys.stdout.write(report.render())
     return ExitCode.OK if report.ok else ExitCode.FAILED
 
 
-def cmd_discharge(args: argparse.Namespace) -> ExitCode:
-    import json
+def cmd_init(args: argparse.Namespace) -> ExitCode:
+    from checker.scaffold import init
 
-    from obligations.lean_mlp import discharge
+    root = Path.cwd()
+    for path in init(args.name, root):
+        print(f"wrote {path.relative_to(root)}")
+    print(f"next: 'obligations check' here (one proved, one refuted claim), 'python -m pytest', "
+          f"then write your own claims in {args.name}/")
+    return ExitCode.OK
 
-    discharge.parse_capstone(args.capstone)  # an unknown name is reported before the file is read
-    net = discharge.load_network(args.net)
-    report = discharge.discharge(
-        args.capstone, net, discharge.parse_vector(args.example), args.label,
-        discharge.parse_number(args.lr, "--lr"),
-        eta=None if args.eta is None else discharge.parse_number(args.eta, "--eta"))
-    if args.format == "json":
-        sys.stdout.write(json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
-    else:
-        sys.stdout.write(report.render_table())
-    return ExitCode.OK if report.ok else ExitCode.FAILED
+
+def _apply_config(args: argparse.Namespace, config: Config) -> None:
+    """Fill every option the command line left unset from ``[tool.obligations]``, then from the
+    built-in defaults."""
+    from checker.cache import DEFAULT_DIR as DEFAULT_CACHE_DIR
+    from checker.plugins import resolve_packages
+    from checker.runner import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_S
+
+    args.config = config
+    defaults = {
+        "jobs": (config.jobs, 0),
+        "timeout": (config.timeout, DEFAULT_TIMEOUT_S),
+        "memory": (config.memory, DEFAULT_MEMORY_MIB),
+        "cache_dir": (config.cache_dir, DEFAULT_CACHE_DIR),
+        "format": (config.format, DEFAULT_FORMAT),
+    }
+    if args.command in BUILTIN_COMMANDS:  # a plugin's options are its own
+        for key, (configured, builtin) in defaults.items():
+            if hasattr(args, key) and getattr(args, key) is None:
+                setattr(args, key, configured if configured is not None else builtin)
+        if getattr(args, "format", None) is not None:
+            from checker.reports import FORMATS
+
+            if args.format not in FORMATS:
+                raise UsageError(f"{config.path}: [tool.obligations] format = {args.format!r} "
+                                 f"is not one of {', '.join(FORMATS)}")
+    needs_catalogue = args.command in {"list", "check", "audit", "lean"} or (args.command == "show" and not args.report)
+    try:
+        args.packages = resolve_packages(args.package, config)
+    except UsageError:
+        if needs_catalogue:
+            raise
+        args.packages = ()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    from checker import config as project_config
+    from checker.plugins import load_commands
+
+    try:
+        config = project_config.load()
+    except UsageError as exc:
+        print(f"obligations: error: {exc}", file=sys.stderr)
+        return ExitCode.USAGE_ERROR
+    if config.root is not None and str(config.root) not in sys.path:
+        sys.path.insert(0, str(config.root))  # the project's packages import without installing it
+    commands, problems = load_commands(config, BUILTIN_COMMANDS)
+    for problem in problems:
+        print(f"obligations: warning: {problem}", file=sys.stderr)
+    plugins = {c.name: c for c in commands}
+    parser = build_parser(commands)
     args = parser.parse_args(argv)
     try:
-        match args.command:
-            case "list":
-                return cmd_list(args)
-            case "check":
-                return cmd_check(args)
-            case "audit":
-                return cmd_audit(args)
-            case "show":
-                return cmd_show(args)
-            case "lean":
-                return cmd_lean(args)
-            case "report":
-                return cmd_report(args)
-            case "discharge":
-                return cmd_discharge(args)
+        _apply_config(args, config)
+        code = _dispatch(args, plugins)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # The reader went away (`obligations list | head -1`): end quietly, and keep the
+        # interpreter's final flush from raising again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return ExitCode.FAILED
     except (UsageError, SchemaError) as exc:
         print(f"obligations: error: {exc}", file=sys.stderr)
         return ExitCode.USAGE_ERROR
@@ -322,17 +434,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("obligations: interrupted", file=sys.stderr)
         return ExitCode.INTERNAL_ERROR
-    except BrokenPipeError:
-        # the reader went away (`obligations list | head -1`): stop quietly, as other tools do
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
-        return ExitCode.OK
     except Exception:  # noqa: BLE001
         traceback.print_exc()
         print("obligations: internal error (the traceback above is a checker bug; please report it)", file=sys.stderr)
         return ExitCode.INTERNAL_ERROR
-    parser.error(f"unknown command {args.command!r}")
-    return ExitCode.USAGE_ERROR
+
+
+def _dispatch(args: argparse.Namespace, plugins: dict[str, Command]) -> int:
+    match args.command:
+        case "list":
+            return cmd_list(args)
+        case "check":
+            return cmd_check(args)
+        case "audit":
+            return cmd_audit(args)
+        case "show":
+            return cmd_show(args)
+        case "lean":
+            return cmd_lean(args)
+        case "report":
+            return cmd_report(args)
+        case "init":
+            return cmd_init(args)
+        case name if name in plugins:
+            return int(plugins[name].run(args))
+    raise UsageError(f"unknown command {args.command!r}")

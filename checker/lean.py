@@ -7,11 +7,13 @@ declaration names (``namespace``-qualified) so that ``obligations lean`` can rep
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 from checker.errors import UsageError
 from checker.registry import Catalogue
@@ -32,11 +34,26 @@ class Declaration:
     line: int
 
 
-def default_dir() -> Path:
-    here = Path.cwd() / "lean_refs"
+LEAN_DIR = "lean_refs"
+
+
+def default_dir(packages: Sequence[str] = ()) -> Path:
+    """Where the Lean-style declarations are: ``./lean_refs``; else, for each catalogue package,
+    ``lean_refs`` shipped inside it (an installed wheel), else next to it (a source checkout).
+    The first that exists; ``./lean_refs`` when none does."""
+    here = Path.cwd() / LEAN_DIR
     if here.is_dir():
         return here
-    return Path(__file__).resolve().parent.parent / "lean_refs"
+    for package in packages:
+        try:
+            spec = importlib.util.find_spec(package)
+        except (ImportError, ValueError):
+            continue
+        for location in (spec.submodule_search_locations or ()) if spec else ():
+            for candidate in (Path(location) / LEAN_DIR, Path(location).parent / LEAN_DIR):
+                if candidate.is_dir():
+                    return candidate
+    return here
 
 
 def parse_file(path: Path) -> list[Declaration]:
@@ -113,7 +130,7 @@ class LeanAudit:
 def audit(catalogue: Catalogue, directory: str | os.PathLike[str] | None = None) -> LeanAudit:
     root = Path(directory) if directory else default_dir()
     if not root.is_dir():
-        raise UsageError(f"no lean_refs directory at {root}; pass --dir")
+        raise UsageError(f"no lean_refs directory at {root}; pass --dir DIR or set lean_refs under [tool.obligations]")
     decls = parse_dir(root)
     counts = Counter(d.name for d in decls)
     names = set(counts)

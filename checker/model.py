@@ -18,7 +18,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from checker.claims import Claim
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# Reports of these versions read back (1: no fingerprint or printed claims).
+READABLE_SCHEMA_VERSIONS = (1, 2)
 
 
 class Status(enum.Enum):
@@ -314,6 +316,20 @@ class Obligation:
         return f"{self.file}:{self.line}"
 
 
+def audit_flag(audit: Mapping[str, Any] | None, status: str) -> str | None:
+    """``vacuous`` for a proof with a vacuous claim, ``brittle`` for seed-dependent evidence,
+    read from a result's audit object (its JSON form); ``None`` otherwise."""
+    if not audit:
+        return None
+    vac = audit.get("vacuity")
+    if status == "proved" and isinstance(vac, Mapping) and vac.get("verdict") == "vacuous":
+        return "vacuous"
+    brit = audit.get("brittleness")
+    if status == "supported" and isinstance(brit, Mapping) and brit.get("verdict") == "brittle":
+        return "brittle"
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     timeout_s: float
@@ -342,6 +358,10 @@ class Result:
     limits: Limits | None = None
     audit: Mapping[str, Any] | None = None
     vacuity: Mapping[str, Any] | None = None
+    # what was checked: the fingerprint (checker.fingerprint) and the printed claims
+    # (checker.render, one JSON object per declared claim; () none declared, None not recorded)
+    fingerprint: Mapping[str, Any] | None = None
+    claims: tuple[Mapping[str, Any], ...] | None = None
 
     @property
     def grade(self) -> Grade | None:
@@ -375,9 +395,7 @@ class Result:
     def flag(self) -> str | None:
         """``vacuous`` (a proof whose hypotheses are contradictory) or ``brittle`` (evidence that
         changes status across seeds), from the audit; ``None`` otherwise or when not audited."""
-        from checker.audit import flag
-
-        return flag(self.audit, self.status.value)
+        return audit_flag(self.audit, self.status.value)
 
     @property
     def shown_status(self) -> str:
@@ -425,6 +443,8 @@ class Result:
             "certificate": self.certificate.to_json(),
             "audit": None if self.audit is None else dict(self.audit),
             "vacuity": None if self.vacuity is None else dict(self.vacuity),
+            "fingerprint": None if self.fingerprint is None else dict(self.fingerprint),
+            "claims": None if self.claims is None else [dict(c) for c in self.claims],
         }
 
     @classmethod
@@ -446,6 +466,8 @@ class Result:
             limits=None if limits is None else Limits(limits["timeout_s"], limits["memory_mib"]),
             audit=data.get("audit"),
             vacuity=data.get("vacuity"),
+            fingerprint=data.get("fingerprint"),
+            claims=None if data.get("claims") is None else tuple(data["claims"]),
         )
 
 

@@ -2,8 +2,8 @@
 
 ``pytest --obligations`` adds one item per (non-slow) catalogue obligation;
 ``--obligations=psy01a,controller_bound`` restricts to id prefixes; ``--obligations-package``
-names another catalogue package. With pytest-xdist (``-n 2``) the items spread over
-processes — the route for catalogues that outgrow one machine's ``obligations check``.
+names the catalogue package (default: as for ``obligations check``). With pytest-xdist
+(``-n 2``) the items spread over processes — the route for catalogues that outgrow one machine's ``obligations check``.
 
 An item fails when its outcome is ``contradicted`` or ``broken``, is skipped when ``open``,
 and passes otherwise (confirmed, or evidence). Each item runs its discharge the way ``obligations
@@ -28,7 +28,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("obligations", "proof obligations")
     group.addoption("--obligations", nargs="?", const="", default=None, metavar="PREFIXES",
                     help="also collect catalogue obligations as test items (comma-separated id prefixes; default all)")
-    group.addoption("--obligations-package", default="obligations", help="catalogue package (default: obligations)")
+    group.addoption("--obligations-package", action="append", default=None, metavar="PACKAGE",
+                    help="catalogue package (repeatable; default: [tool.obligations] packages, else every registered catalogue)")
     group.addoption("--obligations-slow", action="store_true", help="include obligations marked slow")
     group.addoption("--obligations-timeout", type=float, default=None, help="wall-clock seconds per obligation")
     group.addoption("--obligations-memory", type=int, default=None, help="memory limit per obligation (MiB)")
@@ -98,15 +99,26 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     spec = config.getoption("--obligations")
     if spec is None:
         return
+    import warnings
+
+    from checker import config as project_config
+    from checker.plugins import resolve_packages
     from checker.registry import discover
 
-    catalogue = discover(config.getoption("--obligations-package"),
-                         timeout_s=config.getoption("--obligations-timeout"), memory_mib=config.getoption("--obligations-memory"))
-    for err in catalogue.errors:
-        items.append(LoadErrorItem.from_parent(session, name=err.id, error=err))
+    packages = resolve_packages(config.getoption("--obligations-package"), project_config.load(config.rootpath))
     patterns = [p for p in spec.split(",") if p]
-    for ob in catalogue.select(patterns, include_slow=config.getoption("--obligations-slow")):
-        items.append(ObligationItem.from_parent(session, name=ob.id, obligation=ob))
+    for package in packages:
+        catalogue = discover(package, timeout_s=config.getoption("--obligations-timeout"),
+                             memory_mib=config.getoption("--obligations-memory"))
+        for warning in catalogue.warnings:
+            warnings.warn(warning.message, UserWarning, stacklevel=1)
+        for err in catalogue.errors:
+            items.append(LoadErrorItem.from_parent(session, name=err.id, error=err))
+        mine = [p for p in patterns if any(ob.id.startswith(p) for ob in catalogue.obligations)] if len(packages) > 1 else patterns
+        if patterns and not mine:
+            continue
+        for ob in catalogue.select(mine, include_slow=config.getoption("--obligations-slow")):
+            items.append(ObligationItem.from_parent(session, name=ob.id, obligation=ob))
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

@@ -13,6 +13,7 @@ import pytest
 from checker import audit
 from checker.backends import exact
 from checker.cli import ExitCode
+from checker.declare import declare_bound
 from checker.model import Context, Result, Status, derive_seed
 from checker.reports import read_json, render, render_json
 from checker.runner import DEFAULT_SEED, execute
@@ -190,7 +191,7 @@ def test_declare_bound_rejects_unknown_terms():
     from auditcat.claims import LOOSE
 
     with pytest.raises(ValueError, match="no term"):
-        audit.declare_bound(LOOSE, "relu", "nope")
+        declare_bound(LOOSE, "relu", "nope")
 
 
 def test_cli_audit_command_and_check_audit_flag(tmp_path):
@@ -298,3 +299,20 @@ def test_refutation_shrinks_to_a_smaller_declared_width(auditcat):
     assert set(r.certificate.shrunk_witness) == {"x0"}
     assert exact.evaluate(SUMS[1], r.certificate.shrunk_witness).is_counterexample
     assert r.certificate.witness == {"x0": "7/3", "x1": "5", "x2": "11/2"}
+
+
+def test_tightness_checks_the_declared_constant_against_the_claim():
+    """A declare_bound whose constant is not the claim's (claim: |x| ≤ 3·|x|, declared 2) is
+    reported 'mismatch' with an exact witness, not 'tight'; the right constant is not a mismatch."""
+    from fractions import Fraction
+
+    from checker.audit import AuditConfig, Bound, Budget, declared_bound_mismatch
+    from checker.claims import claim
+    from checker.model import Context
+
+    c = claim("three-abs", "x", lambda o, v: o.le(o.abs(v.x), 3 * o.abs(v.x)),
+              terms={"lhs": lambda o, v: o.abs(v.x), "rhs": lambda o, v: o.abs(v.x)})
+    ctx = Context("t", seed=1, timeout_s=30.0)
+    wrong = declared_bound_mismatch(c, Bound("lhs", "rhs", Fraction(1, 2)), ctx, AuditConfig(), Budget(20))
+    assert wrong is not None and wrong["verdict"] == "mismatch" and Fraction(wrong["witness"]["x"]) != 0
+    assert declared_bound_mismatch(c, Bound("lhs", "rhs", Fraction(3)), ctx, AuditConfig(), Budget(20)) is None

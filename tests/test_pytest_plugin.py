@@ -16,7 +16,8 @@ def test_obligations_run_as_pytest_items_under_xdist(tmp_path: Path):
     pytest.importorskip("xdist")
     env_path = f"{ROOT}:{ROOT / 'tests' / 'fixtures'}"
     base = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", str(tmp_path)]
-    ok = subprocess.run(base + ["--obligations=psy01a.parameter_count,controller_bound.theorem2_tight", "-n", "2"],
+    ok = subprocess.run(base + ["--obligations=psy01a.parameter_count,controller_bound.theorem2_tight",
+                                   "--obligations-package", "obligations", "-n", "2"],
                         capture_output=True, text=True, cwd=tmp_path, env={"PYTHONPATH": env_path, "PATH": ""}, timeout=300)
     assert "2 passed" in ok.stdout, ok.stdout + ok.stderr
     bad = subprocess.run(base + ["--obligations=badcat.contradicted,badcat.good", "--obligations-package", "badcat"],

@@ -41,13 +41,17 @@ def _declare(**overrides):
         ({"expect": "maybe"}, "is not one of holds/fails/open"),
         ({"source": Source("", "x")}, "source needs"),
         ({"lean": ("",)}, "lean refs must be non-empty"),
+        ({"claims": ("not a claim",)}, "a claim fails to build"),
+        ({"claims": lambda: 1 / 0}, "ZeroDivisionError"),
     ],
 )
 def test_malformed_declarations_are_rejected_with_location(overrides, message):
-    """Each malformed field is rejected when declared, naming this file and line."""
-    with pytest.raises(InvalidObligation) as info:
-        _declare(id=overrides.pop("id", f"regtest.bad_{abs(hash(message)) % 10**6}"), **overrides)
-    text = str(info.value)
+    """Each malformed field is rejected when declared, naming this file and line; the function is
+    not registered and carries the error (it becomes that obligation's ``error``)."""
+    ob_id = overrides.pop("id", f"regtest.bad_{abs(hash(message)) % 10**6}")
+    fn = _declare(id=ob_id, **overrides)
+    assert not hasattr(fn, "obligation")
+    text = fn.declaration_error.message
     assert message in text
     assert f"{Path(__file__).name}:" in text
 
@@ -57,21 +61,49 @@ def test_invalid_obligation_is_a_value_error():
     assert issubclass(InvalidObligation, ValueError)
 
 
-def test_discharge_needs_docstring_and_one_argument():
-    """A discharge without a docstring, or with the wrong arity, is rejected."""
-    deco = obligation(id="regtest.nodoc", source=Source("d.txt", "L"), statement="S.", scope="none", expect=Expect.HOLDS)
-    with pytest.raises(InvalidObligation, match="no docstring"):
-        deco(lambda ctx: None)
+def test_discharge_without_docstring_is_a_warning_and_wrong_arity_an_error():
+    """A discharge without a docstring is registered with a warning; the wrong arity is rejected."""
+    fn = obligation(id="regtest.nodoc", source=Source("d.txt", "L"), statement="S.", scope="none",
+                    expect=Expect.HOLDS)(lambda ctx: None)
+    assert fn.obligation.id == "regtest.nodoc"
+    from checker import registry
+
+    assert any(w.obligation == "regtest.nodoc" and "no docstring" in w.message for w in registry._WARNINGS)
 
     def two(a, b):
         """doc"""
 
-    with pytest.raises(InvalidObligation, match="exactly one argument"):
-        obligation(id="regtest.arity", source=Source("d.txt", "L"), statement="S.", scope="none", expect=Expect.HOLDS)(two)
+    two = obligation(id="regtest.arity", source=Source("d.txt", "L"), statement="S.", scope="none", expect=Expect.HOLDS)(two)
+    assert "exactly one argument" in two.declaration_error.message
+
+
+def test_one_bad_declaration_breaks_only_itself():
+    """In one module: an undocumented discharge is a warning and still an obligation; a claim that
+    fails to build, an empty scope and a duplicate id are each their own error; the obligations
+    declared before and after them load, and run to ``proved``."""
+    from checker.runner import RunConfig, run
+
+    cat = discover("partialcat")
+    assert [ob.id for ob in cat.obligations] == ["partialcat.after", "partialcat.before", "partialcat.undocumented"]
+    assert [w.obligation for w in cat.warnings] == ["partialcat.undocumented"]
+    errors = {e.id: e.message for e in cat.errors}
+    assert set(errors) >= {"partialcat.bad_claim", "partialcat.no_scope"}
+    assert "a claim fails to build" in errors["partialcat.bad_claim"] and "declared twice" in errors["partialcat.bad_claim"]
+    assert "mixed.py:" in errors["partialcat.no_scope"]
+    (dup,) = [m for i, m in errors.items() if i.startswith("<declaration")]
+    assert "duplicate id" in dup
+    assert cat.by_id("partialcat.after").claims[0].name == "relu-nonnegative"
+    results = run(cat.obligations, RunConfig(jobs=1, timeout_s=60, memory_mib=2048), cat.errors)
+    status = {r.id: r.status.value for r in results}
+    assert status["partialcat.before"] == status["partialcat.after"] == status["partialcat.undocumented"] == "proved"
+    assert status["partialcat.bad_claim"] == status["partialcat.no_scope"] == "error"
+    assert len(results) == len(set(r.id for r in results)) == 6
+    assert cat.select(["partialcat.bad_claim"]) == ()  # a rejected id is not an unknown pattern
+    assert [e.id for e in cat.errors_for(["partialcat.bad"])] == ["partialcat.bad_claim"]
 
 
 def test_duplicate_ids_are_rejected_naming_both_places():
-    """The second module declaring an id fails to load; the message names the first location."""
+    """The second declaration of an id is an error naming the first location."""
     cat = discover("dupcat")
     assert [ob.id for ob in cat.obligations] == ["dupcat.same"]
     assert len(cat.errors) == 1
@@ -81,10 +113,11 @@ def test_duplicate_ids_are_rejected_naming_both_places():
     assert "second.py:" in err.message
 
 
-def test_malformed_modules_become_load_errors_and_the_rest_loads():
-    """Malformed declarations are load errors with file:line; the valid one still loads."""
+def test_malformed_declarations_become_errors_and_the_rest_loads():
+    """Malformed declarations are errors with file:line, under their own ids; the valid one loads."""
     cat = discover("malformedcat")
     assert [ob.id for ob in cat.obligations] == ["malformedcat.fine"]
+    assert {e.id for e in cat.errors} == {"malformedcat.no_statement", "malformedcat.bad_expect"}
     messages = {e.module: e.message for e in cat.errors}
     assert "statement is missing" in messages["malformedcat.no_statement"]
     assert "no_statement.py:" in messages["malformedcat.no_statement"]

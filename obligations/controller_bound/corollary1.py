@@ -112,6 +112,6 @@ def corollary1_corrected(ctx):
         "Theorem 2, layer 1": smt.prove(theorem2.LAYER1, ctx),
         "Theorem 2, layer 2": smt.prove(theorem2.LAYER2, ctx),
         "chained bound": smt.prove(CORRECTED, ctx, lemmas=(step_one, step_two)),
-    })
+    }, family=theorem2.SCALAR_NETWORK, lemmas=True)
     return with_data(verdict, review_instance=fmt_map(at_review.terms),
                      attained_at_review_instance=at_review.terms["deviation"] == at_review.terms["bound"] == Fraction(201))

@@ -6,8 +6,12 @@ from __future__ import annotations
 from checker import Expect, Source, obligation
 from checker.backends import sampling, smt, symbolic
 from checker.claims import claim
-from checker.verdicts import all_of, proved, supported, timed, unknown, with_data
+from checker.model import Grade
+from checker.verdicts import all_of, proved, regrade, supported, timed, unknown, with_data
 from obligations.controller_bound.network import c1, c2, policy, unpruned
+
+#: The sizes a z3 proof of the scalar case covers (the source's theorems are about matrices).
+SCALAR_NETWORK = "the scalar (width-1) two-layer network"
 
 DOC = "003_be90e9c95890d8e1.txt"
 VARS = "s w1 b1 w2 b2 d"
@@ -59,8 +63,10 @@ def theorem2_single_layer(ctx):
     Method: for each k ∈ {1, 2} z3 checks the negation over ℝ⁶ (nonlinear real arithmetic,
     complete for this polynomial/piecewise-linear formula); ``unsat`` for both is a proof of
     the scalar case. The matrix case is only sampled (``theorem2_matrices``)."""
+    # Theorem 2 is about weight matrices; z3 covers every value of the width-1 network only.
     return all_of("z3 on the negation, for each perturbed layer",
-                  {"layer 1 perturbed": smt.prove(LAYER1, ctx), "layer 2 perturbed": smt.prove(LAYER2, ctx)})
+                  {"layer 1 perturbed": smt.prove(LAYER1, ctx), "layer 2 perturbed": smt.prove(LAYER2, ctx)},
+                  family=SCALAR_NETWORK)
 
 
 def _matrix_ratio(np, layers, k, delta, s):
@@ -182,7 +188,9 @@ def unbounded_state_space(ctx):
     checks = [
         symbolic.zero_step(deviation - s, "deviation(s) − s = 0 for s > 0"),
         symbolic.zero_step(constant - s, "C_1(s) − s = 0 for s > 0"),
-        symbolic.true_step(sp.Eq(sp.limit(deviation, s, sp.oo), sp.oo), "lim_{s→∞} deviation(s) = ∞"),
+        symbolic.limit_step(deviation, s, sp.oo, sp.oo, what="lim_{s→∞} deviation(s) = ∞"),
         symbolic.true_step(deviation.subs(s, m + 1) - m > 0, "deviation(M + 1) > M for every M > 0"),
     ]
-    return symbolic.conclude("sympy: symbolic witness family s = M + 1", checks)
+    # An existence claim ("no finite uniform constant") shown by one witness network.
+    return regrade(symbolic.conclude("sympy: symbolic witness family s = M + 1", checks), Grade.INSTANCES,
+                   "1 witness network (W₁ = W₂ = 1, b = 0, δW₁ = 1), every M")

@@ -10,6 +10,7 @@ of a dense → relu → dense → relu → dense MLP decreases the softmax cross
 - :mod:`.float_budgets` — FloatBridge: the budgets against real numpy float32, any summation order
 - :mod:`.descent` — the descent capstones: hypotheses written once, the implication (z3), each
   capstone and binary32 rung at the shipped example network, the joint all-layers step (open)
-- :mod:`.discharge` — concrete-point evaluation of a capstone's hypotheses (``obligations discharge``)
+- :mod:`.discharge` — concrete-point evaluation of a capstone's hypotheses; :mod:`.commands` registers
+  it as ``obligations discharge``
 - ``data/example_mlp.npz`` — the shipped example network (``data/make_example.py`` regenerates it)
 """

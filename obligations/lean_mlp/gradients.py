@@ -23,7 +23,9 @@ from typing import Any, Callable, Sequence
 
 from checker import Expect, Source, obligation
 from checker.backends import symbolic
-from checker.verdicts import timed
+from checker.model import Grade
+from checker.verdicts import regrade, supported, timed
+from obligations.grading import cross_checked
 
 DOC = "002_9648822bf1d4473c.txt"
 DOC4 = "004_8327de8ce09705d9.txt"
@@ -32,6 +34,19 @@ DOC4 = "004_8327de8ce09705d9.txt"
 # ---------------------------------------------------------------------------------------
 # symbolic networks and sign patterns
 # ---------------------------------------------------------------------------------------
+
+
+def shapes(label: str, dims: Sequence[Sequence[int]]) -> str:
+    """``"d₂×d₃ = 1×2, 2×2"``: the finite family of shapes a bounded proof names."""
+    def one(d: Sequence[int]) -> str:
+        return f"({','.join(map(str, d))})" if len(d) == 4 else "×".join(map(str, d))
+
+    return f"{label} = " + ", ".join(one(d) for d in dims)
+
+
+def at_shapes(verdict: Any, over: str) -> Any:
+    """A symbolic proof repeated at each shape of a family covers every value at those shapes only."""
+    return regrade(verdict, Grade.BOUNDED, over)
 
 
 def sym_matrix(sp: Any, name: str, rows: int, cols: int) -> tuple[tuple[Any, ...], ...]:
@@ -133,7 +148,8 @@ def loss_grad_logit_input(ctx):
             closed = mlp.dense_transpose(W2, mlp.head_cotangent(logits, label, _sp_exp))
             for j in range(d2):
                 checks.append(numerator_zero(sp.diff(L, y[j]) - closed[j], f"{d2}×{d3}, label {label}: ∂L/∂y{j}"))
-    return symbolic.conclude("sympy derivative vs closed form, per shape, label and coordinate", checks)
+    return at_shapes(symbolic.conclude("sympy derivative vs closed form, per shape, label and coordinate", checks),
+                     shapes("d₂×d₃", LOGIT_DIMS) + ", every label")
 
 
 RELU_DIMS = ((1, 2), (2, 2), (2, 3), (3, 2))
@@ -170,7 +186,8 @@ def loss_grad_through_relu(ctx):
                 for j in range(d2):
                     checks.append(numerator_zero(sp.diff(L, z[j]) - closed[j],
                                                  f"{d2}×{d3}, signs {pattern_name(signs)}, label {label}: ∂L/∂z{j}"))
-    return symbolic.conclude("sympy derivative vs closed form, per shape, sign pattern, label, coordinate", checks)
+    return at_shapes(symbolic.conclude("sympy derivative vs closed form, per shape, sign pattern, label, coordinate",
+                                       checks), shapes("d₂×d₃", RELU_DIMS) + ", every label")
 
 
 CHAIN_DIMS = ((2, 2, 2), (2, 3, 2), (3, 2, 2))
@@ -215,7 +232,8 @@ def loss_grad_through_relu_dense_relu(ctx):
                         checks.append(numerator_zero(
                             sp.diff(L, z0[j]) - closed,
                             f"{d1}×{d2}×{d3}, signs {pattern_name(s0)}/{pattern_name(s1)}, label {label}: ∂L/∂z₀{j}"))
-    return symbolic.conclude("sympy derivative vs two-mask closed form, per shape, sign pattern, label", checks)
+    return at_shapes(symbolic.conclude("sympy derivative vs two-mask closed form, per shape, sign pattern, label",
+                                       checks), shapes("d₁×d₂×d₃", CHAIN_DIMS) + ", labels 0 and last")
 
 
 # ---------------------------------------------------------------------------------------
@@ -267,7 +285,8 @@ def mlp_hidden_loss_gradAt(ctx):
     a₀ = relu z₀ appears in the form (z₀ does not depend on W₁, so its kinks are not the
     hypothesis; every pattern is checked anyway)."""
     checks = [c for dims in MLP_DIMS for c in _weight_gradient_checks("W1", dims, (0, 1))]
-    return symbolic.conclude("sympy derivative of the whole loss vs closed form, every sign pattern", checks)
+    return at_shapes(symbolic.conclude("sympy derivative of the whole loss vs closed form, every sign pattern", checks),
+                     shapes("d", MLP_DIMS) + ", labels 0, 1")
 
 
 @obligation(
@@ -288,7 +307,8 @@ def mlp_input_loss_gradAt(ctx):
     ``mlp.gradients(...)["W0"]`` (the nested reluMask form, equal to the if-then-else form by
     ``mlp_input_loss_gradAt_reluMask``) reduces to 0."""
     checks = [c for dims in MLP_DIMS for c in _weight_gradient_checks("W0", dims, (0, 1))]
-    return symbolic.conclude("sympy derivative of the whole loss vs closed form, every sign pattern", checks)
+    return at_shapes(symbolic.conclude("sympy derivative of the whole loss vs closed form, every sign pattern", checks),
+                     shapes("d", MLP_DIMS) + ", labels 0, 1")
 
 
 # ---------------------------------------------------------------------------------------
@@ -335,12 +355,14 @@ def _structure_step(expr: Any, what: str) -> tuple[bool, Any]:
     return ok and d_ok, step
 
 
-def line_branch(expr: Any, h: Any) -> tuple[Any, Any]:
-    """Replace every ``Max(arg, 0)`` of a function of one real ``h`` by its branch at ``h = 0``,
-    innermost first. Each argument must be affine in ``h`` once its inner Maxes are replaced,
-    and nonzero at 0; its sign is then constant on ``|h| < |arg(0)|/|slope|``. Returns the
-    smooth branch expression and the smallest such radius (exact; ``oo`` if none binds), on
-    which the original expression equals the branch."""
+def line_branch(expr: Any, h: Any, side: int = 1) -> tuple[Any, Any]:
+    """Replace every ``Max(arg, 0)`` of a function of one real ``h`` by its branch on the side
+    ``sign(h) = side`` of ``h = 0``, innermost first. Each argument must be affine in ``h`` once
+    its inner Maxes are replaced. An argument nonzero at 0 keeps its sign on
+    ``|h| < |arg(0)|/|slope|``; one that vanishes at 0 (a kink) has the sign of ``side·slope``
+    on that side (and is identically 0 when its slope is 0). Returns the smooth branch
+    expression and the smallest such radius (exact; ``oo`` if none binds), on which the original
+    expression equals the branch on that side."""
     sp = symbolic.sympy()
     radius = sp.oo
     while True:
@@ -358,7 +380,8 @@ def line_branch(expr: Any, h: Any) -> tuple[Any, Any]:
                 raise ValueError(f"{arg} is not affine in {h}")
             at0, slope = arg.subs(h, 0), poly.coeff_monomial(h)
             if at0 == 0:
-                raise ValueError(f"{m} is at a kink at h = 0")
+                subs[m] = arg if side * slope > 0 else sp.Integer(0)
+                continue
             if slope != 0:
                 radius = sp.Min(radius, sp.Abs(at0 / slope))
             subs[m] = arg if at0 > 0 else sp.Integer(0)
@@ -381,25 +404,60 @@ def _random_rational_net(rng: Any, dims: Sequence[int]) -> tuple[Any, tuple]:
     return net, tuple(r() for _ in range(d0))
 
 
+# The off-kink hypothesis of each differentiability statement: the pre-activations that must have
+# no zero entry. It selects the points checked, so a weaker hypothesis admits kinked points.
+OFF_KINK = {"W1": ("z1",), "W0": ("z0", "z1")}
+PRE_ACTIVATIONS = ("z0", "z1")
+
+
+def _strictly_positive(z: Any) -> bool:
+    return z > 0  # relu' at a kink taken as 0: only to locate kinks, never for a derivative
+
+
+def _with_kink(net: Any, x: Sequence[Any], at: str) -> Any:
+    """The same network with one bias moved so that the first entry of pre-activation ``at`` is 0."""
+    from obligations.lean_mlp import mlp
+
+    f = mlp.forward(net, x, _strictly_positive)
+    bias = "b0" if at == "z0" else "b1"
+    z = getattr(f, at)
+    b = list(net.layer(bias))
+    b[0] -= z[0]
+    return net.replace(bias, tuple(b))
+
+
 def _one_sided_checks(layer: str, rng: Any, points: int, dims: Sequence[int]) -> list[tuple[bool, Any]]:
-    """At seeded off-kink rational points: along each coordinate line of ``layer`` the kinked
-    loss (relu = Max(·, 0)) equals a smooth branch on an exact neighbourhood |h| < r, so both
-    one-sided derivatives at h = 0 are the branch's derivative; that must equal the closed form."""
+    """At seeded rational points satisfying the off-kink hypothesis :data:`OFF_KINK` of ``layer``
+    — random ones, and ones with a kink (a zero entry) in every pre-activation the hypothesis
+    does not exclude — along each coordinate line of ``layer`` the kinked loss (relu = Max(·, 0))
+    equals a smooth branch on each side of h = 0 on an exact neighbourhood; both one-sided
+    derivatives at h = 0 must agree and, off every kink, equal the closed form."""
     from obligations.lean_mlp import mlp
 
     sp = symbolic.sympy()
     h = sp.Symbol("h", real=True)
     checks: list[tuple[bool, Any]] = []
+    excluded = OFF_KINK[layer]
+    admitted_kinks = [z for z in PRE_ACTIVATIONS if z not in excluded]
+    plan = [None] * points + admitted_kinks * points
     found = 0
-    while found < points:
-        net, x = _random_rational_net(rng, dims)
-        f = mlp.forward(net, x)
-        if any(z == 0 for z in (*f.z0, *f.z1)):
-            continue  # a kink: not an off-kink point
+    for kink in plan:
+        while True:
+            net, x = _random_rational_net(rng, dims)
+            if kink is not None:
+                net = _with_kink(net, x, kink)
+            f = mlp.forward(net, x, _strictly_positive)
+            if any(z == 0 for name in excluded for z in getattr(f, name)):
+                continue  # outside the hypothesis: not a point of the statement
+            if kink is None and any(z == 0 for z in (*f.z0, *f.z1)):
+                continue
+            if kink is not None and sum(z == 0 for z in (*f.z0, *f.z1)) != 1:
+                continue
+            break
         found += 1
         q = lambda v: sp.Rational(v.numerator, v.denominator)  # noqa: E731
         label = int(rng.integers(0, dims[3]))
-        G = mlp.gradients(net, x, label, _sp_exp)[layer]
+        G = mlp.gradients(net, x, label, _sp_exp)[layer] if kink is None else None
         W = net.layer(layer)
         for i, row in enumerate(W):
             for j in range(len(row)):
@@ -411,13 +469,21 @@ def _one_sided_checks(layer: str, rng: Any, points: int, dims: Sequence[int]) ->
                 z1 = mlp.dense(parts["W1"], parts["b1"], [sp.Max(z, 0) for z in z0])
                 logits = mlp.dense(parts["W2"], parts["b2"], [sp.Max(z, 0) for z in z1])
                 kinked = mlp.cross_entropy(logits, label, _sp_exp, _sp_log)
-                branch, radius = line_branch(kinked, h)
-                ok_r = bool(radius > 0)
-                ok, step = numerator_zero(sp.diff(branch, h).subs(h, 0) - G[i][j],
-                                          f"point {found}, label {label}: one-sided ∂L/∂{layer}[{i}][{j}] "
-                                          f"(branch valid for |h| < {radius})")
+                right, radius = line_branch(kinked, h, 1)
+                left, radius_left = line_branch(kinked, h, -1)
+                ok_r = bool(radius > 0) and bool(radius_left > 0)
+                d_right, d_left = sp.diff(right, h).subs(h, 0), sp.diff(left, h).subs(h, 0)
+                where = f"point {found}{f' (kink in {kink})' if kink else ''}, label {label}"
+                ok, step = numerator_zero(d_right - d_left, f"{where}: right − left ∂L/∂{layer}[{i}][{j}] "
+                                          f"(branches valid for |h| < {radius})")
                 checks.append((ok and ok_r, step))
+                if kink is None:
+                    checks.append(numerator_zero(d_right - G[i][j], f"{where}: one-sided ∂L/∂{layer}[{i}][{j}] "
+                                                 "= closed form"))
     return checks
+
+
+ONE_SIDED_POINTS = 3
 
 
 def _differentiable(ctx: Any, layer: str) -> Any:
@@ -438,10 +504,15 @@ def _differentiable(ctx: Any, layer: str) -> Any:
     n = sp.Symbol("n", negative=True)
     checks.append(symbolic.zero_step(sp.Max(u, 0) - u, "relu = identity where the pre-activation is positive"))
     checks.append(symbolic.zero_step(sp.Max(n, 0), "relu = 0 where the pre-activation is negative"))
-    checks.extend(_one_sided_checks(layer, ctx.rng(f"diff-{layer}"),
-                                    3, dims))
-    return symbolic.conclude("sympy: smooth expression on every sign region + exact one-sided derivatives at seeded "
-                             "off-kink points", checks)
+    proof = at_shapes(symbolic.conclude("sympy: smooth expression on every sign region", checks),
+                      shapes("d", [dims]) + ", label 0")
+    # Seeded points check the encoding (the kinked loss really has the closed-form derivative
+    # there); they are evidence about 3 points and must not set the proof's grade.
+    one_sided = _one_sided_checks(layer, ctx.rng(f"diff-{layer}"), ONE_SIDED_POINTS, dims)
+    sample = symbolic.conclude(f"exact one-sided derivatives at seeded points ({ONE_SIDED_POINTS} per kind)", one_sided)
+    if sample.status.value == "proved":
+        sample = supported(sample.certificate.method, *sample.certificate.steps, points=ONE_SIDED_POINTS, seeded=True)
+    return cross_checked(proof, {"one-sided derivatives at seeded points": sample})
 
 
 @obligation(
@@ -449,9 +520,11 @@ def _differentiable(ctx: Any, layer: str) -> Any:
     source=Source(DOC, "'The loss-of-W₁ map is differentiable wherever the hidden pre-activation is off the kinks'"),
     statement="The loss as a function of W₁ (x, W₀, b₀, b₁, W₂, b₂ fixed) is differentiable at every W₁ where z₁ has "
     "no zero entry.",
-    scope="d = (2,2,2,2): on each of the 16 sign regions the loss is a smooth expression (sympy structure check of it "
-    "and of its W₁-derivatives); at 3 seeded off-kink rational points, along every W₁ coordinate, both one-sided "
-    "derivatives of the kinked (Max) loss equal the closed form (exact neighbourhood + sympy)",
+    scope="d = (2,2,2,2), label 0: on each of the 16 sign regions the loss is a smooth expression (sympy structure "
+    "check of it and of its W₁-derivatives), every parameter value; cross-check, not part of the proof: at 3 seeded "
+    "off-kink rational points, along every W₁ coordinate, both one-sided derivatives of the kinked (Max) loss equal "
+    "the closed form, and at 3 seeded points with a z₀ kink (allowed by the hypothesis) they agree (exact "
+    "neighbourhood + sympy)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_hidden_differentiable",
 )
@@ -465,7 +538,10 @@ def mlp_hidden_differentiable(ctx):
     So the loss is differentiable there. (A kink of z₀ is harmless for this map: z₀ does not
     depend on W₁, and relu 0 = 0 is the value of the negative branch.) As a concrete
     cross-check at seeded rational points, the kinked loss along each coordinate line is shown equal to one smooth branch on an exact
-    neighbourhood |h| < r, so both one-sided derivatives exist and equal the closed form."""
+    neighbourhood |h| < r, so both one-sided derivatives exist and equal the closed form. The
+    hypothesis is data (:data:`OFF_KINK`): points with a kink in every pre-activation it does not
+    exclude (here z₀) are checked too, so a weaker hypothesis (admitting z₁ kinks) fails where
+    the one-sided derivatives differ."""
     return _differentiable(ctx, "W1")
 
 
@@ -474,9 +550,9 @@ def mlp_hidden_differentiable(ctx):
     source=Source(DOC, "'The loss-of-W₀ map is differentiable wherever both pre-activations are off the kinks'"),
     statement="The loss as a function of W₀ (every other parameter fixed) is differentiable at every W₀ where neither "
     "z₀ nor z₁ has a zero entry.",
-    scope="d = (2,2,2,2): smooth expression on each of the 16 sign regions (sympy structure check of it and of its "
-    "W₀-derivatives); at 3 seeded off-kink rational points, along every W₀ coordinate, both one-sided derivatives of "
-    "the kinked loss equal the closed form (exact neighbourhood + sympy)",
+    scope="d = (2,2,2,2), label 0: smooth expression on each of the 16 sign regions (sympy structure check of it and "
+    "of its W₀-derivatives), every parameter value; cross-check, not part of the proof: at 3 seeded off-kink rational "
+    "points, along every W₀ coordinate, both one-sided derivatives of the kinked loss equal the closed form",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_input_differentiable",
 )
@@ -486,7 +562,9 @@ def mlp_input_differentiable(ctx):
     (z₀ is affine in W₀ and z₁ is continuous), the loss there is the region's smooth expression,
     and at seeded rational points the kinked loss equals one smooth branch on an exact
     neighbourhood of each W₀ coordinate line (inner Max replaced first, then the outer ones,
-    whose arguments are then affine in h)."""
+    whose arguments are then affine in h). The hypothesis is data (:data:`OFF_KINK`); dropping
+    either pre-activation from it admits points with a kink there, where the one-sided
+    derivatives differ, and the check fails."""
     return _differentiable(ctx, "W0")
 
 
@@ -538,7 +616,7 @@ def relu_mask_dense_transpose_eq(ctx):
             for l in range(rows):
                 left = int(signs[l]) * sum(W[l][k] * c[k] for k in range(cols))
                 checks.append(symbolic.zero_step(left - right[l], f"{rows}×{cols}, signs {pattern_name(signs)}, l={l}"))
-    return symbolic.conclude("sympy, exhaustive over sign patterns", checks)
+    return at_shapes(symbolic.conclude("sympy, exhaustive over sign patterns", checks), shapes("W", BRIDGE_SHAPES))
 
 
 def _bridge_checks(layer: str, dims: Sequence[int]) -> list[tuple[bool, Any]]:
@@ -592,7 +670,7 @@ def mlp_hidden_loss_grad_at_relu_mask(ctx):
     form (written out) equals a₀ᵢ·reluMask(z₁, Wᵀ-contraction)ⱼ (via ``dense`` of the transposed
     W₂, zero bias), and that equals the reference ``mlp.gradients(...)["W1"]``."""
     checks = [c for dims in MLP_DIMS for c in _bridge_checks("W1", dims)]
-    return symbolic.conclude("sympy, every sign pattern", checks)
+    return at_shapes(symbolic.conclude("sympy, every sign pattern", checks), shapes("d", MLP_DIMS) + ", label 0")
 
 
 @obligation(
@@ -610,4 +688,4 @@ def mlp_input_loss_grad_at_relu_mask(ctx):
     For each region the two-mask if-then-else form equals the nested reluMask form built with
     the transposed ``dense`` contractions, and that equals the reference ``mlp.gradients(...)["W0"]``."""
     checks = [c for dims in MLP_DIMS for c in _bridge_checks("W0", dims)]
-    return symbolic.conclude("sympy, every sign pattern", checks)
+    return at_shapes(symbolic.conclude("sympy, every sign pattern", checks), shapes("d", MLP_DIMS) + ", label 0")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from checker import Expect, Source, obligation
-from checker.audit import declare_bound
+from checker.declare import declare_bound
 from checker.backends import smt
 from checker.claims import claim
 from checker.verdicts import all_of
@@ -62,7 +62,7 @@ def margin_two_lipschitz(ctx):
     absolute signed margin exceeds 2η … correctness cannot change"). z3 proves each
     (K, y) case over ℝ^{2K} in linear real arithmetic with ``If`` for max/abs."""
     return all_of("z3 on the negation, for each class count and label",
-                  {c.name: smt.prove(c, ctx) for c in LIPSCHITZ})
+                  {c.name: smt.prove(c, ctx) for c in LIPSCHITZ}, family="K = 2…6 classes, every label")
 
 
 def _tight_claim(k: int):

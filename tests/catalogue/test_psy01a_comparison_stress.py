@@ -62,7 +62,7 @@ def test_outcome(ob_id, status):
 
 def test_every_obligation_of_these_modules_is_expected():
     """No obligation of these modules is missing from the table above (and vice versa)."""
-    cat = discover()
+    cat = discover("obligations")
     ours = {ob.id for ob in cat.obligations if ob.module.rsplit(".", 1)[-1] in MODULES}
     assert ours == set(EXPECTED)
 
@@ -233,7 +233,7 @@ def test_lean_refs_resolve_in_our_files():
     """Every lean= ref of these obligations is declared in lean_refs/Psy01A/{Comparison,Stress,CueUse,Accuracy}.lean."""
     files = ["Comparison", "Stress", "CueUse", "Accuracy"]
     declared = {d.name for f in files for d in parse_file(ROOT / "lean_refs" / "Psy01A" / f"{f}.lean")}
-    cat = discover()
+    cat = discover("obligations")
     refs = {ref for ob in cat.obligations if ob.id in EXPECTED for ref in ob.lean}
     assert refs and refs <= declared
 

@@ -1,0 +1,195 @@
+"""The engine as a platform: no catalogue inside the engine, `obligations init`, `[tool.obligations]`,
+subcommands registered by a catalogue, Lean refs shipped inside a package, a closed pipe."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+from checker.lean import default_dir
+from tests.helpers import ROOT, cli
+
+CHECKER = ROOT / "checker"
+
+
+def _imports(path: Path) -> set[str]:
+    """Every module a file imports (relative imports resolved), at any depth of its code."""
+    dotted = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    package = dotted.removesuffix(".__init__") if path.name == "__init__.py" else dotted.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module":
+            if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                found.add(node.args[0].value)
+    return found
+
+
+def test_import_graph_of_the_helper_sees_imports():
+    """The import scan is not vacuous: it finds the catalogue's own imports of the engine."""
+    assert "checker.plugins.Command" in _imports(ROOT / "obligations" / "lean_mlp" / "commands.py")
+    assert "obligations.lean_mlp.discharge" in _imports(ROOT / "obligations" / "lean_mlp" / "commands.py")
+
+
+def test_engine_imports_no_catalogue_and_the_model_not_the_audit():
+    """No module under checker/ imports `obligations`; checker/model.py imports nothing of checker.audit."""
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(m for m in _imports(path) if m == "obligations" or m.startswith("obligations."))
+        for path in CHECKER.rglob("*.py")
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}
+    model = _imports(CHECKER / "model.py")
+    assert not [m for m in model if m == "checker.audit" or m.startswith("checker.audit.")], model
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def test_init_then_check_and_pytest_in_an_empty_folder(tmp_path: Path):
+    """`obligations init mypaper` in an empty folder, then `obligations check` there (its
+    configuration read from the new pyproject.toml) shows one proved and one refuted claim, both
+    confirmed; the scaffold's own tests pass; a flag overrides the configured timeout."""
+    made = cli("init", "mypaper", cwd=tmp_path, env=_env())
+    assert made.returncode == 0, made.stderr
+    assert (tmp_path / "pyproject.toml").is_file() and (tmp_path / "mypaper" / "lemmas.py").is_file()
+    assert '"obligations.catalogues"' in (tmp_path / "pyproject.toml").read_text()
+
+    table = cli("check", "--quiet", cwd=tmp_path, env=_env(), timeout=300)
+    assert table.returncode == 0, table.stdout + table.stderr
+    assert "proved" in table.stdout and "refuted" in table.stdout
+
+    out = cli("check", "--quiet", "--format", "json", "--timeout", "45", cwd=tmp_path, env=_env(), timeout=300)
+    assert out.returncode == 0, out.stderr
+    results = {r["id"]: r for r in json.loads(out.stdout)["results"]}
+    assert {i: r["status"] for i, r in results.items()} == {"mypaper.relu_additive": "refuted",
+                                                           "mypaper.relu_lipschitz": "proved"}
+    assert {r["outcome"] for r in results.values()} == {"confirmed"}
+    assert {r["limits"]["memory_mib"] for r in results.values()} == {2048}  # [tool.obligations] memory
+    assert {r["limits"]["timeout_s"] for r in results.values()} == {45}  # the flag wins over timeout = 60
+
+    tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=tmp_path, env=_env(),
+                           capture_output=True, text=True, timeout=300)
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+    assert "2 passed" in tests.stdout
+
+    again = cli("init", "mypaper", cwd=tmp_path, env=_env())
+    assert again.returncode == 2 and "not overwriting" in again.stderr
+
+
+def test_init_rejects_a_bad_name(tmp_path: Path):
+    """A name that is not a package name, or shadows an existing module, is a usage error."""
+    for name in ("My-Paper", "json"):
+        out = cli("init", name, cwd=tmp_path, env=_env())
+        assert out.returncode == 2, (name, out.stderr)
+    assert not any(tmp_path.iterdir())
+
+
+def _project(tmp_path: Path, table: str, entry_points: str = "") -> Path:
+    (tmp_path / "pyproject.toml").write_text(f"[project]\nname = 'x'\n{entry_points}\n[tool.obligations]\n{table}\n")
+    return tmp_path
+
+
+def test_configuration_errors_name_the_file_and_key(tmp_path: Path):
+    """An unknown key or a wrongly typed value in [tool.obligations] exits 2, naming file and key."""
+    _project(tmp_path, 'packages = ["badcat"]\njbos = 2')
+    out = cli("list", cwd=tmp_path, env=_env())
+    assert out.returncode == 2 and "pyproject.toml" in out.stderr and "'jbos'" in out.stderr
+    _project(tmp_path, 'packages = "badcat"')
+    out = cli("list", cwd=tmp_path, env=_env())
+    assert out.returncode == 2 and "packages" in out.stderr and "list of package names" in out.stderr
+
+
+def test_configured_packages_and_the_package_flag(tmp_path: Path):
+    """[tool.obligations] packages chooses the catalogue; --package overrides it."""
+    _project(tmp_path, 'packages = ["dupcat"]')
+    env = {**_env(), "PYTHONPATH": f"{ROOT}:{ROOT / 'tests' / 'fixtures'}"}
+    configured = cli("list", cwd=tmp_path, env=env)
+    assert "dupcat.same" in configured.stdout
+    flagged = cli("--package", "malformedcat", "list", cwd=tmp_path, env=env)
+    assert "malformedcat.fine" in flagged.stdout and "dupcat" not in flagged.stdout
+
+
+def test_a_project_registers_its_own_subcommand_and_a_broken_one_is_a_warning(tmp_path: Path):
+    """A subcommand registered under obligations.commands in the project's pyproject runs; one that
+    cannot be loaded is a warning, and the other commands still work."""
+    (tmp_path / "hellocat").mkdir()
+    (tmp_path / "hellocat" / "__init__.py").write_text("")
+    (tmp_path / "hellocat" / "cmd.py").write_text(
+        "from checker.plugins import Command\n"
+        "def _configure(p):\n    p.add_argument('--who', default='world')\n"
+        "def _run(args):\n    print(f'hello {args.who}')\n    return 0\n"
+        "HELLO = Command('hello', 'say hello', _configure, _run)\n")
+    _project(tmp_path, 'packages = ["hellocat"]',
+             '[project.entry-points."obligations.commands"]\nhello = "hellocat.cmd:HELLO"\nbroken = "hellocat.nope:X"\n'
+             'list = "hellocat.cmd:HELLO"\n')
+    out = cli("hello", "--who", "paper", cwd=tmp_path, env=_env())
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "hello paper"
+    assert "'broken'" in out.stderr and "could not be loaded" in out.stderr
+    assert "'list'" in out.stderr and "built-in" in out.stderr
+    listed = cli("list", cwd=tmp_path, env=_env())
+    assert listed.returncode == 0, listed.stderr
+
+
+def test_discharge_is_the_lean_mlp_catalogues_command():
+    """`discharge` is registered by the catalogue (entry point), not built into the engine."""
+    import tomllib
+
+    from checker import cli as engine_cli
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["project"]["entry-points"]["obligations.commands"]["discharge"] == "obligations.lean_mlp.commands:DISCHARGE"
+    assert "discharge" not in engine_cli.BUILTIN_COMMANDS
+    assert not hasattr(engine_cli, "cmd_discharge")
+
+
+def test_lean_refs_shipped_inside_a_package_are_found(tmp_path: Path, monkeypatch):
+    """An installed catalogue's lean_refs (inside the package) is found when ./lean_refs is absent."""
+    pkg = tmp_path / "site" / "leancat"
+    (pkg / "lean_refs").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.chdir(tmp_path)
+    assert default_dir(("leancat",)) == pkg / "lean_refs"
+    assert default_dir(("no_such_package_here",)) == tmp_path / "lean_refs"
+
+
+def test_a_closed_pipe_ends_quietly():
+    """A reader that went away (`obligations list | head -1`): no traceback, exit 1 — with stdout
+    a pipe whose reading end is already closed, so the first write fails."""
+    code = ("import os, sys; r, w = os.pipe(); os.close(r); os.dup2(w, 1); "
+            "from checker.cli import main; sys.exit(main(['list']))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1, out.stderr
+    assert "Traceback" not in out.stderr and "BrokenPipe" not in out.stderr, out.stderr
+    piped = subprocess.run(f"{sys.executable} -m checker list | head -1", shell=True, cwd=ROOT, env=_env(),
+                           capture_output=True, text=True, timeout=120)
+    assert len(piped.stdout.splitlines()) == 1 and "Traceback" not in piped.stderr, piped.stderr
+
+
+def test_the_wheel_lists_every_package_and_ships_lean_refs():
+    """pyproject.toml lists its packages explicitly (to map lean_refs/ into the catalogue): every
+    package on disk is listed, and lean_refs is shipped as package data."""
+    import tomllib
+
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    on_disk = {".".join(p.parent.relative_to(ROOT).parts) for top in ("checker", "obligations")
+               for p in (ROOT / top).rglob("__init__.py")}
+    assert on_disk <= set(setuptools["packages"]), sorted(on_disk - set(setuptools["packages"]))
+    assert setuptools["package-dir"]["obligations.lean_refs"] == "lean_refs"
+    assert "*.lean" in setuptools["package-data"]["obligations.lean_refs"]
