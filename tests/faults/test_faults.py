@@ -27,7 +27,8 @@ def _rows(out: subprocess.CompletedProcess[str]) -> dict[str, dict]:
 
 
 def _entries(cache: Path) -> list[Path]:
-    return sorted(p for p in cache.rglob("*.json") if not p.name.startswith("."))
+    # result entries only (KEY[:2]/KEY.json), not the fingerprint analyses kept beside them
+    return sorted(p for p in cache.glob("??/*.json") if len(p.stem) == 64 and p.parent.name == p.stem[:2])
 
 
 # --------------------------------------------------------------------- false passes, trusted state
