@@ -144,6 +144,7 @@ def exit_code_for(results: Sequence[Result]) -> ExitCode:
 def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
     from pathlib import Path
 
+    from checker import schedule
     from checker.cache import Cache
     from checker.registry import discover
     from checker.runner import RunConfig, run
@@ -157,7 +158,9 @@ def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
     # Module load errors belong to a whole-catalogue run; a run restricted by patterns keeps only
     # the rejected declarations it names.
     errors = catalogue.errors_for(patterns)
-    return run(chosen, config, errors, progress, cache=cache, package=args.packages[0])
+    results = run(chosen, config, errors, progress, cache=cache, package=args.packages[0])
+    schedule.record_times(cache.directory if cache is not None else None, results)
+    return results
 
 
 def _catalogue(args: argparse.Namespace):

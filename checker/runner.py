@@ -32,6 +32,7 @@ from checker.model import (
     derive_seed,
     result_for,
 )
+from checker import schedule
 from checker.cache import Cache, cache_key
 from checker.registry import LoadError
 
@@ -292,7 +293,7 @@ def run(
                 finish(hit, cached=True)
                 continue
         pending.append(ob)
-    pending.reverse()  # pop() from the end hands them out in catalogue order
+    pending = schedule.longest_first(pending, cache)  # pop() from the end: longest expected first
     mp = multiprocessing.get_context("spawn")
     idle: list[_Worker] = []
     busy: list[_Worker] = []
