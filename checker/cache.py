@@ -194,21 +194,25 @@ class Cache:
         path = self._path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(path, json.dumps({"key": key, "result": result.to_json()}, ensure_ascii=False))
+            atomic_write(path, json.dumps({"key": key, "result": result.to_json()}, ensure_ascii=False), durable=False)
         except OSError as exc:
             warnings.warn(f"cannot write cache entry {path} ({exc}); continuing without it", CacheWarning, stacklevel=2)
 
 
-def atomic_write(path: str | os.PathLike[str], text: str) -> None:
+def atomic_write(path: str | os.PathLike[str], text: str, durable: bool = True) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same directory and a rename,
-    so a reader (or a crash) never sees a half-written file."""
+    so a reader never sees a half-written file. ``durable`` also flushes it to disk before the
+    rename (``fsync``), so that a crash cannot leave a truncated file behind; cache entries skip
+    that (it was most of the cache's per-entry cost), since a truncated entry is unreadable and
+    so only a miss."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:

@@ -56,7 +56,8 @@ def record_times(directory: str | Path | None, results: Iterable[Result]) -> Non
     times.update({r.id: round(float(r.time_s), 3) for r in results})
     try:
         Path(directory).mkdir(parents=True, exist_ok=True)
-        atomic_write(times_path(directory), json.dumps({"version": TIMES_VERSION, "times": dict(sorted(times.items()))}))
+        atomic_write(times_path(directory), json.dumps({"version": TIMES_VERSION, "times": dict(sorted(times.items()))}),
+                     durable=False)
     except OSError:
         pass
 
