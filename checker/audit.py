@@ -130,15 +130,15 @@ def _fmt_map(values: Mapping[str, Any]) -> dict[str, str]:
 def _premise_claim(c: Claim) -> Claim:
     """``∀ v. ¬(hypotheses)``: proved ⇔ the hypotheses are unsatisfiable; a counterexample is
     a point where every hypothesis holds."""
-    return Claim(f"{c.name}-hypotheses-unsatisfiable", c.variables, lambda o, v: o.not_(c.premise(o, v)), (), c.terms)
+    return c.derive(f"{c.name}-hypotheses-unsatisfiable", conclusion=lambda o, v: o.not_(c.premise(o, v)), hypotheses=())
 
 
 def _scaled_claim(c: Claim, b: Bound, factor: Fraction) -> Claim:
     lhs = next(t.formula for t in c.terms if t.name == b.lhs)
     rhs = next(t.formula for t in c.terms if t.name == b.rhs)
     k = b.constant * factor
-    return Claim(f"{c.name}-constant-times-{_fmt(factor)}", c.variables,
-                 lambda o, v: o.le(lhs(o, v), o.q(k.numerator, k.denominator) * rhs(o, v)), c.hypotheses, c.terms)
+    return c.derive(f"{c.name}-constant-times-{_fmt(factor)}",
+                    conclusion=lambda o, v: o.le(lhs(o, v), o.q(k.numerator, k.denominator) * rhs(o, v)))
 
 
 def generic_sampler(names: Sequence[str]) -> Callable[[Any, int], dict[str, Any]]:
@@ -223,8 +223,8 @@ def _simplified(c: Claim, witness: Mapping[str, Any], config: AuditConfig, budge
 def _with_negated(c: Claim, h: Part) -> Claim:
     """Counterexamples of this claim: every other hypothesis holds, ``h`` fails, the conclusion fails."""
     others = tuple(x for x in c.hypotheses if x.name != h.name)
-    return Claim(f"{c.name}-not-{h.name}", c.variables, c.conclusion,
-                 (*others, Part(f"not ({h.name})", lambda o, v: o.not_(h.formula(o, v)))), c.terms)
+    return c.derive(f"{c.name}-not-{h.name}",
+                    hypotheses=(*others, Part(f"not ({h.name})", lambda o, v: o.not_(h.formula(o, v)))))
 
 
 def vacuity_of(c: Claim, ctx: Any, config: AuditConfig, budget: Budget,
@@ -352,12 +352,51 @@ def _exceeded(entry: dict[str, Any], c: Claim, b: Bound, witness: Mapping[str, A
             "method": f"{how}: lhs > c·rhs at an exact witness, the bound fails"}
 
 
+def _declared_bound_claim(c: Claim, b: Bound) -> Claim:
+    """``hypotheses ⇒ (conclusion ⇔ lhs ≤ c·rhs)``: the declared bound is the claim's own."""
+    lhs = next(t.formula for t in c.terms if t.name == b.lhs)
+    rhs = next(t.formula for t in c.terms if t.name == b.rhs)
+    k = b.constant
+
+    def agree(o: Any, v: Any) -> Any:
+        concl = c.conclusion(o, v)
+        declared = o.le(lhs(o, v), o.q(k.numerator, k.denominator) * rhs(o, v))
+        return o.and_(o.implies(concl, declared), o.implies(declared, concl))
+
+    return c.derive(f"{c.name}-is-declared-bound", conclusion=agree)
+
+
+def declared_bound_mismatch(c: Claim, b: Bound, ctx: Any, config: AuditConfig, budget: Budget) -> dict[str, Any] | None:
+    """A witness (exact) where the claim's conclusion and the declared bound ``lhs ≤ c·rhs``
+    disagree, hypotheses holding: the declaration no longer states the claim's constant."""
+    from checker.model import Status
+
+    agree = _declared_bound_claim(c, b)
+    try:
+        v, how = _search(agree, ctx, config, budget)
+    except _OutOfTime:
+        return None
+    if v.status is not Status.REFUTED:
+        return None
+    ev = _evaluate(c, v.certificate.witness or {})
+    if ev is None:
+        return None
+    return {"verdict": "mismatch", "witness": _fmt_map(ev.point), "sides": _fmt_map(ev.terms),
+            "conclusion": ev.conclusion,
+            "method": f"{how}: the claim's conclusion and the declared bound {b.lhs} ≤ {_fmt(b.constant)}·{b.rhs} "
+                      "disagree at an exact witness, hypotheses holding; fix declare_bound or the claim"}
+
+
 def tightness_of(c: Claim, b: Bound, ctx: Any, config: AuditConfig, budget: Budget,
                  refuting_witness: Mapping[str, Any] | None = None) -> dict[str, Any]:
     from checker.model import Status
 
     entry: dict[str, Any] = {"claim": c.name, "lhs": b.lhs, "rhs": b.rhs, "constant": _fmt(b.constant),
                              "epsilon": _fmt(config.epsilon)}
+    if refuting_witness is None:
+        mismatch = declared_bound_mismatch(c, b, ctx, config, budget)
+        if mismatch is not None:
+            return {**entry, **mismatch}
     if refuting_witness is not None:
         found = _exceeded(entry, c, b, refuting_witness, "the result's own counterexample")
         if found is not None:
@@ -670,7 +709,7 @@ def run_audit(ob: Any, ctx: Any, verdict: Any, discharge_time_s: float, config: 
                 rows = [tightness_of(c, b, ctx, config, budget, witness if c.name in refuted_claims else None)
                         for c, b in bounds]
                 verdicts = [r["verdict"] for r in rows]
-                summary = _summary_verdict(verdicts, ("exceeded", "error", "undecided", "ratio", "tight"))
+                summary = _summary_verdict(verdicts, ("mismatch", "exceeded", "error", "undecided", "ratio", "tight"))
                 text = summary
                 if summary == "ratio":
                     best = max((r for r in rows if r["verdict"] == "ratio"), key=lambda r: r["ratio"])

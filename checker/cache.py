@@ -4,8 +4,11 @@ A result is reused only when nothing it could depend on has changed. Its key has
 
 - the checker's version and the JSON schema version;
 - the source of every module of the engine (``checker/``, all of it: soundness over granularity);
-- the source of the obligation's module and, transitively, of every catalogue-package module
-  it imports (found statically in the AST, including imports inside functions);
+- the obligation's code fingerprint (:mod:`checker.fingerprint`): the top-level definitions of
+  its module that its discharge uses (transitively by name; the whole module when in doubt),
+  every catalogue module it imports (transitively, whole) and the data files next to them — but
+  not its ``expect``, ``statement``, ``source``, ``scope`` or ``lean``: a hit is given the
+  current values of those, and its outcome is recomputed from its cached status;
 - the installed versions of Python and of the libraries the backends use (read from package
   metadata, without importing them);
 - the limits (timeout, memory), the obligation's seed, the ``slow`` switch and whether the
@@ -135,14 +138,19 @@ def module_closure(module: str, roots: Iterable[str]) -> dict[str, str]:
 
 
 def cache_key(ob: Obligation, *, seed: int, timeout_s: float, memory_mib: int, slow: bool, package: str,
-              audit: bool = False) -> str:
-    roots = {package, "obligations", ob.module.split(".")[0]}
+              audit: bool = False, fingerprint: str | None = None) -> str:
+    """``fingerprint``: the obligation's code fingerprint (:func:`checker.fingerprint.code_fingerprint`,
+    computed here when not given): its code closure, imported catalogue modules and data files."""
+    if fingerprint is None:
+        from checker.fingerprint import code_fingerprint
+
+        fingerprint = code_fingerprint(ob, {package, "obligations"}).digest
     payload = {
         "checker": __version__,
         "schema": SCHEMA_VERSION,
         "engine": _engine_digest(),
         "id": ob.id,
-        "modules": module_closure(ob.module, sorted(roots)),
+        "fingerprint": fingerprint,
         "libraries": _library_versions(),
         "limits": [timeout_s, memory_mib],
         "seed": seed,

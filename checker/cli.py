@@ -78,12 +78,17 @@ def build_parser(commands: Sequence[Command] = ()) -> argparse.ArgumentParser:
         q.add_argument("--no-cache", action="store_true", help="re-run everything; neither read nor write the cache")
         q.add_argument("--cache-dir", metavar="DIR", help=f"result cache directory (default: [tool.obligations] cache_dir, else {DEFAULT_CACHE_DIR})")
 
+    def render_options(q: argparse.ArgumentParser) -> None:
+        q.add_argument("--wide", action="store_true", help="table: every column (source, claim, scope, method), nothing cut")
+        q.add_argument("--latex-detail", action="store_true", help="latex: the long table (full claims, methods, scopes)")
+
     ck = sub.add_parser("check", help="discharge obligations and print the status table")
     ck.add_argument("patterns", nargs="*", metavar="PATTERN", help="id prefixes (default: all)")
     run_options(ck)
     fmt_help = f"report format (default: [tool.obligations] format, else {DEFAULT_FORMAT})"
     ck.add_argument("--format", choices=FORMATS, help=fmt_help)
     ck.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    render_options(ck)
     ck.add_argument("--save-baseline", metavar="FILE", help="save this run as a baseline (JSON, written atomically)")
     ck.add_argument("--baseline", metavar="FILE",
                     help="compare with a saved baseline; exit 1 on any regression (default: [tool.obligations] baseline, once it exists)")
@@ -96,11 +101,16 @@ def build_parser(commands: Sequence[Command] = ()) -> argparse.ArgumentParser:
     run_options(au)
     au.add_argument("--format", choices=FORMATS, help=fmt_help)
     au.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    render_options(au)
+    au.add_argument("--mutate", action="store_true", help="mutation audit: perturb each claim's and discharge's literals "
+                    "and comparisons, re-run, list the survivors (exit 1 on an unexplained survivor)")
+    au.add_argument("--mutants", type=_positive_int, default=6, help="mutants per obligation with --mutate (default: %(default)s)")
 
     rp = sub.add_parser("report", help="render a saved JSON report in another format")
     rp.add_argument("report", metavar="REPORT.json")
     rp.add_argument("--format", choices=FORMATS, help=fmt_help)
     rp.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    render_options(rp)
 
     sh = sub.add_parser("show", help="print one obligation's full certificate")
     sh.add_argument("id", metavar="ID")
@@ -199,12 +209,13 @@ def cmd_check(args: argparse.Namespace) -> ExitCode:
                   f"save one with --save-baseline {os.path.relpath(args.config.baseline)}", file=sys.stderr)
     before = baseline.load(compare_with) if compare_with else None
     results = _run(args, args.patterns)
-    text = render(results, args.format)
+    text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail)
     if args.output:
         atomic_write(args.output, text)
     else:
         sys.stdout.write(text)
     code = exit_code_for(results)
+    _warn_prose(results)
     if args.save_baseline:
         baseline.save(args.save_baseline, results)
     if before is not None:
@@ -215,18 +226,58 @@ def cmd_check(args: argparse.Namespace) -> ExitCode:
     return code
 
 
+def _warn_prose(results: Sequence[Result]) -> None:
+    """Warn where a number of the statement occurs in none of the checked claims."""
+    from checker.render import PrintedClaim, prose_warnings
+
+    for r in results:
+        if r.claims:
+            for w in prose_warnings(r.statement, [PrintedClaim.from_json(c) for c in r.claims]):
+                print(f"warning: {r.id}: {w}", file=sys.stderr)
+
+
 def cmd_audit(args: argparse.Namespace) -> ExitCode:
     """``check --audit`` without baselines: the audit report (``--format markdown`` for docs)."""
     from checker.reports import render
 
+    if getattr(args, "mutate", False):
+        return cmd_mutate(args)
     args.audit = True
     results = _run(args, args.patterns)
-    text = render(results, args.format)
+    text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail)
     if args.output:
         atomic_write(args.output, text)
     else:
         sys.stdout.write(text)
     return exit_code_for(results)
+
+
+def cmd_mutate(args: argparse.Namespace) -> ExitCode:
+    """``audit --mutate``: the mutation audit (:mod:`checker.mutation`), per obligation in a child process."""
+    import json
+
+    from checker import mutation
+    from checker.registry import discover
+    from checker.model import derive_seed
+
+    catalogue = discover(args.package)
+    chosen = catalogue.select(args.patterns, include_slow=args.slow)
+
+    def show(entry: dict, done: int, total: int) -> None:
+        if not args.quiet:
+            print(f"[{done}/{total}] {entry['id']}: {entry.get('verdict')} "
+                  f"(killed {entry.get('killed', 0)}, survived {entry.get('survived', 0)})", file=sys.stderr, flush=True)
+
+    entries = mutation.run(chosen, args.seed, args.timeout, limit=args.mutants, progress=show,
+                           seed_of=lambda ob: derive_seed(args.seed, ob.id))
+    text = json.dumps({"mutation": entries, "summary": mutation.summary(entries)}, indent=2, sort_keys=True) + "\n" \
+        if args.format == "json" else mutation.render(entries, markdown=args.format == "markdown")
+    if args.output:
+        atomic_write(args.output, text)
+    else:
+        sys.stdout.write(text)
+    unexplained = any(r["explanation"] is None for _, r in mutation.iter_survivors(entries))
+    return ExitCode.FAILED if unexplained else ExitCode.OK
 
 
 def cmd_report(args: argparse.Namespace) -> ExitCode:
@@ -237,7 +288,7 @@ def cmd_report(args: argparse.Namespace) -> ExitCode:
             results = read_json(fh.read())
     except OSError as exc:
         raise UsageError(f"cannot read {args.report}: {exc.strerror}") from exc
-    text = render(results, args.format)
+    text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail)
     if args.output:
         atomic_write(args.output, text)
     else:

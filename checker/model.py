@@ -18,7 +18,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from checker.claims import Claim
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# Reports of these versions read back (1: no fingerprint or printed claims).
+READABLE_SCHEMA_VERSIONS = (1, 2)
 
 
 class Status(enum.Enum):
@@ -356,6 +358,10 @@ class Result:
     limits: Limits | None = None
     audit: Mapping[str, Any] | None = None
     vacuity: Mapping[str, Any] | None = None
+    # what was checked: the fingerprint (checker.fingerprint) and the printed claims
+    # (checker.render, one JSON object per declared claim; () none declared, None not recorded)
+    fingerprint: Mapping[str, Any] | None = None
+    claims: tuple[Mapping[str, Any], ...] | None = None
 
     @property
     def grade(self) -> Grade | None:
@@ -437,6 +443,8 @@ class Result:
             "certificate": self.certificate.to_json(),
             "audit": None if self.audit is None else dict(self.audit),
             "vacuity": None if self.vacuity is None else dict(self.vacuity),
+            "fingerprint": None if self.fingerprint is None else dict(self.fingerprint),
+            "claims": None if self.claims is None else [dict(c) for c in self.claims],
         }
 
     @classmethod
@@ -458,6 +466,8 @@ class Result:
             limits=None if limits is None else Limits(limits["timeout_s"], limits["memory_mib"]),
             audit=data.get("audit"),
             vacuity=data.get("vacuity"),
+            fingerprint=data.get("fingerprint"),
+            claims=None if data.get("claims") is None else tuple(data["claims"]),
         )
 
 

@@ -1,12 +1,19 @@
 """Reports. Every format is rendered from the JSON form of the results, and the JSON reads back.
 
-JSON schema (``schema_version`` 1)::
+JSON schema (``schema_version`` 2; version 1 reports, without ``fingerprint`` and ``claims``, read back)::
 
     {"schema_version": 1, "checker_version": "...", "summary": {"status": {...}, "outcome": {...}},
      "results": [{"id", "source": {"file", "label"}, "statement", "scope", "expect", "status",
                   "shown_status", "outcome", "method", "lean", "uses", "hypotheses", "time_s", "seed",
                   "limits", "certificate": {"method", "steps": [...], "witness", "sides", "reason", "data",
-                  "shrunk_witness" (with a witness only)}, "audit"}]}
+                  "shrunk_witness" (with a witness only)}, "audit", "fingerprint", "claims"}]}
+
+``fingerprint`` (schema 2) is ``{"digest", "code", "granularity"}``: ``digest`` covers what was
+checked (the code closure, imported modules, data files and printed claims; see
+:mod:`checker.fingerprint`). ``claims`` lists the declared claims as printed by
+:mod:`checker.render`: ``{"name", "variables", "domains", "hypotheses", "conclusion", "terms", "text",
+"error"}``, each formula ``{"name", "canonical", "text", "latex"}``; ``[]`` when the obligation
+declares none.
 
 ``audit`` is null unless the audits ran (``check --audit``, ``audit``); then it has the keys
 ``vacuity``, ``necessity``, ``tightness``, ``shrink``, ``brittleness`` (null where not applicable,
@@ -18,19 +25,22 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from checker import __version__
 from checker.errors import SchemaError
-from checker.model import SCHEMA_VERSION, Outcome, Result, Status
+from checker.model import READABLE_SCHEMA_VERSIONS, SCHEMA_VERSION, Grade, Outcome, Result, Status
 
 FORMATS = ("table", "markdown", "json", "latex", "junit", "html")
 
 
 def dependencies(results: Sequence[Result]) -> dict[str, dict[str, Any]]:
     """The blueprint view of ``uses``: for each result, its ancestors and whether it is
-    *fully proved* (it and every ancestor proved), rests on a refuted claim, or rests on an
-    unsettled one (not proved, or not checked in this run)."""
+    *fully proved* (it and every ancestor proved, none vacuously), rests on a refuted claim, or
+    rests on an unsettled one (not proved, proved vacuously, or not checked in this run).
+    ``unsettled_by_status`` counts the unsettled ancestors by what they are (``supported``,
+    ``unknown``, ``vacuous``, ``not run``), for the compact mark "rests on 7 supported"."""
     by_id = {r.id: r for r in results}
     out: dict[str, dict[str, Any]] = {}
     for r in results:
@@ -44,17 +54,30 @@ def dependencies(results: Sequence[Result]) -> dict[str, dict[str, Any]]:
             if a in by_id:
                 todo.extend(by_id[a].uses)
         refuted = [a for a in ancestors if a in by_id and by_id[a].status is Status.REFUTED]
-        unsettled = [a for a in ancestors if a not in by_id or by_id[a].status not in (Status.PROVED, Status.REFUTED)]
+        unsettled = [a for a in ancestors if _unsettled_kind(by_id.get(a)) is not None]
         if refuted:
             state = "rests on refuted"
         elif unsettled:
             state = "rests on unsettled"
-        elif r.status is Status.PROVED:
+        elif r.status is Status.PROVED and not r.is_vacuous:
             state = "fully proved"
         else:
             state = "not proved"
-        out[r.id] = {"state": state, "ancestors": ancestors, "refuted": refuted, "unsettled": unsettled}
+        kinds = Counter(_unsettled_kind(by_id.get(a)) for a in unsettled)
+        out[r.id] = {"state": state, "ancestors": ancestors, "refuted": refuted, "unsettled": unsettled,
+                     "unsettled_by_status": dict(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))}
     return out
+
+
+def _unsettled_kind(r: Result | None) -> str | None:
+    """Why an ancestor leaves its dependents unsettled (``None``: it is settled, proved or refuted)."""
+    if r is None:
+        return "not run"
+    if r.status is Status.PROVED:
+        return "vacuous" if r.is_vacuous else None
+    if r.status is Status.REFUTED:
+        return None
+    return r.status.value
 
 
 def to_document(results: Sequence[Result]) -> dict[str, Any]:
@@ -75,15 +98,30 @@ def to_document(results: Sequence[Result]) -> dict[str, Any]:
     return doc
 
 
-def summary(results: Iterable[Result]) -> dict[str, dict[str, int]]:
+def summary(results: Iterable[Result]) -> dict[str, Any]:
+    """Counts by status and outcome; ``proved`` by grade; ``fully_proved`` (the result and every
+    ancestor proved, none vacuously) in total and by the result's own grade."""
     rs = list(results)
     st = Counter(r.status.value for r in rs)
     oc = Counter(r.outcome.value for r in rs)
+    deps = dependencies(rs)
+    proved = [r for r in rs if r.status is Status.PROVED]
+    full = [r for r in proved if deps[r.id]["state"] == "fully proved"]
     return {
         "status": {s.value: st.get(s.value, 0) for s in Status},
         "outcome": {o.value: oc.get(o.value, 0) for o in Outcome},
         "total": {"obligations": len(rs)},
+        "proved_by_grade": _by_grade(proved),
+        "fully_proved": {"total": len(full), **_by_grade(full)},
     }
+
+
+def _by_grade(results: Sequence[Result]) -> dict[str, int]:
+    counts = Counter(r.grade.value if r.grade is not None else "ungraded" for r in results)
+    out = {g.value: counts.get(g.value, 0) for g in Grade}
+    if counts.get("ungraded"):
+        out["ungraded"] = counts["ungraded"]
+    return out
 
 
 def render_json(results: Sequence[Result]) -> str:
@@ -91,15 +129,16 @@ def render_json(results: Sequence[Result]) -> str:
 
 
 def read_json(text: str) -> list[Result]:
-    """Results from a JSON report written by any checker with the same schema version."""
+    """Results from a JSON report of a readable schema version (an older one lacks fingerprints
+    and printed claims: those fields read back as ``None``)."""
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SchemaError(f"not a JSON report: {exc}") from exc
-    if not isinstance(doc, Mapping) or doc.get("schema_version") != SCHEMA_VERSION:
+    if not isinstance(doc, Mapping) or doc.get("schema_version") not in READABLE_SCHEMA_VERSIONS:
         raise SchemaError(
             f"schema_version {doc.get('schema_version') if isinstance(doc, Mapping) else None!r} is not "
-            f"{SCHEMA_VERSION}; re-run 'obligations check --format json' with this checker"
+            f"one of {', '.join(map(str, READABLE_SCHEMA_VERSIONS))}; re-run 'obligations check --format json' with this checker"
         )
     try:
         return [Result.from_json(r) for r in doc["results"]]
@@ -135,49 +174,238 @@ def audit_cells(d: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(c[k] for k in AUDIT_COLUMNS)
 
 
-def render_table(results: Sequence[Result]) -> str:
-    docs = _docs(results)
-    audited = _audited(docs)
-    rows = [(d["id"], d["shown_status"], d["outcome"], _short(d["method"], 52), f"{d['time_s']:.2f}s",
-             *((tuple(_short(c, 40) for c in audit_cells(d))) if audited else ())) for d in docs]
-    header = ("obligation", "status", "outcome", "method", "time", *(AUDIT_COLUMNS if audited else ()))
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-    line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
-    out = [line(header), line(tuple("-" * w for w in widths))]
-    out += [line(r) for r in rows]
-    out.append("")
-    out.append(summary_line(results))
-    return "\n".join(out) + "\n"
+# ------------------------------------------------------------------ the compact status cell
+
+
+@dataclass(frozen=True, slots=True)
+class StatusCell:
+    """What every format shows for one result, in the same words.
+
+    ``label``: the status with its grade (``proved ∀``, ``proved (K = 2…6)``, ``proved at 1 point``,
+    ``proved (vacuous)``, ``refuted``, ``brittle``…); ``depends``: the dependency mark (``rests on
+    7 supported``, ``rests on 1 refuted``; empty when fully proved or nothing to say); ``vacuity``:
+    ``vacuity undecided`` / ``vacuity not checked`` for a proof whose hypotheses were not shown
+    satisfiable (a vacuous proof says so in ``label``); ``witness``: a shortened counterexample
+    for a refuted or contradicted result (the full one is in ``show``)."""
+
+    status: str
+    label: str
+    depends: str = ""
+    vacuity: str = ""
+    witness: str = ""
+    fully_proved: bool = False
+
+    @property
+    def text(self) -> str:
+        """``proved ∀ · rests on 7 supported · vacuity not checked``."""
+        return " · ".join(p for p in (self.label, self.depends, self.vacuity) if p)
+
+
+#: How many characters of a witness the compact cell keeps.
+WITNESS_CHARS = 60
+
+
+#: How many characters of a bounded or instances grade's ``over`` the compact cell keeps.
+OVER_CHARS = 30
+
+
+def short_over(over: str, limit: int = OVER_CHARS) -> str:
+    """What a grade covers, in short: ``the 4 checked sizes (col-drift-refined-d1, …)`` → ``the 4
+    checked sizes``; ``limit`` 0 keeps it whole."""
+    if not limit:
+        return over
+    head = over.split(" (")[0]
+    head = head if len(head) >= 6 else over
+    return _short(head, limit)
+
+
+def status_cell(row: Mapping[str, Any], witness_chars: int = WITNESS_CHARS, over_chars: int = OVER_CHARS) -> StatusCell:
+    """The compact cell of one JSON result row (the only place this wording is made); ``0`` for
+    ``witness_chars`` / ``over_chars`` keeps the witness / the grade's family or points whole."""
+    status = row["status"]
+    label = row.get("status_label") or row.get("shown_status") or status
+    if status == "proved" and label != "proved (vacuous)" and row.get("grade") in ("bounded", "instances"):
+        from checker.model import Grade, grade_label
+
+        label = "proved " + grade_label(Grade(row["grade"]), short_over(row.get("grade_over") or "", over_chars))
+    deps = row.get("dependencies") or {}
+    return StatusCell(status=status, label=label, depends=dependency_mark(deps), vacuity=vacuity_mark(row),
+                      witness=witness_text(row, witness_chars), fully_proved=deps.get("state") == "fully proved")
+
+
+def dependency_mark(deps: Mapping[str, Any]) -> str:
+    """``rests on 1 refuted`` / ``rests on 5 supported, 2 unknown`` / ``""``."""
+    state = deps.get("state")
+    if state == "rests on refuted":
+        return f"rests on {len(deps.get('refuted', ()))} refuted"
+    if state == "rests on unsettled":
+        kinds = deps.get("unsettled_by_status") or {"unsettled": len(deps.get("unsettled", ()))}
+        return "rests on " + ", ".join(f"{n} {k}" for k, n in kinds.items())
+    return ""
+
+
+def vacuity_mark(row: Mapping[str, Any]) -> str:
+    """Where a proof's hypotheses were not shown satisfiable: ``vacuity undecided`` or
+    ``vacuity not checked`` (``vacuous`` is part of the status label)."""
+    v = row.get("vacuity")
+    if row.get("status") != "proved" or not isinstance(v, Mapping):
+        return ""
+    verdict = v.get("verdict")
+    return f"vacuity {verdict}" if verdict in ("undecided", "not checked") else ""
+
+
+def witness_text(row: Mapping[str, Any], limit: int = WITNESS_CHARS) -> str:
+    """A refuted or contradicted result's counterexample, shrunk if an audit shrank it, cut to
+    ``limit`` characters (``0``: uncut)."""
+    if row.get("status") != "refuted" and row.get("outcome") != "contradicted":
+        return ""
+    cert = row.get("certificate") or {}
+    w = cert.get("shrunk_witness") or cert.get("witness")
+    if not w:
+        return ""
+    text = ", ".join(f"{k} = {v}" for k, v in w.items())
+    return _short(text, limit) if limit else text
+
+
+def summary_text(s: Mapping[str, Any]) -> str:
+    """``106 obligations: 70 proved (40 ∀, 20 bounded, 10 at instances), … | 60 confirmed, … |
+    fully proved: 45 (30 ∀, 10 bounded, 5 at instances)``."""
+    total = s.get("total", {}).get("obligations", sum(s["status"].values()))
+    by_grade = s.get("proved_by_grade")
+    parts = []
+    for k, n in s["status"].items():
+        if not n:
+            continue
+        parts.append(f"{n} {k}" + (f" ({_grades(by_grade)})" if k == "proved" and by_grade else ""))
+    outcome = ", ".join(f"{n} {k}" for k, n in s["outcome"].items() if n)
+    line = f"{total} obligations: {', '.join(parts) or 'none'} | {outcome or 'none'}"
+    full = s.get("fully_proved")
+    if full is not None:
+        line += f" | fully proved: {full['total']}" + (f" ({_grades(full)})" if full["total"] else "")
+    return line
+
+
+def _grades(counts: Mapping[str, int]) -> str:
+    names = {"universal": "∀", "bounded": "bounded", "instances": "at instances", "ungraded": "ungraded"}
+    return ", ".join(f"{counts[k]} {names[k]}" for k in names if counts.get(k))
 
 
 def summary_line(results: Sequence[Result]) -> str:
-    s = summary(results)
-    status = ", ".join(f"{n} {k}" for k, n in s["status"].items() if n)
-    outcome = ", ".join(f"{n} {k}" for k, n in s["outcome"].items() if n)
-    return f"{len(results)} obligations: {status or 'none'} | {outcome or 'none'}"
+    return summary_text(summary(results))
+
+
+# ------------------------------------------------------------------ terminal table, Markdown
+
+#: The terminal table's width without ``--wide``.
+TABLE_WIDTH = 100
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    import textwrap
+
+    if len(text) <= width:
+        return [text]
+    return textwrap.wrap(text, width, break_on_hyphens=False) or [""]
+
+
+def _wide_cells(d: Mapping[str, Any], cell: StatusCell) -> tuple[str, ...]:
+    return (f"{d['source']['file']}, {d['source']['label']}", d["statement"], d["scope"], d["method"])
+
+
+WIDE_HEADER = ("source", "claim", "scope", "method")
+
+
+def render_table(results: Sequence[Result], wide: bool = False) -> str:
+    """One row per obligation: id, status cell (status, grade, dependency mark, vacuity), outcome,
+    time; a refuted or contradicted row's witness, an undecided vacuity's reason and the audit on
+    indented lines under it. Fits :data:`TABLE_WIDTH` columns; ``wide`` adds source, claim, scope
+    and method and cuts nothing."""
+    docs = _docs(results)
+    header = ("obligation", "status", "outcome", "time", *(WIDE_HEADER if wide else ()))
+    rows, notes = [], []
+    for d in docs:
+        cell = status_cell(d, 0 if wide else WITNESS_CHARS + 20, 0 if wide else OVER_CHARS)
+        rows.append((d["id"], cell.text, d["outcome"], f"{d['time_s']:.2f}s", *(_wide_cells(d, cell) if wide else ())))
+        extra = []
+        if cell.witness:
+            extra.append(f"witness: {cell.witness}")
+        v = d.get("vacuity") or {}
+        if d["status"] == "proved" and v.get("verdict") in ("vacuous", "undecided"):
+            extra.append(f"vacuity {v['verdict']}: {v.get('reason', '')}")
+        if d.get("audit") is not None:
+            extra.append("audit: " + "; ".join(f"{k}: {c}" for k, c in zip(AUDIT_COLUMNS, audit_cells(d)) if c != "-"))
+        notes.append(extra)
+    if wide:
+        widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+        caps = widths
+    else:
+        id_w = min(46, max([len(header[0]), *(len(r[0]) for r in rows)]))
+        caps = [id_w, TABLE_WIDTH - id_w - 12 - 7 - 6, 12, 7]
+        widths = [min(c, max([len(h), *(len(r[i]) for r in rows)])) for i, (h, c) in enumerate(zip(header, caps))]
+
+    def lines_of(cells: Sequence[str]) -> list[str]:
+        wrapped = [_wrap(c, w) for c, w in zip(cells, widths)]
+        height = max(len(w) for w in wrapped)
+        return ["  ".join((w[i] if i < len(w) else "").ljust(wd) for w, wd in zip(wrapped, widths)).rstrip()
+                for i in range(height)]
+
+    out = lines_of(header) + ["  ".join("-" * w for w in widths)]
+    for r, extra in zip(rows, notes):
+        out += lines_of(r)
+        for note in extra:
+            out.append(("    " + note) if wide else _short("    " + note, TABLE_WIDTH))
+    out.append("")
+    line = summary_line(results)
+    if wide or len(line) <= TABLE_WIDTH:
+        out.append(line)
+    else:
+        for k, part in enumerate(line.split(" | ")):
+            out += [("  " if k or j else "") + p for j, p in enumerate(_wrap(part, TABLE_WIDTH - 4))]
+    return "\n".join(out) + "\n"
+
+
+_MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]|#~"} | {"<": "&lt;", ">": "&gt;", "&": "&amp;"})
+
+
+def md_escape(text: str) -> str:
+    """Text for one GitHub-Markdown table cell: pipes and Markdown/HTML specials escaped, line
+    breaks as ``<br>``; what GitHub shows is the text itself."""
+    return "<br>".join(line.translate(_MD_SPECIAL) for line in str(text).splitlines() or [""])
+
+
+def _md_code(text: str) -> str:
+    if not any(c in text for c in "`|\n"):
+        return f"`{text}`"
+    return "<code>" + md_escape(text) + "</code>"
 
 
 def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """A cell whose whole text may be marked up as ``**bold**`` or ```code```; the rest is escaped."""
+    if len(text) > 4 and text.startswith("**") and text.endswith("**"):
+        return "**" + md_escape(text[2:-2]) + "**"
+    if len(text) > 2 and text.startswith("`") and text.endswith("`") and "`" not in text[1:-1]:
+        return _md_code(text[1:-1])
+    return md_escape(text)
 
 
 def render_markdown(results: Sequence[Result]) -> str:
+    """The terminal table's ``--wide`` columns as a GitHub table, every cell escaped; the witness
+    of a refuted or contradicted row under its status."""
     docs = _docs(results)
     if _audited(docs):
         return render_audit_markdown(results)
-    out = [
-        "| obligation | source | claim | scope | method | status | outcome |",
-        "|---|---|---|---|---|---|---|",
-    ]
+    header = ("obligation", "status", "outcome", "time", *WIDE_HEADER)
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for d in docs:
-        src = f"{d['source']['file']}, {d['source']['label']}"
-        out.append(
-            "| " + " | ".join(
-                _md_cell(x) for x in (f"`{d['id']}`", src, d["statement"], d["scope"], d["method"], f"**{d['shown_status']}**", d["outcome"])
-            ) + " |"
-        )
+        cell = status_cell(d)
+        status = "**" + md_escape(cell.label) + "**" + "".join(
+            "<br>" + md_escape(p) for p in (cell.depends, cell.vacuity) if p)
+        if cell.witness:
+            status += "<br>witness: " + md_escape(cell.witness)
+        out.append("| " + " | ".join((_md_code(d["id"]), status, md_escape(d["outcome"]), f"{d['time_s']:.2f}s",
+                                      *(md_escape(c) for c in _wide_cells(d, cell)))) + " |")
     out.append("")
-    out.append(summary_line(results))
+    out.append(md_escape(summary_line(results)))
     return "\n".join(out) + "\n"
 
 
@@ -217,7 +445,9 @@ def render_audit_markdown(results: Sequence[Result]) -> str:
            "| obligation | status | outcome | vacuity | necessity | tightness | shrunk witness | brittleness |",
            "|---|---|---|---|---|---|---|---|"]
     for d in docs:
-        out.append("| " + " | ".join(_md_cell(x) for x in (f"`{d['id']}`", f"**{d['shown_status']}**", d["outcome"], *audit_cells(d))) + " |")
+        cell = status_cell(d)
+        status = "**" + md_escape(cell.label) + "**" + "".join("<br>" + md_escape(p) for p in (cell.depends, cell.vacuity, cell.witness) if p)
+        out.append("| " + " | ".join((_md_code(d["id"]), status, *(_md_cell(x) for x in (d["outcome"], *audit_cells(d))))) + " |")
     out += ["", summary_line(results), ""]
     s = audit_summary(results)
     out.append("Hypotheses: " + (", ".join(f"{n} {k}" for k, n in sorted(s["hypotheses"].items())) or "none") + ".")
@@ -269,24 +499,68 @@ def render_audit_markdown(results: Sequence[Result]) -> str:
     return "\n".join(out) + "\n"
 
 
-def render(results: Sequence[Result], fmt: str) -> str:
-    """Render ``results`` in ``fmt``; every format goes through the JSON document."""
+def render(results: Sequence[Result], fmt: str, *, wide: bool = False, latex_detail: bool = False) -> str:
+    """Render ``results`` in ``fmt``; every format goes through the JSON document. ``wide``: the
+    terminal table with every column, uncut; ``latex_detail``: the long LaTeX table (full claim,
+    method and scope) instead of the compact one."""
     from checker import report_formats
 
     match fmt:
         case "table":
-            return render_table(results)
+            return render_table(results, wide=wide)
         case "markdown":
             return render_markdown(results)
         case "json":
             return render_json(results)
         case "latex":
-            return report_formats.latex(to_document(results))
+            doc = to_document(results)
+            return report_formats.latex_detail(doc) if latex_detail else report_formats.latex(doc)
         case "junit":
             return report_formats.junit(to_document(results))
         case "html":
             return report_formats.html(to_document(results))
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def _grade_line(d: Mapping[str, Any]) -> str:
+    if d["status"] != "proved":
+        return f"- (a {d['status']} result has no grade)"
+    grade, over = d.get("grade"), d.get("grade_over") or ""
+    meaning = {"universal": "every value and every size the statement ranges over",
+               "bounded": "every value, over the finite family", "instances": "only at"}.get(grade or "", "")
+    return f"{grade or 'none'}" + (f" ({meaning}{' ' + over if over and grade != 'universal' else ''})" if meaning else "")
+
+
+def _depends_line(deps: Mapping[str, Any]) -> str:
+    text = deps["state"]
+    if deps.get("refuted"):
+        text += "; refuted: " + ", ".join(deps["refuted"])
+    if deps.get("unsettled"):
+        text += "; unsettled: " + ", ".join(deps["unsettled"])
+    return text
+
+
+def claims_lines(d: Mapping[str, Any]) -> list[str]:
+    """The checked formulas of a result, as ``show`` prints them (and the prose check)."""
+    from checker.render import PrintedClaim, prose_warnings
+
+    claims = d.get("claims")
+    fp = d.get("fingerprint") or {}
+    out = []
+    if fp.get("digest"):
+        out.append(f"  fingerprint {fp['digest'][:16]} (code {str(fp.get('code', ''))[:16]}, {fp.get('granularity', '?')})")
+    if claims is None:
+        out.append("  claims     not recorded (a report of an older schema)")
+        return out
+    if not claims:
+        out.append("  claims     none declared: the discharge checks its statement directly, so there is no printed formula")
+        return out
+    out.append(f"  claims     {len(claims)} checked formula(s)")
+    for c in claims:
+        out.append(f"    {c['name']}: {c.get('text') or c.get('error')}")
+    for w in prose_warnings(d["statement"], [PrintedClaim.from_json(c) for c in claims]):
+        out.append(f"  warning    {w}")
+    return out
 
 
 def render_certificate(result: Result, context: Sequence[Result] = ()) -> str:
@@ -300,16 +574,25 @@ def render_certificate(result: Result, context: Sequence[Result] = ()) -> str:
         f"  statement  {d['statement']}",
         f"  scope      {d['scope']}",
         f"  expect     {d['expect']}",
-        f"  status     {d['shown_status']}  ({d['outcome']})",
+        f"  status     {status_cell(d).text}  ({d['outcome']})",
+        f"  grade      {_grade_line(d)}",
         f"  method     {c['method']}",
         f"  lean       {', '.join(d['lean']) or '-'}",
         f"  uses       {', '.join(d['uses']) or '-'}",
-        f"  depends    {d['dependencies']['state']}",
+        f"  depends    {_depends_line(d['dependencies'])}",
         f"  seed       {d['seed']}",
         f"  time       {d['time_s']:.3f} s",
     ]
     if d["hypotheses"]:
         out.append(f"  hypotheses {', '.join(d['hypotheses'])}")
+    if d.get("vacuity") is not None:
+        v = d["vacuity"]
+        out.append(f"  vacuity    {v.get('verdict')}: {v.get('reason', '')}")
+        for row in v.get("claims", ()):
+            point = _point(row.get("witness"))
+            out.append(f"             {row.get('claim')}: {row.get('verdict')}" + (f" at {point}" if point else "")
+                       + (f" ({row['reason']})" if row.get("reason") else ""))
+    out.extend(claims_lines(d))
     if c["reason"]:
         out.append(f"  reason     {c['reason']}")
     if c["witness"] is not None:

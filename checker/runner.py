@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from dataclasses import replace
 import time
 import traceback
 from dataclasses import dataclass
@@ -125,8 +126,15 @@ def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: b
     audit_json = None
     if audit and not restart:
         verdict, audit_json, restart = _audit(ob, ctx, verdict, elapsed)
-    return result_for(ob, verdict, elapsed, seed=ctx.seed, limits=limits, audit=audit_json,
-                      vacuity=vacuity_json), restart
+    result = result_for(ob, verdict, elapsed, seed=ctx.seed, limits=limits, audit=audit_json, vacuity=vacuity_json)
+    return replace(result, claims=_printed_claims(ob)), restart
+
+
+def _printed_claims(ob: Obligation) -> tuple[dict[str, Any], ...]:
+    """The declared claims as formulas (in the worker: printing may import what the claims use)."""
+    from checker.render import print_claims
+
+    return tuple(p.to_json() for p in print_claims(ob.claims))
 
 
 def _vacuity(ob: Obligation, ctx: Context, verdict: Verdict) -> Any:
@@ -254,6 +262,22 @@ def load_error_result(err: LoadError) -> Result:
     )
 
 
+def with_fingerprint(r: Result, ob: Obligation, code: Any) -> Result:
+    """``r`` with the obligation's current metadata (a cached result keeps its status and
+    certificate; ``expect``, ``statement``, ``source``, ``scope``, ``lean`` and ``uses`` are not
+    part of the fingerprint, so the outcome is recomputed from them) and its fingerprint."""
+    from checker import fingerprint as fp
+    from checker.render import PrintedClaim
+
+    forms = None if r.claims is None else [PrintedClaim.from_json(c).canonical for c in r.claims]
+    stamp = None
+    if code is not None:
+        stamp = {"digest": fp.obligation_digest(code.digest, forms or []) if forms is not None else None,
+                 "code": code.digest, "granularity": code.granularity}
+    return replace(r, source=ob.source, statement=ob.statement, scope=ob.scope, expect=ob.expect, lean=ob.lean,
+                   uses=ob.uses, hypotheses=ob.hypotheses, fingerprint=stamp)
+
+
 def run(
     obligations: Sequence[Obligation],
     config: RunConfig = RunConfig(),
@@ -265,13 +289,29 @@ def run(
     """Discharge ``obligations`` in worker processes; return results in the given order,
     preceded by one ``error`` result per module that failed to load. With a ``cache``,
     results whose every dependency is unchanged are reused and no worker is started for them."""
+    from checker import fingerprint as fp
+
     results: dict[str, Result] = {}
     total = len(obligations) + len(load_errors)
     done = 0
     keys: dict[str, str] = {}
+    codes: dict[str, fp.Fingerprint] = {}
+    by_id = {ob.id: ob for ob in obligations}
+    store = cache.directory if cache is not None else None
+    roots = {package, "obligations"}
+    for ob in obligations:
+        try:
+            codes[ob.id] = fp.code_fingerprint(ob, roots, store=store)
+        except Exception:  # noqa: BLE001 - no fingerprint means no cache entry: the obligation simply runs
+            pass
+
+    def stamped(r: Result) -> Result:
+        ob = by_id.get(r.id)
+        return r if ob is None else with_fingerprint(r, ob, codes.get(ob.id))
 
     def finish(r: Result, cached: bool = False) -> None:
         nonlocal done
+        r = stamped(r)
         results[r.id] = r
         done += 1
         if cache is not None and not cached and r.id in keys:
@@ -284,10 +324,10 @@ def run(
 
     pending = []
     for ob in obligations:
-        if cache is not None:
+        if cache is not None and ob.id in codes:
             keys[ob.id] = cache_key(ob, seed=derive_seed(config.seed, ob.id), timeout_s=config.timeout_s,
                                     memory_mib=config.memory_mib, slow=config.slow, package=package,
-                                    audit=config.audit)
+                                    audit=config.audit, fingerprint=codes[ob.id].digest)
             hit = cache.get(keys[ob.id], ob.id)
             if hit is not None:
                 finish(hit, cached=True)

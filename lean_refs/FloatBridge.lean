@@ -100,6 +100,14 @@ noncomputable def mlpInputFloatGrad (M : FloatModel) {d₀ d₁ d₂ d₃ : ℕ}
   let c₀ := reluMask z₀ (dense M (fun l j => W₁ j l) 0 c₁)
   fun i j => M.round (x i * c₀ j)
 
+/-- The rounding model of binary32 round-to-nearest-even: for every real `x` in range,
+`|RN x − x| ≤ u·|x|` or `≤ μ` (δη = 0), and `≤ u·|x|` when `x` is a sum of two binary32 numbers.
+Obligation: `lean_mlp.float.rounding_model` (z3 floating-point theory: the spacing of binary32 and
+exact subnormal sums; z3 over ℝ for the nearer neighbour). -/
+theorem rounding_model (RN : ℝ → ℝ) (x : ℝ) (hx : |x| ≤ (2 ^ 24 - 1) * 2 ^ 104) :
+    |RN x - x| ≤ u * |x| ∨ |RN x - x| ≤ (2 : ℝ)⁻¹ ^ 150 := by
+  sorry
+
 /-- ReLU is exact in binary32: a representable `z` maps to `z` or `0`, both representable, so
 rounding the ReLU changes nothing. Obligations: `lean_mlp.float.relu_exact_in_float` (numpy on
 sampled bit patterns), `lean_mlp.float.relu_exact_in_float_exhaustive` (all 2³², slow tier). -/

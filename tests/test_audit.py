@@ -299,3 +299,20 @@ def test_refutation_shrinks_to_a_smaller_declared_width(auditcat):
     assert set(r.certificate.shrunk_witness) == {"x0"}
     assert exact.evaluate(SUMS[1], r.certificate.shrunk_witness).is_counterexample
     assert r.certificate.witness == {"x0": "7/3", "x1": "5", "x2": "11/2"}
+
+
+def test_tightness_checks_the_declared_constant_against_the_claim():
+    """A declare_bound whose constant is not the claim's (claim: |x| ≤ 3·|x|, declared 2) is
+    reported 'mismatch' with an exact witness, not 'tight'; the right constant is not a mismatch."""
+    from fractions import Fraction
+
+    from checker.audit import AuditConfig, Bound, Budget, declared_bound_mismatch
+    from checker.claims import claim
+    from checker.model import Context
+
+    c = claim("three-abs", "x", lambda o, v: o.le(o.abs(v.x), 3 * o.abs(v.x)),
+              terms={"lhs": lambda o, v: o.abs(v.x), "rhs": lambda o, v: o.abs(v.x)})
+    ctx = Context("t", seed=1, timeout_s=30.0)
+    wrong = declared_bound_mismatch(c, Bound("lhs", "rhs", Fraction(1, 2)), ctx, AuditConfig(), Budget(20))
+    assert wrong is not None and wrong["verdict"] == "mismatch" and Fraction(wrong["witness"]["x"]) != 0
+    assert declared_bound_mismatch(c, Bound("lhs", "rhs", Fraction(3)), ctx, AuditConfig(), Budget(20)) is None

@@ -33,6 +33,30 @@ def test_compare_names_each_kind_of_change():
     assert ("b", "status") not in changes
 
 
+def test_lost_evidence_is_a_regression():
+    """supported → unknown, timeout or error loses evidence: each is a regression; unknown → supported is not."""
+    before = [_result(x, Status.SUPPORTED) for x in ("u", "t", "e")] + [_result("g", Status.UNKNOWN)]
+    after = [_result("u", Status.UNKNOWN), _result("t", Status.TIMEOUT), _result("e", Status.ERROR),
+             _result("g", Status.SUPPORTED)]
+    changes = {c.id: c for c in compare(before, after)}
+    assert all(changes[x].regression and "evidence lost" in changes[x].message for x in ("u", "t", "e"))
+    assert changes["g"].regression is False
+
+
+def test_changed_audit_verdicts_are_listed():
+    """Both runs audited: each audit whose verdict changed is listed; tight → exceeded is a regression."""
+    from dataclasses import replace
+
+    a = replace(_result("x", Status.PROVED), audit={"tightness": {"verdict": "tight", "summary": "tight"},
+                                                    "necessity": {"verdict": "2 needed"}})
+    b = replace(_result("x", Status.PROVED), audit={"tightness": {"verdict": "exceeded", "summary": "exceeded (ratio 2)"},
+                                                    "necessity": {"verdict": "1 needed, 1 not needed"}})
+    changes = [c for c in compare([a], [b]) if c.kind == "audit"]
+    by_audit = {c.message.split(":")[0]: c for c in changes}
+    assert by_audit["tightness"].regression and "exceeded (ratio 2) instead of tight" in by_audit["tightness"].message
+    assert by_audit["necessity"].regression is False
+
+
 def _copy_project(tmp: Path) -> Path:
     dest = tmp / "project"
     for part in ("checker", "obligations", "lean_refs"):
@@ -77,3 +101,62 @@ def test_edits_are_caught_through_the_cache(tmp_path):
     network.write_text(text, encoding="utf-8")
     restored = _check(project, "--baseline", "baseline.json")
     assert restored.returncode == 0 and "no changes" in restored.stderr
+
+
+def test_weakened_claim_fails_with_a_point_and_expect_only_edit_reruns_nothing(tmp_path):
+    """2 → 3 in _lipschitz_claim: exit 1, 'weakened' with a point, the prose warned; saving the
+    baseline accepts it. An expect-only edit (holds → open) is listed and re-runs no discharge."""
+    project = _copy_project(tmp_path)
+    assert _check(project, "--save-baseline", "baseline.json").returncode == 0
+    cue = project / "obligations" / "psy01a" / "cue.py"
+    text = cue.read_text(encoding="utf-8")
+    cue.write_text(text.replace("def _lipschitz_claim(k: int, y: int, constant=2):",
+                                "def _lipschitz_claim(k: int, y: int, constant=3):"), encoding="utf-8")
+    weaker = _check(project, "--baseline", "baseline.json")
+    assert weaker.returncode == 1
+    assert "REGRESSION psy01a.margin_two_lipschitz: claim margin-lipschitz-k2-y0 weakened" in weaker.stderr
+    assert "at margin_change = " in weaker.stderr and "+conclusion:" in weaker.stderr
+    assert "warning: psy01a.margin_two_lipschitz: the statement says 2" in weaker.stderr
+    accepted = _check(project, "--save-baseline", "baseline.json")
+    assert accepted.returncode == 0
+    assert _check(project, "--baseline", "baseline.json").returncode == 0
+
+    cue.write_text(text.replace("    expect=Expect.HOLDS,\n    lean=\"Psy01A.margin_two_lipschitz\",",
+                                "    expect=Expect.OPEN,\n    lean=\"Psy01A.margin_two_lipschitz\","), encoding="utf-8")
+    assert _check(project, "--save-baseline", "baseline.json").returncode == 0  # back to 2, expect open
+    cue.write_text(text, encoding="utf-8")  # expect holds again: metadata only
+    run = subprocess.run([sys.executable, "-m", "checker", "check", *IDS, "--cache-dir", ".cache", "--baseline",
+                          "baseline.json"], cwd=project, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    progress = [line for line in run.stderr.splitlines() if line.startswith("[")]
+    assert progress and all(", cached)" in line for line in progress)
+    assert "psy01a.margin_two_lipschitz: expect holds instead of open" in run.stderr
+
+
+def test_an_old_schema_baseline_loads_with_a_note(tmp_path):
+    """A schema-1 baseline (no fingerprints, no printed claims) loads; the comparison says claim
+    changes cannot be seen against it, and status changes are still regressions."""
+    import json
+
+    from checker import baseline
+    from checker.render import print_claim
+    from checker.claims import claim
+    from checker.reports import render_json
+
+    old = [_result("a", Status.PROVED)]
+    doc = json.loads(render_json(old))
+    doc["schema_version"] = 1
+    for r in doc["results"]:
+        r.pop("fingerprint", None)
+        r.pop("claims", None)
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    before = baseline.load(path)
+    assert before[0].claims is None
+    printed = print_claim(claim("c", "x", lambda o, v: o.le(v.x, v.x)))
+    import dataclasses
+
+    after = [dataclasses.replace(_result("a", Status.REFUTED), claims=(printed.to_json(),))]
+    changes = baseline.compare(before, after)
+    assert any(c.kind == "note" and "cannot be seen" in c.message for c in changes)
+    assert any(c.kind == "status" and c.regression for c in changes)

@@ -26,11 +26,13 @@ def test_check_json_has_every_field():
     out = cli("check", "psy01a.margin", "controller_bound.theorem2_tight", "--format", "json", "--quiet")
     assert out.returncode == ExitCode.OK, out.stderr
     doc = json.loads(out.stdout)
-    assert doc["schema_version"] == 1
+    assert doc["schema_version"] == 2
     assert len(doc["results"]) == 3
     for r in doc["results"]:
-        for key in ("id", "source", "statement", "scope", "expect", "status", "outcome", "method", "lean", "time_s", "certificate"):
+        for key in ("id", "source", "statement", "scope", "expect", "status", "outcome", "method", "lean", "time_s", "certificate",
+                    "fingerprint", "claims"):
             assert key in r, key
+        assert len(r["fingerprint"]["digest"]) == 64 and r["claims"] and r["claims"][0]["conclusion"]["canonical"]
         assert r["outcome"] == "confirmed"
 
 
@@ -66,7 +68,7 @@ def test_markdown_format():
     """`--format markdown` prints a GitHub table."""
     out = cli("check", "psy01a.parameter_count", "--format", "markdown", "--quiet")
     assert out.returncode == ExitCode.OK
-    assert out.stdout.startswith("| obligation | source |")
+    assert out.stdout.startswith("| obligation | status | outcome |")
     assert "| `psy01a.parameter_count` |" in out.stdout
 
 
@@ -132,3 +134,11 @@ def test_python_dash_m_and_version():
     """`python -m checker --version` works (the console script is the same entry point)."""
     out = cli("--version")
     assert out.returncode == 0 and "obligations" in out.stdout
+
+
+def test_show_prints_the_checked_formulas():
+    """`show psy01a.margin_two_lipschitz` prints each checked claim as a formula."""
+    out = cli("show", "psy01a.margin_two_lipschitz", "--no-cache", "--jobs", "1")
+    assert out.returncode == ExitCode.OK, out.stderr
+    assert "claims     20 checked formula(s)" in out.stdout
+    assert "margin-lipschitz-k2-y0: ∀ z0 z1 w0 w1. |z0 − max(z1) − (w0 − max(w1))| ≤ 2·max(|z0 − w0|, |z1 − w1|)" in out.stdout

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import math
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Mapping
 
 from checker.backends import CannotDecide
-from checker.claims import Claim
+from checker.claims import Claim, Realisation, Unrealisable
 from checker.model import Certificate, Grade, Status, Step, Verdict
 from checker.verdicts import fmt_map, refuted, timed, unknown
 
@@ -79,6 +79,38 @@ class ExactOps:
             return Fraction(n, d)
         raise CannotDecide(f"sqrt({x}) is irrational; use the interval backend")
 
+    @staticmethod
+    def floor(x: Fraction) -> Fraction:
+        return Fraction(math.floor(Fraction(x)))
+
+    @staticmethod
+    def ceil(x: Fraction) -> Fraction:
+        return Fraction(math.ceil(Fraction(x)))
+
+    @staticmethod
+    def pow(x: Fraction, n: int) -> Fraction:
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError(f"o.pow takes an integer exponent, got {n!r}")
+        x = Fraction(x)
+        if n < 0 and x == 0:
+            raise ZeroDivisionError("0 to a negative power")
+        return x**n
+
+    @staticmethod
+    def exp(x: Fraction) -> Fraction:
+        if Fraction(x) == 0:
+            return Fraction(1)
+        raise CannotDecide(f"exp({x}) is irrational; use the interval backend")
+
+    @staticmethod
+    def log(x: Fraction) -> Fraction:
+        x = Fraction(x)
+        if x <= 0:
+            raise CannotDecide(f"log of non-positive {x}")
+        if x == 1:
+            return Fraction(0)
+        raise CannotDecide(f"log({x}) is irrational; use the interval backend")
+
     le = staticmethod(lambda a, b: a <= b)
     lt = staticmethod(lambda a, b: a < b)
     ge = staticmethod(lambda a, b: a >= b)
@@ -120,10 +152,16 @@ class Evaluation:
     hypotheses: Mapping[str, bool]
     conclusion: bool
     terms: Mapping[str, Fraction]
+    outside_domain: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def in_domain(self) -> bool:
+        return not self.outside_domain
 
     @property
     def premise(self) -> bool:
-        return all(self.hypotheses.values())
+        """Every variable in its declared domain and every hypothesis true."""
+        return self.in_domain and all(self.hypotheses.values())
 
     @property
     def is_counterexample(self) -> bool:
@@ -139,18 +177,117 @@ class Evaluation:
         return dict(self.terms)
 
 
+def domain_violations(claim: Claim, point: Mapping[str, Fraction]) -> dict[str, str]:
+    """The variables of ``point`` outside their declared domains, with what is wrong."""
+    out = {}
+    for name in claim.variables:
+        why = claim.domain(name).why_not(point[name])
+        if why is not None:
+            out[name] = f"{why} (declared {claim.domain(name).describe()})"
+    return out
+
+
 def evaluate(claim: Claim, point: Mapping[str, Any]) -> Evaluation:
     """Evaluate ``claim`` exactly at ``point``. A division by zero (the point is a pole of the
-    claim) raises :class:`CannotDecide`: the claim has no value there."""
+    claim) raises :class:`CannotDecide`: the claim has no value there. A point outside a
+    declared domain is evaluated too, but is never a counterexample nor an instance."""
     exact = {k: to_fraction(v) for k, v in point.items() if k in claim.variables}
     v = claim.env(exact)
+    outside = domain_violations(claim, exact)
     try:
         hyps = {name: _check_bool(val) for name, val in claim.hypothesis_values(OPS, v).items()}
         concl = _check_bool(claim.conclusion(OPS, v))
         terms = {name: to_fraction(val) for name, val in claim.term_values(OPS, v).items()}
     except ZeroDivisionError as exc:
         raise CannotDecide(f"division by zero at {fmt_map(exact)}: the claim is undefined there") from exc
-    return Evaluation(exact, hyps, concl, terms)
+    return Evaluation(exact, hyps, concl, terms, outside)
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmation:
+    """The outcome of re-checking a candidate counterexample against everything the claim declares."""
+
+    confirmed: bool
+    reason: str
+    point: Mapping[str, Fraction]
+    sides: Mapping[str, Any]
+    how: str  # "exact rationals" or "rigorous intervals"
+    realised: Mapping[str, str] | None = None
+
+
+def _interval_counterexample(claim: Claim, point: Mapping[str, Fraction]) -> tuple[bool, str, dict[str, str]]:
+    """Rigorous-interval re-check at an exact point (for exp, log, irrational sqrt)."""
+    from checker.backends import interval
+
+    try:
+        _, hyps, concl, terms = interval.decide(claim, dict(point))
+    except (CannotDecide, ZeroDivisionError) as why:
+        return False, f"the rigorous interval evaluation cannot decide either: {why}", {}
+    enclosures = {k: x.describe() for k, x in terms.items()}
+    undecided = [k for k, h in hyps.items() if h is not interval.Tri.TRUE]
+    if undecided:
+        return False, f"hypotheses not enclosed true: {', '.join(undecided)}", enclosures
+    if concl is not interval.Tri.FALSE:
+        return False, f"the conclusion encloses {concl.value}, not false", enclosures
+    return True, "", enclosures
+
+
+def _realise(claim: Claim, point: Mapping[str, Fraction]) -> tuple[Mapping[str, str] | None, str]:
+    """Build the objects a witness of a claim over derived quantities stands for; ``(objects, "")``
+    when they exist and reproduce the witness, else ``(None, reason)``."""
+    if claim.realiser is None:
+        if claim.derived:
+            return None, (f"the claim is over derived quantities ({claim.derived}) and has no realiser: the witness may "
+                          "not be realised by any object")
+        return {}, ""
+    try:
+        r = claim.realiser(dict(point))
+    except Unrealisable as why:
+        return None, f"no object realises the witness: {why}"
+    if not isinstance(r, Realisation):
+        raise TypeError(f"the realiser of {claim.name!r} returned {type(r).__name__}, not a Realisation")
+    mismatched = {k: (fmt_map({"w": point[k]})["w"], fmt_map({"r": to_fraction(x)})["r"])
+                  for k, x in r.values.items() if k in point and to_fraction(x) != point[k]}
+    if mismatched:
+        return None, "the realised objects give other values than the witness: " + ", ".join(
+            f"{k} = {b} (witness {a})" for k, (a, b) in mismatched.items())
+    return dict(r.objects), ""
+
+
+def confirm(claim: Claim, point: Mapping[str, Any]) -> Confirmation:
+    """Is ``point`` a counterexample to ``claim``, checked independently of whatever found it?
+
+    Every variable must lie in its declared domain (integers are integers); the claim is
+    evaluated in exact rationals, or, where that is impossible (exp, log, an irrational sqrt), by
+    rigorous intervals at the exact point; and a claim over derived quantities must be realised
+    by concrete objects (its realiser) whose recomputed values are the witness."""
+    try:
+        exact_point = {k: to_fraction(v) for k, v in point.items() if k in claim.variables}
+        claim.env(exact_point)
+    except (TypeError, ValueError, ZeroDivisionError) as why:
+        return Confirmation(False, f"the candidate is not a point of the claim: {why}", {}, {}, "exact rationals")
+    outside = domain_violations(claim, exact_point)
+    if outside:
+        return Confirmation(False, "outside the declared domain: " + "; ".join(f"{k}: {w}" for k, w in outside.items()),
+                            exact_point, {}, "exact rationals")
+    how = "exact rationals"
+    try:
+        ev = evaluate(claim, exact_point)
+        ok, reason, sides = ev.is_counterexample, "", dict(ev.sides())
+        if not ok:
+            reason = "not a counterexample in exact rationals (" + (
+                "a hypothesis fails" if not ev.premise else "the conclusion holds") + ")"
+    except CannotDecide as why:
+        how = "rigorous intervals"
+        ok, reason, sides = _interval_counterexample(claim, exact_point)
+        if not ok:
+            reason = f"exact rationals cannot evaluate it ({why}); {reason}"
+    if not ok:
+        return Confirmation(False, reason, exact_point, sides, how)
+    realised, why_not = _realise(claim, exact_point)
+    if realised is None:
+        return Confirmation(False, why_not, exact_point, sides, how)
+    return Confirmation(True, "", exact_point, sides, how, realised or None)
 
 
 def recheck_counterexample(
@@ -161,29 +298,32 @@ def recheck_counterexample(
     approximated: bool = False,
 ) -> Verdict:
     """Report ``refuted`` only if the exact backend confirms ``point`` violates ``claim``."""
-    method = f"counterexample from {found_by}, re-checked in exact rationals"
     with timed() as t:
-        try:
-            ev = evaluate(claim, point)
-        except CannotDecide as why:
-            return unknown(method, f"candidate {fmt_map(point)} cannot be re-checked exactly: {why}", *steps)
+        c = confirm(claim, point)
+        method = f"counterexample from {found_by}, re-checked in {c.how}" + (
+            " and realised by concrete objects" if c.realised else "")
         check = t.step(
             NAME,
             VERSION,
             f"evaluate {claim.name} at the candidate",
-            "counterexample" if ev.is_counterexample else "not a counterexample",
-            hypotheses={k: bool(x) for k, x in ev.hypotheses.items()},
-            conclusion=ev.conclusion,
+            "counterexample" if c.confirmed else "not a counterexample",
+            domains=claim.describe_domains() if claim.typed else None,
+            reason=c.reason or None,
         )
-    if not ev.is_counterexample:
+    if not c.confirmed:
         note = " (z3 gave an irrational value, rounded)" if approximated else ""
         return unknown(
             method,
-            f"{found_by} {fmt_map(point)} does not re-check exactly{note}",
+            f"{found_by} {fmt_map(point)} does not re-check{note}: {c.reason}",
             *steps,
             check,
         )
-    return refuted(method, ev.point, ev.sides(), *steps, check, claim=claim.name)
+    data: dict[str, Any] = {"claim": claim.name}
+    if claim.typed:
+        data["domains"] = claim.describe_domains()
+    if c.realised:
+        data["realised"] = dict(c.realised)
+    return refuted(method, c.point, c.sides, *steps, check, **data)
 
 
 def check_instance(claim: Claim, point: Mapping[str, Any], found_by: str, *steps: Step) -> Verdict:

@@ -339,6 +339,38 @@ class IntervalOps:
         return _interval(x).sqrt()
 
     @staticmethod
+    def floor(x: Any) -> Interval:
+        import math
+
+        x = _interval(x)
+        return Interval.of((math.floor(x.lo), math.floor(x.hi)))
+
+    @staticmethod
+    def ceil(x: Any) -> Interval:
+        import math
+
+        x = _interval(x)
+        return Interval.of((math.ceil(x.lo), math.ceil(x.hi)))
+
+    @staticmethod
+    def pow(x: Any, n: int) -> Interval:
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError(f"o.pow takes an integer exponent, got {n!r}")
+        p = _interval(x) ** abs(n)
+        return p if n >= 0 else Interval.of(1) / p
+
+    @staticmethod
+    def exp(x: Any) -> Interval:
+        return _interval(x).exp()
+
+    @staticmethod
+    def log(x: Any) -> Interval:
+        x = _interval(x)
+        if x.v.a <= 0:
+            raise CannotDecide(f"log of an interval reaching to or below zero ({x.describe()})")
+        return x.log()
+
+    @staticmethod
     def le(a: Any, b: Any) -> Tri:
         r = _raw()
         (a_lo, a_hi), (b_lo, b_hi) = _interval(a).v._mpi_, _interval(b).v._mpi_
@@ -444,6 +476,17 @@ def prove_on(claim: Claim, box: Mapping[str, Any], prec: int = DEFAULT_PREC, *, 
         return proved(method, step, grade=grade, over=over, claim=claim.name,
                       box={k: str(x) for k, x in box.items()}, terms=enclosures)
     if whole is Tri.FALSE and is_point and all(h is Tri.TRUE for h in hyps.values()) and concl is Tri.FALSE:
-        return refuted(method, {k: Fraction(x) for k, x in box.items()}, enclosures, step, claim=claim.name)
+        from checker.backends import exact
+
+        point = {k: exact.to_fraction(x) for k, x in box.items() if k in claim.variables}
+        outside = exact.domain_violations(claim, point)
+        if outside:
+            return unknown(method, "the point violates the claim but lies outside its declared domain: "
+                           + "; ".join(f"{k}: {w}" for k, w in outside.items()), step)
+        realised, why_not = exact._realise(claim, point)
+        if realised is None:
+            return unknown(method, f"the point violates the claim, but {why_not}", step)
+        extra = {"realised": dict(realised)} if realised else {}
+        return refuted(method, point, enclosures, step, claim=claim.name, **extra)
     return unknown(method, f"interval evaluation is {whole.value}: enclosure too wide to decide", step, terms=enclosures)
 

@@ -62,6 +62,21 @@ class NumpyOps:
     def sqrt(self, x: Any) -> Any:
         return self.np.sqrt(x)
 
+    def floor(self, x: Any) -> Any:
+        return self.np.floor(x)
+
+    def ceil(self, x: Any) -> Any:
+        return self.np.ceil(x)
+
+    def pow(self, x: Any, n: int) -> Any:
+        return self.np.asarray(x, dtype=float) ** n
+
+    def exp(self, x: Any) -> Any:
+        return self.np.exp(x)
+
+    def log(self, x: Any) -> Any:
+        return self.np.log(x)
+
     def le(self, a: Any, b: Any) -> Any:
         return self.np.asarray(b - a, dtype=float)
 
@@ -89,6 +104,36 @@ class NumpyOps:
 
     def implies(self, a: Any, b: Any) -> Any:
         return self.np.maximum(-a, b)
+
+
+def _float_inside(bound: Any, up: bool) -> float:
+    """The float nearest ``bound`` on the inside of a closed bound (floats are exact binary values)."""
+    np = _np()
+    x = float(bound)
+    if up and x < bound:
+        x = float(np.nextafter(x, np.inf))
+    if not up and x > bound:
+        x = float(np.nextafter(x, -np.inf))
+    return x
+
+
+def project(claim: Claim, samples: Mapping[str, Any]) -> dict[str, Any]:
+    """Samples moved into the declared domains: integers rounded, bounds clipped."""
+    np = _np()
+    out = {}
+    for name, x in samples.items():
+        x = np.asarray(x, dtype=float)
+        if name in claim.variables:
+            dom = claim.domain(name)
+            if dom.integral:
+                x = np.round(x)
+            lo = -np.inf if dom.lower is None else _float_inside(dom.lower, up=True)
+            hi = np.inf if dom.hi is None else _float_inside(dom.hi, up=False)
+            if dom.integral:
+                lo, hi = np.ceil(lo), np.floor(hi)
+            x = np.clip(x, lo, hi)
+        out[name] = x
+    return out
 
 
 def margins(claim: Claim, samples: Mapping[str, Any]) -> Any:
@@ -122,7 +167,7 @@ def search(
     rng = ctx.rng(f"sampling/{claim.name}")
     method = "numpy sampling + local search (evidence only)"
     with timed() as t:
-        pts = {k: np.asarray(v, dtype=float) for k, v in sampler(rng, samples).items()}
+        pts = project(claim, {k: np.asarray(v, dtype=float) for k, v in sampler(rng, samples).items()})
         m = margins(claim, pts)
         evaluated = samples
         order = np.argsort(m)[:keep]
@@ -130,7 +175,8 @@ def search(
         elite_m = m[order]
         scale = 1.0
         for _ in range(rounds):
-            trial = {k: v + rng.normal(0.0, scale, size=v.shape) * np.maximum(np.abs(v), 1e-3) for k, v in elite.items()}
+            trial = project(claim, {k: v + rng.normal(0.0, scale, size=v.shape) * np.maximum(np.abs(v), 1e-3)
+                                    for k, v in elite.items()})
             tm = margins(claim, trial)
             evaluated += len(tm)
             better = tm < elite_m

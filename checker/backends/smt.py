@@ -73,6 +73,28 @@ class Z3Ops:
     def sqrt(self, x: Any) -> Any:
         raise CannotDecide("sqrt is not interpreted by the smt backend; square both sides instead")
 
+    def floor(self, x: Any) -> Any:
+        # ToInt is the floor over ℝ; lifted back so that the claim's arithmetic stays real
+        return self.z3.ToReal(self.z3.ToInt(self._real(x)))
+
+    def ceil(self, x: Any) -> Any:
+        return -self.floor(-self._real(x))
+
+    def pow(self, x: Any, n: int) -> Any:
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError(f"o.pow takes an integer exponent, got {n!r}")
+        base = self._real(x)
+        out = self.z3.RealVal(1, self.context)
+        for _ in range(abs(n)):
+            out = out * base
+        return out if n >= 0 else 1 / out
+
+    def exp(self, x: Any) -> Any:
+        raise CannotDecide("exp is not interpreted by z3 (no transcendental functions); use the interval backend")
+
+    def log(self, x: Any) -> Any:
+        raise CannotDecide("log is not interpreted by z3 (no transcendental functions); use the interval backend")
+
     def le(self, a: Any, b: Any) -> Any:
         return a <= b
 
@@ -112,7 +134,9 @@ def _model_point(model: Any, names: tuple[str, ...], variables: Mapping[str, Any
     approximated = False
     for name in names:
         value = model.eval(variables[name], model_completion=True)
-        if z3.is_rational_value(value):
+        if z3.is_int_value(value):
+            point[name] = Fraction(value.as_long())
+        elif z3.is_rational_value(value):
             point[name] = Fraction(value.numerator_as_long(), value.denominator_as_long())
         elif z3.is_algebraic_value(value):
             approximated = True
@@ -121,6 +145,19 @@ def _model_point(model: Any, names: tuple[str, ...], variables: Mapping[str, Any
         else:  # pragma: no cover - z3 returns one of the two for Real sorts
             raise CannotDecide(f"z3 model value {value} for {name} is not a real number")
     return point, approximated
+
+
+def _domain_constraints(z3: Any, context: Any, claim: Claim, name: str, term: Any, integrality: bool = False) -> list:
+    """Bounds of a variable's declared domain on ``term`` (and, for a lemma's argument, that it is an integer)."""
+    dom = claim.domain(name)
+    out = []
+    if integrality and dom.integral:
+        out.append(z3.IsInt(term))
+    if dom.lower is not None:
+        out.append(term >= z3.RealVal(dom.lower, context))
+    if dom.hi is not None:
+        out.append(term <= z3.RealVal(dom.hi, context))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +179,7 @@ def _solve(formula_of, claim: Claim, ctx: Context | None, timeout_ms: int | None
     # process solved before, and results must not depend on scheduling.
     z3 = _z3()
     context = z3.Context()
-    variables = {name: z3.Real(name, context) for name in claim.variables}
+    variables = {name: (z3.Int if claim.domain(name).integral else z3.Real)(name, context) for name in claim.variables}
     ops = Z3Ops(context)
     solver = z3.Solver(ctx=context)
     limit = timeout_ms if timeout_ms is not None else (ctx.smt_timeout_ms if ctx else 60_000)
@@ -153,9 +190,17 @@ def _solve(formula_of, claim: Claim, ctx: Context | None, timeout_ms: int | None
         solver.set(rlimit=rlimit)
     if ctx is not None:
         solver.set(random_seed=ctx.seed % (2**31))
-    v = claim.env(variables)
+    # integer variables enter the claim's arithmetic as reals (so that / is division, not div)
+    v = claim.env({name: z3.ToReal(x) if claim.domain(name).integral else x for name, x in variables.items()})
+    for name in claim.variables:
+        solver.add(*_domain_constraints(z3, context, claim, name, v[name]))
     for lemma in lemmas:
-        solver.add(lemma.claim.formula(ops, lemma.claim.env(lemma.at(ops, v))))
+        at = lemma.claim.env(lemma.at(ops, v))
+        # the lemma is proved only over its declared domains: assume it only where its arguments lie in them
+        guard = [c for name in lemma.claim.variables
+                 for c in _domain_constraints(z3, context, lemma.claim, name, ops._real(at[name]), integrality=True)]
+        body = lemma.claim.formula(ops, at)
+        solver.add(z3.Implies(z3.And(*guard), body) if guard else body)
     solver.add(formula_of(ops, v))
     answer = solver.check()
     return solver, answer, variables, limit
@@ -174,7 +219,8 @@ def prove(
     With ``lemmas``, the proof is relative to those (already proved) claims' instances.
     ``rlimit`` bounds z3's deterministic resource count, on top of the wall-clock ``timeout_ms``."""
     z3 = _z3()
-    method = "z3: check the negation over ℝ" + (", from proved lemmas" if lemmas else "")
+    over = "over the declared domains (integers as Int)" if claim.typed else "over ℝ"
+    method = f"z3: check the negation {over}" + (", from proved lemmas" if lemmas else "")
     with timed() as t:
         try:
             solver, answer, variables, limit = _solve(

@@ -1,16 +1,22 @@
 """sympy: identities, derivatives, limits and exact algebraic numbers.
 
-A symbolic step proves only when sympy *reduces* the question to ``0`` / ``True``; when
-it cannot, the answer is ``unknown`` with what it got. Every step records what was
-simplified to what.
+A symbolic step proves only when sympy *reduces* the question to ``0`` / ``True``. A step
+is *decisive against* the claim when what sympy computed is a concrete number different from
+the claimed one (a limit of √2 where the claim says 1, a nonzero residual at a rational point):
+the difference is then enclosed by rigorous intervals (python-flint ``arb`` for the
+transcendentals) and, when the enclosure excludes 0, :func:`conclude` reports ``refuted`` with
+the computed value. Otherwise the answer is ``unknown`` with what sympy got. Every step records
+what was simplified to what.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from fractions import Fraction
+from typing import Any, Callable, Mapping, Sequence
 
+from checker.backends import CannotDecide
 from checker.model import Grade, Step, Verdict
-from checker.verdicts import proved, timed, unknown
+from checker.verdicts import proved, refuted, timed, unknown
 
 NAME = "symbolic"
 
@@ -25,14 +31,135 @@ def version() -> str:
     return f"sympy {sympy().__version__}"
 
 
-def zero_step(expr: Any, what: str) -> tuple[bool, Step]:
-    """Does ``expr`` simplify to exactly 0? The step records the simplified form."""
+# ------------------------------------------------------------------ rigorous enclosures of constants
+
+
+def enclose(expr: Any) -> Any:
+    """A rigorous :class:`checker.backends.interval.Interval` around a sympy *constant*
+    (rationals, floats, π, e, +, ×, integer and half-integer powers, exp, log, erf, erfc, Abs).
+    Raises :class:`CannotDecide` for anything else."""
+    from checker.backends import interval
+
+    sp = sympy()
+    I = interval.Interval
+    if expr.free_symbols:
+        raise CannotDecide(f"{sp.sstr(expr)} is not a constant")
+    if expr.is_Rational:
+        return I.of(Fraction(int(expr.p), int(expr.q)))
+    if expr.is_Float:
+        p, q = interval._mp().libmp.to_rational(expr._mpf_)  # the Float's exact binary value
+        return I.of(Fraction(p, q))
+    if expr is sp.pi:
+        return _pi()
+    if expr is sp.E:
+        return I.of(1).exp()
+    if expr.is_Add:
+        out = I.of(0)
+        for a in expr.args:
+            out = out + enclose(a)
+        return out
+    if expr.is_Mul:
+        out = I.of(1)
+        for a in expr.args:
+            out = out * enclose(a)
+        return out
+    if expr.is_Pow:
+        base, e = expr.args
+        b = enclose(base)
+        if e.is_Integer:
+            n = int(e)
+            return b ** n if n >= 0 else I.of(1) / (b ** -n)
+        if e.is_Rational and int(e.q) == 2:
+            root = b.sqrt()
+            n = int(e.p)
+            return root ** n if n >= 0 else I.of(1) / (root ** -n)
+        if b.v.a > 0:
+            return (b.log() * enclose(e)).exp()
+        raise CannotDecide(f"power {sp.sstr(expr)} of a base not enclosed positive")
+    fns = {sp.exp: "exp", sp.log: "log", sp.erf: "erf", sp.erfc: "erfc"}
+    for f, name in fns.items():
+        if expr.func is f and len(expr.args) == 1:
+            x = enclose(expr.args[0])
+            if name == "log" and x.v.a <= 0:
+                raise CannotDecide(f"log of {x.describe()}")
+            return getattr(x, name)()
+    if expr.func is sp.Abs:
+        return interval.OPS.abs(enclose(expr.args[0]))
+    raise CannotDecide(f"no rigorous enclosure for {sp.sstr(expr)} ({expr.func})")
+
+
+def _pi() -> Any:
+    from checker.backends import interval
+
+    flint = interval._flint()
+    ball = flint.arb.pi()
+    lo, hi = Fraction(*_arb_fraction(ball.lower())), Fraction(*_arb_fraction(ball.upper()))
+    return interval.Interval.of((lo, hi))
+
+
+def _arb_fraction(point: Any) -> tuple[int, int]:
+    man, exp = point.man_exp()
+    man, exp = int(man), int(exp)
+    return (man * 2**exp, 1) if exp >= 0 else (man, 2**-exp)
+
+
+def _nonzero(value: Any) -> tuple[bool, str]:
+    """Is the sympy constant ``value`` rigorously nonzero? ``(decided, enclosure text)``."""
+    sp = sympy()
+    if value in (sp.oo, -sp.oo, sp.zoo):
+        return True, sp.sstr(value)
+    try:
+        box = enclose(value)
+    except (CannotDecide, ZeroDivisionError, TypeError, ValueError) as why:
+        return False, f"not enclosed: {why}"
+    return (box.v.a > 0 or box.v.b < 0), box.describe()
+
+
+def _decisive(computed: Any, claimed: Any, **witness: Any) -> dict[str, Any] | None:
+    """Certificate data when ``computed − claimed`` is a constant rigorously different from 0."""
+    sp = sympy()
+    if computed.free_symbols or (hasattr(claimed, "free_symbols") and claimed.free_symbols):
+        return None
+    if computed.has(sp.nan) or computed.has(sp.Limit) or computed.has(sp.Integral):
+        return None
+    if computed in (sp.oo, -sp.oo) or claimed in (sp.oo, -sp.oo):
+        if computed == claimed:
+            return None
+        difference_text = f"{sp.sstr(computed)} vs {sp.sstr(claimed)}"
+    else:
+        ok, difference_text = _nonzero(computed - claimed)
+        if not ok:
+            return None
+    return {"computed": sp.sstr(computed), "claimed": sp.sstr(claimed), "enclosure of computed − claimed": difference_text,
+            **{k: sp.sstr(x) if hasattr(x, "free_symbols") else str(x) for k, x in witness.items()}}
+
+
+# ------------------------------------------------------------------ steps
+
+
+def zero_step(expr: Any, what: str, at: Sequence[Mapping[Any, Any]] = ()) -> tuple[bool, Step]:
+    """Does ``expr`` simplify to exactly 0? The step records the simplified form.
+
+    When it does not, and the simplified form is a constant (or, at one of the caller's points
+    ``at`` — rational values of the free symbols inside the claim's domain — takes a value)
+    rigorously different from 0, the step is decisive: it carries ``refutes`` and
+    :func:`conclude` reports ``refuted``."""
     sp = sympy()
     with timed() as t:
         simplified = sp.simplify(sp.expand(expr))
         ok = simplified == 0
+        refutes = None
+        if not ok:
+            refutes = _decisive(simplified, sp.Integer(0))
+            for point in at:
+                if refutes is not None:
+                    break
+                value = sp.simplify(simplified.subs({k: sp.Rational(str(x)) for k, x in point.items()}))
+                found = _decisive(value, sp.Integer(0))
+                if found is not None:
+                    refutes = {**found, "at": {str(k): str(x) for k, x in point.items()}}
         step = t.step(NAME, version(), f"simplify: {what}", "0" if ok else f"{simplified}",
-                      expression=sp.sstr(expr), simplified=sp.sstr(simplified))
+                      expression=sp.sstr(expr), simplified=sp.sstr(simplified), refutes=refutes)
     return ok, step
 
 
@@ -64,20 +191,74 @@ def rational_zero_step(expr: Any, what: str, fallback: Callable[[], tuple[bool, 
 
 
 def true_step(relation: Any, what: str) -> tuple[bool, Step]:
-    """Does sympy evaluate ``relation`` (a relational or boolean) to ``True``?"""
+    """Does sympy evaluate ``relation`` (a relational or boolean) to ``True``?
+
+    An equation between two constants that sympy finds false, with the difference rigorously
+    enclosed away from 0, is decisive (``refutes``); so is a false ``≤``/``<``/``≥``/``>``
+    between constants whose difference is enclosed on the wrong side."""
     sp = sympy()
     with timed() as t:
         value = sp.simplify(relation)
         ok = value is sp.true or value is True
+        refutes = None
+        if not ok and isinstance(relation, sp.core.relational.Relational) and not relation.free_symbols:
+            lhs, rhs = relation.lhs, relation.rhs
+            if isinstance(relation, sp.Eq):
+                refutes = _decisive(sp.simplify(lhs), sp.simplify(rhs))
+            elif isinstance(relation, (sp.Le, sp.Lt, sp.Ge, sp.Gt)):
+                refutes = _wrong_side(relation, sp.simplify(lhs), sp.simplify(rhs))
         step = t.step(NAME, version(), f"decide: {what}", "True" if ok else f"{value}",
-                      relation=sp.sstr(relation), value=sp.sstr(value))
+                      relation=sp.sstr(relation), value=sp.sstr(value), refutes=refutes)
+    return ok, step
+
+
+def _wrong_side(relation: Any, lhs: Any, rhs: Any) -> dict[str, Any] | None:
+    sp = sympy()
+    if lhs.free_symbols or rhs.free_symbols or lhs.has(sp.nan) or rhs.has(sp.nan):
+        return None
+    try:
+        box = enclose(lhs - rhs) if not ({lhs, rhs} & {sp.oo, -sp.oo}) else None
+    except (CannotDecide, ZeroDivisionError, TypeError, ValueError):
+        return None
+    if box is None:
+        return None
+    lo, hi = box.v.a, box.v.b
+    fails = {sp.Le: lo > 0, sp.Lt: lo >= 0, sp.Ge: hi < 0, sp.Gt: hi <= 0}[type(relation)]
+    if not fails:
+        return None
+    return {"computed": f"{sp.sstr(lhs)} − {sp.sstr(rhs)}", "claimed": sp.sstr(relation),
+            "enclosure of computed − claimed": box.describe()}
+
+
+def limit_step(expr: Any, var: Any, to: Any, expected: Any, what: str, direction: str | None = None) -> tuple[bool, Step]:
+    """Does ``lim_{var → to} expr`` equal ``expected``? Decisive (``refutes``, with the computed
+    limit) when sympy computes a constant limit rigorously different from ``expected``."""
+    sp = sympy()
+    with timed() as t:
+        lim = sp.limit(expr, var, to, direction) if direction is not None else sp.limit(expr, var, to)
+        diff = sp.simplify(lim - expected) if not ({lim, expected} & {sp.oo, -sp.oo}) else None
+        ok = (diff == 0) if diff is not None else lim == expected
+        refutes = None if ok else _decisive(sp.simplify(lim), sp.sympify(expected), limit=lim)
+        step = t.step(NAME, version(), f"limit: {what}", sp.sstr(lim), expression=sp.sstr(expr),
+                      limit=sp.sstr(lim), expected=sp.sstr(expected), refutes=refutes)
     return ok, step
 
 
 def conclude(method: str, checks: list[tuple[bool, Step]], **data: Any) -> Verdict:
-    """``proved`` if every step reduced to true/0, else ``unknown`` naming those that did not."""
+    """``proved`` if every step reduced to true/0; ``refuted`` when a step is decisive against
+    the claim (sympy computed a value rigorously different from the claimed one: the computed
+    value, the claimed one and the enclosure of their difference are the certificate); else
+    ``unknown`` naming the steps that did not reduce."""
     steps = [s for _, s in checks]
     failed = [s.action for ok, s in checks if not ok]
+    decisive = [s for ok, s in checks if not ok and s.detail.get("refutes")]
+    if decisive:
+        first = decisive[0].detail["refutes"]
+        witness = {"step": decisive[0].action, **({"at": str(first["at"])} if "at" in first else {})}
+        sides = {k: str(v) for k, v in first.items() if k != "at"}
+        return refuted(f"{method}; refuted by a computed value (rigorous interval enclosure of the difference)",
+                       witness, sides, *steps, **data)
     if failed:
-        return unknown(method, "sympy could not reduce: " + "; ".join(failed), *steps, **data)
+        return unknown(method, "sympy could not reduce (and computed nothing decisive): " + "; ".join(failed),
+                       *steps, **data)
     return proved(method, *steps, grade=Grade.UNIVERSAL, **data)

@@ -182,7 +182,7 @@ def unbounded_state_space(ctx):
     checks = [
         symbolic.zero_step(deviation - s, "deviation(s) − s = 0 for s > 0"),
         symbolic.zero_step(constant - s, "C_1(s) − s = 0 for s > 0"),
-        symbolic.true_step(sp.Eq(sp.limit(deviation, s, sp.oo), sp.oo), "lim_{s→∞} deviation(s) = ∞"),
+        symbolic.limit_step(deviation, s, sp.oo, sp.oo, what="lim_{s→∞} deviation(s) = ∞"),
         symbolic.true_step(deviation.subs(s, m + 1) - m > 0, "deviation(M + 1) > M for every M > 0"),
     ]
     return symbolic.conclude("sympy: symbolic witness family s = M + 1", checks)

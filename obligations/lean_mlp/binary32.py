@@ -447,6 +447,22 @@ def _f32(rows: Any) -> Any:
 
 
 def float_gradient(layer: str, net: mlp.Mlp, x: Sequence[Any], label: int, order: str = "numpy") -> Any:
+    """The binary32 gradient of ``layer`` (see :func:`float_run`); a float32 array of W's shape."""
+    return float_run(layer, net, x, label, order).grad[0]
+
+
+def head_exp_arguments(logits: Any) -> list[tuple[Fraction, Fraction]]:
+    """The (s, exp32(s)) pairs the float head evaluates at float32 ``logits`` (one row):
+    s = fl(t̃ₖ − max t̃), exactly as :func:`fhead` computes them, as exact rationals."""
+    import numpy as np
+
+    t = np.asarray(logits, dtype=np.float32).reshape(1, -1)
+    s = t - t.max(axis=-1, keepdims=True)
+    e = np.exp(s)
+    return [(Fraction(float(a)), Fraction(float(b))) for a, b in zip(s[0], e[0])]
+
+
+def float_run(layer: str, net: mlp.Mlp, x: Sequence[Any], label: int, order: str = "numpy") -> FloatRun:
     """The binary32 gradient of ``layer`` ∈ {W2, W1, W0} as the FloatBridge docstrings describe.
 
     The layer input is exact (x for W₀; the exact activation a₀ for W₁ and a₁ for W₂, "frozen
@@ -454,7 +470,7 @@ def float_gradient(layer: str, net: mlp.Mlp, x: Sequence[Any], label: int, order
     head is taken at the float logits; the cotangent runs back through the masked Wᵀ
     contractions at the float pre-activations; the result is ``fl(inputᵢ·c̃ⱼ)``. Products with
     the exact input are rounded exactly (:func:`round32`); everything else is numpy float32,
-    sums in ``order`` (one of :data:`ORDERS`). Returns a float32 array of W's shape."""
+    sums in ``order`` (one of :data:`ORDERS`). Returns every float intermediate (batch of one)."""
     import numpy as np
 
     _check_layer(layer)
@@ -476,7 +492,7 @@ def float_gradient(layer: str, net: mlp.Mlp, x: Sequence[Any], label: int, order
         return np.array([[[float(round32(inp[i] * Fraction(float(cj)))) for cj in c[0]] for i in range(len(inp))]],
                         dtype=np.float32)
 
-    return float_pipeline(layer, p, order, products=prods, final=final).grad[0]
+    return float_pipeline(layer, p, order, products=prods, final=final)
 
 
 @dataclass(frozen=True)

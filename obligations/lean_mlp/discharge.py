@@ -343,14 +343,33 @@ def _linear_float(binary32: Any, net: mlp.Mlp, u: Sequence[Fraction], label: int
         return np.array([[[float(binary32.round32(u[i] * Fraction(float(cj)))) for cj in c[0]] for i in range(len(u))]],
                         dtype=np.float32)
 
-    grad = binary32.float_pipeline("W2", p, "numpy", products=prods, final=final).grad[0]
+    run = binary32.float_pipeline("W2", p, "numpy", products=prods, final=final)
+    grad = run.grad[0]
     amax = lambda vs: max((abs(v) for v in vs), default=Fraction(0))  # noqa: E731
     unused = Fraction(0)
     scalars = binary32.Scalars(dims=net.dims, x=unused, a0=unused, a1=amax(u), w0=unused, w1=unused,
                                w2=amax(_flat(net.W2)), b0=unused, b1=unused, b2=amax(net.b2),
                                spread=max(logits) - min(logits), zmin0=unused, zmin1=unused)
     eta, hyps, parts = binary32.compose("W2", binary32.BINARY32, scalars)
-    return grad, binary32.Budget("W2", Fraction(eta), hyps, tuple((n, Fraction(v)) for n, v in parts))
+    return run, binary32.Budget("W2", Fraction(eta), hyps, tuple((n, Fraction(v)) for n, v in parts))
+
+
+def _exp_hypothesis(binary32: Any, logits: Any) -> HypothesisResult:
+    """The head lemma's hypothesis on the library exp (softmax_ce_cot_close), at this network:
+    every exp the float head evaluates, s ∈ [−81, 0] and |exp32(s) − eˢ| ≤ ε·eˢ, with eˢ enclosed
+    by arb. lhs is the largest relative error's enclosure (−1 when an argument is out of range)."""
+    worst = Interval.of(0)
+    for s, e32 in binary32.head_exp_arguments(logits):
+        if not -81 <= s <= 0:
+            return HypothesisResult("float budget: exp accuracy", f"exp argument {s} outside [−81, 0]",
+                                    Interval.of(1), Interval.of(0), False, Tri.FALSE)
+        exact = mlp.interval_exp(s)
+        rel = OPS.abs(Interval.of(e32) - exact) / exact
+        worst = rel if rel.hi > worst.hi else worst
+    eps = Interval.of(binary32.BINARY32.exp_rel)
+    return HypothesisResult("float budget: exp accuracy",
+                            "|exp32(s) − eˢ| ≤ ε·eˢ for every exp of the float head (hypothesis of softmax_ce_cot_close)",
+                            worst, eps, False, OPS.le(worst, eps))
 
 
 def _oracle(setup: _Setup, cap: descent.Capstone, net: mlp.Mlp, x, label, eta: Fraction, is_float: bool):
@@ -365,16 +384,17 @@ def _oracle(setup: _Setup, cap: descent.Capstone, net: mlp.Mlp, x, label, eta: F
 
         layer = cap.layer
         if cap.key == "linear":
-            g_arr, budget = _linear_float(binary32, net, x, label)
+            run, budget = _linear_float(binary32, net, x, label)
         else:
-            g_arr = binary32.float_gradient(layer, net, x, label)
+            run = binary32.float_run(layer, net, x, label)
             budget = binary32.gradient_budget(layer, net, x, label)
-        g = [[Fraction(float(v)) for v in row] for row in g_arr]
+        g = [[Fraction(float(v)) for v in row] for row in run.grad[0]]
         eta_f = Fraction(budget.eta)
         hyps = [HypothesisResult(f"float budget: {name}", "a hypothesis of the binary32 budget η (rounding margin / head range)",
                                  Interval.of(Fraction(lhs)), Interval.of(Fraction(rhs)), True,
                                  OPS.lt(Interval.of(Fraction(lhs)), Interval.of(Fraction(rhs))))
                 for name, lhs, rhs in budget.hypotheses]
+        hyps.append(_exp_hypothesis(binary32, run.logits[0]))
         dev = max((OPS.abs(gi - ci) for gi, ci in zip(_flat(g), _flat(grad))), key=lambda i: i.hi)
         hyps.append(HypothesisResult(
             "oracle_accuracy", "|g̃ − ∇L|∞ ≤ η (proven by the grad-close; re-checked here against the closed form)",

@@ -345,12 +345,14 @@ def _structure_step(expr: Any, what: str) -> tuple[bool, Any]:
     return ok and d_ok, step
 
 
-def line_branch(expr: Any, h: Any) -> tuple[Any, Any]:
-    """Replace every ``Max(arg, 0)`` of a function of one real ``h`` by its branch at ``h = 0``,
-    innermost first. Each argument must be affine in ``h`` once its inner Maxes are replaced,
-    and nonzero at 0; its sign is then constant on ``|h| < |arg(0)|/|slope|``. Returns the
-    smooth branch expression and the smallest such radius (exact; ``oo`` if none binds), on
-    which the original expression equals the branch."""
+def line_branch(expr: Any, h: Any, side: int = 1) -> tuple[Any, Any]:
+    """Replace every ``Max(arg, 0)`` of a function of one real ``h`` by its branch on the side
+    ``sign(h) = side`` of ``h = 0``, innermost first. Each argument must be affine in ``h`` once
+    its inner Maxes are replaced. An argument nonzero at 0 keeps its sign on
+    ``|h| < |arg(0)|/|slope|``; one that vanishes at 0 (a kink) has the sign of ``side·slope``
+    on that side (and is identically 0 when its slope is 0). Returns the smooth branch
+    expression and the smallest such radius (exact; ``oo`` if none binds), on which the original
+    expression equals the branch on that side."""
     sp = symbolic.sympy()
     radius = sp.oo
     while True:
@@ -368,7 +370,8 @@ def line_branch(expr: Any, h: Any) -> tuple[Any, Any]:
                 raise ValueError(f"{arg} is not affine in {h}")
             at0, slope = arg.subs(h, 0), poly.coeff_monomial(h)
             if at0 == 0:
-                raise ValueError(f"{m} is at a kink at h = 0")
+                subs[m] = arg if side * slope > 0 else sp.Integer(0)
+                continue
             if slope != 0:
                 radius = sp.Min(radius, sp.Abs(at0 / slope))
             subs[m] = arg if at0 > 0 else sp.Integer(0)
@@ -391,25 +394,60 @@ def _random_rational_net(rng: Any, dims: Sequence[int]) -> tuple[Any, tuple]:
     return net, tuple(r() for _ in range(d0))
 
 
+# The off-kink hypothesis of each differentiability statement: the pre-activations that must have
+# no zero entry. It selects the points checked, so a weaker hypothesis admits kinked points.
+OFF_KINK = {"W1": ("z1",), "W0": ("z0", "z1")}
+PRE_ACTIVATIONS = ("z0", "z1")
+
+
+def _strictly_positive(z: Any) -> bool:
+    return z > 0  # relu' at a kink taken as 0: only to locate kinks, never for a derivative
+
+
+def _with_kink(net: Any, x: Sequence[Any], at: str) -> Any:
+    """The same network with one bias moved so that the first entry of pre-activation ``at`` is 0."""
+    from obligations.lean_mlp import mlp
+
+    f = mlp.forward(net, x, _strictly_positive)
+    bias = "b0" if at == "z0" else "b1"
+    z = getattr(f, at)
+    b = list(net.layer(bias))
+    b[0] -= z[0]
+    return net.replace(bias, tuple(b))
+
+
 def _one_sided_checks(layer: str, rng: Any, points: int, dims: Sequence[int]) -> list[tuple[bool, Any]]:
-    """At seeded off-kink rational points: along each coordinate line of ``layer`` the kinked
-    loss (relu = Max(·, 0)) equals a smooth branch on an exact neighbourhood |h| < r, so both
-    one-sided derivatives at h = 0 are the branch's derivative; that must equal the closed form."""
+    """At seeded rational points satisfying the off-kink hypothesis :data:`OFF_KINK` of ``layer``
+    — random ones, and ones with a kink (a zero entry) in every pre-activation the hypothesis
+    does not exclude — along each coordinate line of ``layer`` the kinked loss (relu = Max(·, 0))
+    equals a smooth branch on each side of h = 0 on an exact neighbourhood; both one-sided
+    derivatives at h = 0 must agree and, off every kink, equal the closed form."""
     from obligations.lean_mlp import mlp
 
     sp = symbolic.sympy()
     h = sp.Symbol("h", real=True)
     checks: list[tuple[bool, Any]] = []
+    excluded = OFF_KINK[layer]
+    admitted_kinks = [z for z in PRE_ACTIVATIONS if z not in excluded]
+    plan = [None] * points + admitted_kinks * points
     found = 0
-    while found < points:
-        net, x = _random_rational_net(rng, dims)
-        f = mlp.forward(net, x)
-        if any(z == 0 for z in (*f.z0, *f.z1)):
-            continue  # a kink: not an off-kink point
+    for kink in plan:
+        while True:
+            net, x = _random_rational_net(rng, dims)
+            if kink is not None:
+                net = _with_kink(net, x, kink)
+            f = mlp.forward(net, x, _strictly_positive)
+            if any(z == 0 for name in excluded for z in getattr(f, name)):
+                continue  # outside the hypothesis: not a point of the statement
+            if kink is None and any(z == 0 for z in (*f.z0, *f.z1)):
+                continue
+            if kink is not None and sum(z == 0 for z in (*f.z0, *f.z1)) != 1:
+                continue
+            break
         found += 1
         q = lambda v: sp.Rational(v.numerator, v.denominator)  # noqa: E731
         label = int(rng.integers(0, dims[3]))
-        G = mlp.gradients(net, x, label, _sp_exp)[layer]
+        G = mlp.gradients(net, x, label, _sp_exp)[layer] if kink is None else None
         W = net.layer(layer)
         for i, row in enumerate(W):
             for j in range(len(row)):
@@ -421,12 +459,17 @@ def _one_sided_checks(layer: str, rng: Any, points: int, dims: Sequence[int]) ->
                 z1 = mlp.dense(parts["W1"], parts["b1"], [sp.Max(z, 0) for z in z0])
                 logits = mlp.dense(parts["W2"], parts["b2"], [sp.Max(z, 0) for z in z1])
                 kinked = mlp.cross_entropy(logits, label, _sp_exp, _sp_log)
-                branch, radius = line_branch(kinked, h)
-                ok_r = bool(radius > 0)
-                ok, step = numerator_zero(sp.diff(branch, h).subs(h, 0) - G[i][j],
-                                          f"point {found}, label {label}: one-sided ∂L/∂{layer}[{i}][{j}] "
-                                          f"(branch valid for |h| < {radius})")
+                right, radius = line_branch(kinked, h, 1)
+                left, radius_left = line_branch(kinked, h, -1)
+                ok_r = bool(radius > 0) and bool(radius_left > 0)
+                d_right, d_left = sp.diff(right, h).subs(h, 0), sp.diff(left, h).subs(h, 0)
+                where = f"point {found}{f' (kink in {kink})' if kink else ''}, label {label}"
+                ok, step = numerator_zero(d_right - d_left, f"{where}: right − left ∂L/∂{layer}[{i}][{j}] "
+                                          f"(branches valid for |h| < {radius})")
                 checks.append((ok and ok_r, step))
+                if kink is None:
+                    checks.append(numerator_zero(d_right - G[i][j], f"{where}: one-sided ∂L/∂{layer}[{i}][{j}] "
+                                                 "= closed form"))
     return checks
 
 
@@ -461,7 +504,8 @@ def _differentiable(ctx: Any, layer: str) -> Any:
     "no zero entry.",
     scope="d = (2,2,2,2): on each of the 16 sign regions the loss is a smooth expression (sympy structure check of it "
     "and of its W₁-derivatives); at 3 seeded off-kink rational points, along every W₁ coordinate, both one-sided "
-    "derivatives of the kinked (Max) loss equal the closed form (exact neighbourhood + sympy)",
+    "derivatives of the kinked (Max) loss equal the closed form, and at 3 seeded points with a z₀ kink (allowed by "
+    "the hypothesis) they agree (exact neighbourhood + sympy)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_hidden_differentiable",
 )
@@ -475,7 +519,10 @@ def mlp_hidden_differentiable(ctx):
     So the loss is differentiable there. (A kink of z₀ is harmless for this map: z₀ does not
     depend on W₁, and relu 0 = 0 is the value of the negative branch.) As a concrete
     cross-check at seeded rational points, the kinked loss along each coordinate line is shown equal to one smooth branch on an exact
-    neighbourhood |h| < r, so both one-sided derivatives exist and equal the closed form."""
+    neighbourhood |h| < r, so both one-sided derivatives exist and equal the closed form. The
+    hypothesis is data (:data:`OFF_KINK`): points with a kink in every pre-activation it does not
+    exclude (here z₀) are checked too, so a weaker hypothesis (admitting z₁ kinks) fails where
+    the one-sided derivatives differ."""
     return _differentiable(ctx, "W1")
 
 
@@ -496,7 +543,9 @@ def mlp_input_differentiable(ctx):
     (z₀ is affine in W₀ and z₁ is continuous), the loss there is the region's smooth expression,
     and at seeded rational points the kinked loss equals one smooth branch on an exact
     neighbourhood of each W₀ coordinate line (inner Max replaced first, then the outer ones,
-    whose arguments are then affine in h)."""
+    whose arguments are then affine in h). The hypothesis is data (:data:`OFF_KINK`); dropping
+    either pre-activation from it admits points with a kink there, where the one-sided
+    derivatives differ, and the check fails."""
     return _differentiable(ctx, "W0")
 
 

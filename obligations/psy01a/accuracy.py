@@ -140,7 +140,7 @@ def _modulus_checks():
         symbolic.zero_step(sp.simplify(t**2 * sp.diff(g, t) - (c * beta * t ** (beta + 1) - e)),
                            "t²g′(t) − (Cβt^{β+1} − E): strictly increasing in t, so t* is the unique critical point"),
         symbolic.true_step(sp.diff(c * beta * t ** (beta + 1) - e, t) > 0, "∂_t(Cβt^{β+1} − E) > 0"),
-        symbolic.true_step(sp.Eq(sp.limit(g, t, 0, "+"), sp.oo), "g → ∞ as t → 0⁺ (so t* is the global minimum)"),
+        symbolic.limit_step(g, t, 0, sp.oo, direction="+", what="g → ∞ as t → 0⁺ (so t* is the global minimum)"),
         symbolic.zero_step(sp.simplify(sp.expand_power_base(g.subs(t, tstar), force=True) - value),
                            "g(t*) − (β+1)C^{1/(β+1)}(E/β)^{β/(β+1)}"),
         symbolic.zero_step(sp.simplify(sp.diff(sp.expand_power_base(ratio, force=True), e)),
@@ -237,10 +237,10 @@ def _soft_checks():
         symbolic.true_step(sig(x) * (1 - sig(x)) > 0, "σ(1 − σ) > 0"),
         _cancel_step(sp.diff(count, q) + r, "∂_q[(1/N)Σ s_i] + r(q): strictly decreasing (r > 0)"),
         symbolic.true_step(sp.Eq(continuous_domain(s[0], q, sp.S.Reals), sp.S.Reals), "s_i continuous on ℝ"),
-        # the limit of a finite sum is the sum of the termwise limits (each exists): sympy's gruntz
-        # takes a fraction of the time on one sigmoid that it takes on the whole sum
-        symbolic.true_step(sp.Eq(sum(sp.limit(si, q, -sp.oo) for si in s) / SOFT_N, 1), "(1/N)Σ s_i → 1 as q → −∞"),
-        symbolic.true_step(sp.Eq(sum(sp.limit(si, q, sp.oo) for si in s) / SOFT_N, 0), "(1/N)Σ s_i → 0 as q → +∞"),
+        # termwise: each s_i tends to its limit, so their mean does (the limit of a finite sum);
+        # sympy's gruntz takes a fraction of the time on one sigmoid that it takes on the sum
+        *(symbolic.limit_step(si, q, -sp.oo, 1, what=f"s_{i} → 1 as q → −∞ (so (1/N)Σ s_i → 1)") for i, si in enumerate(s)),
+        *(symbolic.limit_step(si, q, sp.oo, 0, what=f"s_{i} → 0 as q → +∞ (so (1/N)Σ s_i → 0)") for i, si in enumerate(s)),
         symbolic.zero_step(const + 1, "d/dp[S(Q(p)) − p] has constant term −1"),
         _cancel_step(coeff.subs(qf, q) + r, "its Q′-coefficient + r(Q): so Q′(p) = −1/r(Q(p))"),
         _cancel_step(b_prime - w[0] * s[0] * (1 - s[0]) / (tt * r), "∂_p B_i − W_i s_i(1 − s_i)/(T r)"),

@@ -468,7 +468,7 @@ def check_cue_drop(ctx, model: ComparisonModel = MODEL):
         # Φ(γ/τ) − Φ(−γ/τ) is what the two endpoint bounds give; it must equal the claimed bound
         symbolic.zero_step(_phi(sp, g / tau) - _phi(sp, -g / tau) - bound, "Φ(γ/τ) − Φ(−γ/τ) − claimed bound"),
         symbolic.true_step(bound > 0, "claimed bound > 0 for γ, τ > 0"),
-        symbolic.true_step(sp.Eq(sp.limit(bound.subs(g, x * tau), x, sp.oo), 1), "bound → 1 as γ/τ → ∞"),
+        symbolic.limit_step(bound.subs(g, x * tau), x, sp.oo, 1, what="bound → 1 as γ/τ → ∞"),
     ]
     return all_of("z3 margins + sympy Φ identities", {
         "h + b ≥ γ and b − h ≤ −γ (z3)": smt.prove(CUE_DROP_MARGINS, ctx),

@@ -555,6 +555,10 @@ def _decimal_enclosure(x: Fraction, digits: int) -> tuple[str, str]:
     return sci(lo), sci(hi)
 
 
+STATED_BLOCK_DELETION = Fraction(373, 100) / 10**24
+STATED_HALF_UNIT = Fraction(5, 10**27)
+
+
 @obligation(
     id="psy01a.bernoulli_cue_block",
     source=Source(DOC, "Bernoulli masks: 'the probability that the entire block is deleted is (1 − p)^512'"),
@@ -574,7 +578,9 @@ def bernoulli_cue_block(ctx):
     the all-deleted mask has probability (1 − p)ⁿ. The block size is B_{1,c} ∈ ℝ^{256×2}.
     At p = 1/10 the value is the exact rational 9^512/10^512; its decimal enclosure is
     computed by exact integer division (outward rounding) and cross-checked by the interval
-    backend."""
+    backend. The stated "≈ 3.73·10⁻²⁴" is compared with the exact value: it must round to the
+    stated three significant digits, |value − 3.73·10⁻²⁴| ≤ ½·10⁻²⁶; otherwise the exact value
+    refutes the stated number."""
     import itertools
 
     sp = symbolic.sympy()
@@ -593,10 +599,22 @@ def bernoulli_cue_block(ctx):
         inside = enc.contains(value)
         step = t.step(interval.NAME, interval.version(), "enclose (9/10)^512", show(enc))
     block_ok = ARCHITECTURE[1] * 2 == CUE_BLOCK
-    value_part = (proved("exact rational + outward-rounded decimal enclosure", step, grade=Grade.UNIVERSAL, exact_numerator_digits=len(str(value.numerator)),
-                         exact_denominator=f"10^{CUE_BLOCK}", decimal_enclosure=[lo, hi], interval=show(enc),
-                         block_entries=CUE_BLOCK) if inside and block_ok else
-                  unknown("exact rational", "the enclosure or the block size does not check", step))
+    with timed() as t:
+        error = abs(value - STATED_BLOCK_DELETION)
+        rounds_to_stated = error <= STATED_HALF_UNIT
+        stated_step = t.step(exact.NAME, exact.VERSION, "compare (1 − p)^512 with the stated 3.73·10⁻²⁴",
+                             "rounds to the stated value" if rounds_to_stated else "differs from the stated value",
+                             decimal_enclosure=[lo, hi], half_unit="5e-27")
+    if not rounds_to_stated:
+        value_part = refuted("exact rational against the stated value", {"p": BERNOULLI_P, "block entries": CUE_BLOCK},
+                             {"(1 − p)^512 (decimal enclosure)": f"[{lo}, {hi}]", "stated": "3.73e-24"}, step, stated_step)
+    elif inside and block_ok:
+        value_part = proved("exact rational + outward-rounded decimal enclosure, compared with the stated value", step,
+                            stated_step, grade=Grade.UNIVERSAL, exact_numerator_digits=len(str(value.numerator)),
+                            exact_denominator=f"10^{CUE_BLOCK}", decimal_enclosure=[lo, hi], interval=show(enc),
+                            block_entries=CUE_BLOCK, stated="3.73e-24")
+    else:
+        value_part = unknown("exact rational", "the interval enclosure or the block size does not check", step, stated_step)
     return all_of("sympy product law + exact value", {"product law": product, "value at p = 1/10": value_part})
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from checker.model import Grade
 from checker import Expect, Source, obligation
@@ -43,20 +43,29 @@ def ceil_fraction(x: Fraction) -> int:
     return -((-x.numerator) // x.denominator)
 
 
-def _check(name: str, ok: bool, step: Any, over: str, grade: Grade = Grade.INSTANCES, **data: Any):
-    return proved("exhaustive enumeration (exact)", step, grade=grade, over=over, **data) if ok else unknown(
-        "exhaustive enumeration (exact)", f"{name}: a case fails", step, **data)
+def _check(name: str, ok: bool, step: Any, over: str, grade: Grade = Grade.INSTANCES,
+           failures: Sequence[Mapping[str, Any]] = (), **data: Any):
+    """An exhaustive part: proved (with its grade, over the enumerated family) when every case
+    holds; a failing case is a concrete witness (exact values) and refutes; ``unknown`` only if a
+    case failed without a witness to show."""
+    method = "exhaustive enumeration (exact)"
+    if ok:
+        return proved(method, step, grade=grade, over=over, **data)
+    if failures:
+        return refuted(method, failures[0], {}, step, failed=f"{name}: a case fails",
+                       failures=[{k: fmt(x) for k, x in f.items()} for f in failures[:5]], **data)
+    return unknown(method, f"{name}: a case fails, with no witness recorded", step, **data)
 
 
 RETENTION = claim(
-    "retention-gap", "N d K",
+    "retention-gap", "N:nat[1,] d K:int",
     lambda o, v: o.and_(o.le(0, v.K / v.N - v.d), o.lt(v.K / v.N - v.d, 1 / v.N)),
-    hypotheses={"N ≥ 1": lambda o, v: o.ge(v.N, 1), "0 < d ≤ 1": lambda o, v: o.and_(o.gt(v.d, 0), o.le(v.d, 1)),
-                "K = ⌈dN⌉ (dN ≤ K < dN + 1)": lambda o, v: o.and_(o.le(v.d * v.N, v.K), o.lt(v.K, v.d * v.N + 1))},
+    hypotheses={"0 < d ≤ 1": lambda o, v: o.and_(o.gt(v.d, 0), o.le(v.d, 1)),
+                "K = ⌈dN⌉": lambda o, v: o.eq(v.K, o.ceil(v.d * v.N))},
     terms={"gap": lambda o, v: v.K / v.N - v.d, "1/N": lambda o, v: 1 / v.N},
 )
 RETENTION_ZERO = claim(
-    "retention-gap-zero-iff-aligned", "N d K",
+    "retention-gap-zero-iff-aligned", "N:nat[1,] d K:int",
     lambda o, v: o.eq(o.eq(v.K / v.N - v.d, 0), o.eq(v.d * v.N, v.K)),
     hypotheses={h.name: h.formula for h in RETENTION.hypotheses},
 )
@@ -68,7 +77,8 @@ RETENTION_ZERO = claim(
     statement="The retained count K = ⌈d·N⌉ of an N-entry matrix at target density d ∈ (0, 1] satisfies "
     "0 ≤ K/N − d < 1/N, with K/N − d = 0 exactly when d·N is an integer; at d = 1/10 the 067A counts are "
     "103, 6554, 3277 and 52.",
-    scope="universally over real N ≥ 1 and d ∈ (0, 1] given the ceiling's defining inequalities (z3); the reference "
+    scope="universally over integers N ≥ 1, K and real d ∈ (0, 1] with K = ⌈dN⌉ (z3, Int sorts, the ceiling exact); "
+    "the reference "
     "implementation's count against the definition for every N ≤ 120 and every d = a/b with b ≤ 24 (exact)",
     expect=Expect.HOLDS,
     lean="Psy01A.exact_retention_counts",
@@ -78,9 +88,10 @@ def exact_retention_counts(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, exact counts): K = ⌈dN⌉ overshoots the target by less
     than one position, 0 ≤ K/N − d < 1/N, and hits it exactly at integer-aligned targets.
 
-    Method. The ceiling is the integer K with dN ≤ K < dN + 1; from those inequalities alone
-    (integrality is not needed) z3 proves the two-sided bound and that the gap is zero iff
-    K = dN, universally over ℝ. Exhaustively, for every N ≤ 120 and every d = a/b ∈ (0, 1]
+    Method. N and K are typed integers (z3 ``Int`` sorts) and K = ⌈dN⌉ is the exact ceiling
+    (``o.ceil``, z3's ``ToInt``); z3 proves the two-sided bound and that the gap is zero iff
+    K = dN, for every integer N ≥ 1 and real d ∈ (0, 1]. A failing exhaustive case is reported
+    as a refutation with its (integer) witness. Exhaustively, for every N ≤ 120 and every d = a/b ∈ (0, 1]
     with b ≤ 24, :func:`reference_model.retention_count` is checked in exact rationals to be
     that integer, with the bound and the zero-gap characterisation. The 067A counts at 1/10
     and the float reading (0.1 means 1/10; the binary double would give ⌈1.0000000000000000555⌉
@@ -97,11 +108,12 @@ def exact_retention_counts(ctx):
                 aligned = (d * n).denominator == 1
                 if not (isinstance(k, int) and d * n <= k < d * n + 1 and 0 <= gap < Fraction(1, n)
                         and (gap == 0) == aligned):
-                    bad.append((n, fmt(d), k))
+                    bad.append({"N": n, "d": d, "K": k, "K/N - d": gap, "dN aligned": aligned})
         step = t.step(exact.NAME, exact.VERSION, "reference retention_count against ⌈dN⌉", "all match" if not bad else
                       f"{len(bad)} mismatches", cases=cases)
-    parts["reference implementation (exhaustive)"] = _check("retention counts", not bad, step, "the grid N ≤ 120, d = a/b with b ≤ 24", cases=cases,
-                                                            mismatches=bad[:5])
+    parts["reference implementation (exhaustive)"] = _check("retention counts", not bad, step,
+                                                            "the grid N ≤ 120, d = a/b with b ≤ 24", failures=bad,
+                                                            cases=cases)
     counts = [rm.retention_count(Fraction(1, 10), n) for n in LAYER_SIZES]
     with timed() as t:
         ok = counts == [103, 6554, 3277, 52] and rm.retention_count(0.1, 10) == 1
@@ -118,12 +130,12 @@ def exact_retention_counts(ctx):
 # ---------------------------------------------------------------------------------------
 
 _SURVIVOR_HYPS = {
-    "N ≥ 1": lambda o, v: o.ge(v.N, 1),
     "0 < d ≤ 1": lambda o, v: o.and_(o.gt(v.d, 0), o.le(v.d, 1)),
     "0 ≤ f < 1": lambda o, v: o.and_(o.ge(v.f, 0), o.lt(v.f, 1)),
-    "K_e = ⌈dN⌉": lambda o, v: o.and_(o.le(v.d * v.N, v.Ke), o.lt(v.Ke, v.d * v.N + 1)),
-    "K_f = ⌈(1−f)K_e⌉": lambda o, v: o.and_(o.le((1 - v.f) * v.Ke, v.Kf), o.lt(v.Kf, (1 - v.f) * v.Ke + 1)),
+    "K_e = ⌈dN⌉": lambda o, v: o.eq(v.Ke, o.ceil(v.d * v.N)),
+    "K_f = K_e − ⌊f·K_e⌋": lambda o, v: o.eq(v.Kf, v.Ke - o.floor(v.f * v.Ke)),
 }
+_COUNTS = "N:nat[1,] d f Ke:int Kf:int"
 
 
 def _survivor_gap(o, v):
@@ -131,18 +143,18 @@ def _survivor_gap(o, v):
 
 
 SURVIVOR_BOUND = claim(
-    "survivor-gap-bound", "N d f Ke Kf",
+    "survivor-gap-bound", _COUNTS,
     lambda o, v: o.and_(o.le(0, _survivor_gap(o, v)), o.lt(_survivor_gap(o, v), (2 - v.f) / v.N)),
     hypotheses=_SURVIVOR_HYPS,
     terms={"gap": _survivor_gap, "(2-f)/N": lambda o, v: (2 - v.f) / v.N},
 )
 SURVIVOR_ZERO = claim(
-    "survivor-gap-zero-iff-aligned", "N d f Ke Kf",
+    "survivor-gap-zero-iff-aligned", _COUNTS,
     lambda o, v: o.eq(o.eq(_survivor_gap(o, v), 0), o.and_(o.eq(v.d * v.N, v.Ke), o.eq((1 - v.f) * v.Ke, v.Kf))),
     hypotheses=_SURVIVOR_HYPS,
 )
 NAIVE_BOUND_FAILS = claim(
-    "survivor-gap-exceeds-one-shot-bound", "N d f Ke Kf",
+    "survivor-gap-exceeds-one-shot-bound", _COUNTS,
     lambda o, v: o.ge(_survivor_gap(o, v), 1 / v.N),
     hypotheses=_SURVIVOR_HYPS,
     terms={"gap": _survivor_gap, "1/N": lambda o, v: 1 / v.N},
@@ -163,7 +175,8 @@ def sharpness_instance(eta: Fraction, n: int = 10) -> dict[str, Fraction]:
     statement="With K_e = ⌈d_e N⌉ and K_f = K_e − ⌊f K_e⌋ = ⌈(1 − f)K_e⌉, the realised density exceeds the continuous "
     "law d_f = d_e(1 − f) by 0 ≤ K_f/N − d_f < (2 − f)/N, zero exactly when d_e N and (1 − f)K_e are integers; "
     "(2 − f)/N is sharp (N·gap comes arbitrarily close to 2 − f) and the one-shot bound 1/N fails.",
-    scope="the bound and zero-gap characterisation universally over ℝ from the ceiling inequalities (z3); the two forms "
+    scope="the bound and zero-gap characterisation for every integer N ≥ 1, K_e, K_f and real d_e, f (z3, Int sorts, "
+    "exact floor and ceiling); the two forms "
     "of K_f and the bound for every N ≤ 40, d_e = a/b (b ≤ 10), f = a/b (b ≤ 10) in exact arithmetic; sharpness and "
     "failure of 1/N by exact instances",
     expect=Expect.HOLDS,
@@ -179,7 +192,9 @@ def survivor_count_gap(ctx):
 
     The tightest bound: gap = [K_f − (1−f)K_e]/N + (1−f)[K_e − d_eN]/N with the brackets in
     [0, 1), so 0 ≤ gap < (1 + (1 − f))/N = (2 − f)/N; z3 proves it and the zero-gap
-    characterisation from the ceiling inequalities. Sharp: the exact family K_e = 2,
+    characterisation with N, K_e, K_f typed integers and the exact floor and ceiling (a real
+    relaxation of the counts would admit non-integer "counts" as witnesses). A failing
+    exhaustive case is reported as a refutation with its integer witness. Sharp: the exact family K_e = 2,
     f = 1/2 − η, d_eN = 1 + η has N·gap = 3/2 − 3η/2 − η² → 2 − f as η → 0 (instances at
     η = 1/10 … 10⁻⁶ computed with the reference counts), and already at η = 1/10 the gap is at
     least 1/N, so the one-shot bound does not carry over to survivor-based removal."""
@@ -194,11 +209,12 @@ def survivor_count_gap(ctx):
                     ke, kf = rm.nested_counts(n, d, f)
                     gap = Fraction(kf, n) - d * (1 - f)
                     if not (kf == ceil_fraction((1 - f) * ke) == ke - math.floor(f * ke) and 0 <= gap < (2 - f) / n):
-                        bad.append((n, fmt(d), fmt(f), ke, kf))
+                        bad.append({"N": n, "d": d, "f": f, "Ke": ke, "Kf": kf, "gap": gap, "(2-f)/N": (2 - f) / n,
+                                    "⌈(1−f)K_e⌉": ceil_fraction((1 - f) * ke)})
         step = t.step(exact.NAME, exact.VERSION, "reference nested_counts: both forms of K_f and the bound",
                       "all hold" if not bad else f"{len(bad)} failures", cases=cases)
-    parts["reference counts (exhaustive)"] = _check("survivor counts", not bad, step, f"{cases} enumerated cases", cases=cases,
-                                                   failures=bad[:5])
+    parts["reference counts (exhaustive)"] = _check("survivor counts", not bad, step, f"{cases} enumerated cases",
+                                                   failures=bad, cases=cases)
     family = []
     for k in (1, 2, 3, 6):
         eta = Fraction(1, 10**k)
@@ -369,7 +385,8 @@ def nested_pruning_identity(ctx):
             cases, bad = nesting_counterexample(spec_prune, shape, range(-2, 3), all_masks)
             step = t.step(exact.NAME, exact.VERSION, f"nested = one-shot, {label}", "identity" if bad is None else
                           f"differs at {bad}", cases=cases)
-        parts[label] = _check(label, bad is None, step, f"{cases} enumerated cases", cases=cases, counterexample=bad)
+        parts[label] = _check(label, bad is None, step, f"{cases} enumerated cases", failures=[] if bad is None else
+                              [{"W": bad[0], "M0": tuple(bad[1]), "K1": bad[2], "K2": bad[3]}], cases=cases)
     with timed() as t:
         cases, bad = 0, None
         for ws in itertools.product(range(-2, 3), repeat=4):
@@ -386,7 +403,9 @@ def nested_pruning_identity(ctx):
                         bad = (ws, bits, k)
         step = t.step("numpy", f"numpy {np.__version__}", "reference prune_exact_count = definition, every 2×2 case",
                       "agree" if bad is None else f"differ at {bad}", cases=cases)
-    parts["reference = definition"] = _check("reference", bad is None, step, f"{cases} enumerated 2×2 cases", cases=cases, mismatch=bad)
+    parts["reference = definition"] = _check("reference", bad is None, step, f"{cases} enumerated 2×2 cases",
+                                             failures=[] if bad is None else [{"W": bad[0], "M": bad[1], "K": bad[2]}],
+                                             cases=cases)
     return all_of("exhaustive exact enumeration over the stated scope", parts)
 
 

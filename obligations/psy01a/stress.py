@@ -529,7 +529,7 @@ def _tail_checks():
     return [
         symbolic.zero_step((tail - sp.erfc(r / sp.sqrt(2))).rewrite(sp.erf), "2P{G > r} − erfc(r/√2)"),
         symbolic.zero_step(gap.subs(r, 0) - 1, "g(0) − 1 where g(r) = 2e^{−r²/2} − P{|G| > r}"),
-        symbolic.true_step(sp.Eq(sp.limit(gap, r, sp.oo), 0), "g(r) → 0 as r → ∞"),
+        symbolic.limit_step(gap, r, sp.oo, 0, what="g(r) → 0 as r → ∞"),
         symbolic.zero_step((sp.diff(gap, r) - sp.exp(-r**2 / 2) * (sp.sqrt(2 / sp.pi) - 2 * r)).rewrite(sp.exp),
                            "g′(r) − e^{−r²/2}(√(2/π) − 2r)"),
         symbolic.true_step(sp.And(sp.sqrt(2 / sp.pi) - 2 * r0 > -1, sp.Eq(sp.sqrt(2 / sp.pi) - 2 * r0, 0)),

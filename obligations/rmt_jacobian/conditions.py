@@ -24,7 +24,7 @@ def corrected_ii_prime(o, n, row_square_sum):
 
 # For the unpruned B = 1 every row has Σ_k |b_ik|² = n.
 UNPRUNED = claim(
-    "ii-prime-unpruned", "n",
+    "ii-prime-unpruned", "n:nat",
     lambda o, v: o.and_(o.eq(stated_ii_prime(o, v.n, v.n), 1), o.eq(corrected_ii_prime(o, v.n, v.n), 0)),
     hypotheses={"n ≥ 1": lambda o, v: o.ge(v.n, 1)},
     terms={"stated": lambda o, v: stated_ii_prime(o, v.n, v.n), "corrected": lambda o, v: corrected_ii_prime(o, v.n, v.n)},
@@ -53,8 +53,8 @@ def condition_ii_prime_typo(ctx):
     sp = symbolic.sympy()
     n = sp.symbols("n", positive=True)
     limits = symbolic.conclude("sympy limits", [
-        symbolic.true_step(sp.Eq(sp.limit(stated_ii_prime(SYM, n, n), n, sp.oo), 1), "lim |(2/n)·n − 1| = 1"),
-        symbolic.true_step(sp.Eq(sp.limit(corrected_ii_prime(SYM, n, n), n, sp.oo), 0), "lim |(1/n)·n − 1| = 0"),
+        symbolic.limit_step(stated_ii_prime(SYM, n, n), n, sp.oo, 1, what="lim |(2/n)·n − 1| = 1"),
+        symbolic.limit_step(corrected_ii_prime(SYM, n, n), n, sp.oo, 0, what="lim |(1/n)·n − 1| = 0"),
     ])
     return all_of("z3 universally over n ≥ 1 + exact enumeration + sympy limits",
                   {"z3, every real n ≥ 1": smt.prove(UNPRUNED, ctx), "exact, n = 1…2048": enumerate_unpruned(), "limits": limits})

@@ -66,14 +66,14 @@ def asymptotic_check(asymptotic: Moment, label: str) -> Verdict:
     as u → ∞ (that is, as nt² → ∞, whatever n and t do otherwise)."""
     sp, (n, t, u, *_) = _symbols()
     ratio = in_u(exact_moment(SYM, n, t) / asymptotic(SYM, n, t))
-    lim = sp.limit(ratio, u, sp.oo)
+    limit = symbolic.limit_step(ratio, u, sp.oo, 1, f"lim_(u→∞) exact/({label}) = 1")
     checks = [
         closed_form_step(),
         symbolic.zero_step(sp.diff(ratio, n), f"∂/∂n of exact/({label}) at fixed u"),
-        symbolic.true_step(sp.Eq(lim, 1), f"lim_(u→∞) exact/({label}) = 1"),
+        limit,
     ]
     return symbolic.conclude("sympy: closed form, then the limit of the exact/asymptotic ratio", checks,
-                             ratio_in_u=sp.sstr(ratio), limit=sp.sstr(lim))
+                             ratio_in_u=sp.sstr(ratio), limit=limit[1].answer)
 
 
 @obligation(
@@ -111,7 +111,7 @@ WIDTH_HYPOTHESES = {
 }
 
 PAPER_AT_WIDTH = claim(
-    "paper-moment-within-half", "n t",
+    "paper-moment-within-half", "n:nat t",
     lambda o, v: o.le(o.abs(_ratio_at_width(o, v) - 1), o.q(1, 2)),
     hypotheses=WIDTH_HYPOTHESES,
     terms={
@@ -208,11 +208,11 @@ def mask_row_sums(ctx):
         symbolic.zero_step(mask_scale_sq(SYM, n, t) * referee_moment(SYM, n, t) - 2 * sp.sqrt(2) * sp.exp(n * t**2 / 4) / n**2,
                            "c²·2t e^(−nt²/4)/√(nπ) − 2√2 e^(nt²/4)/n²"),
         symbolic.zero_step(in_u(row_sum(SYM, n, t)) - a * r, "(n/2)·c²·E[w²1{|w|>t}] − (√2/n)e^(u²/2)·exact/referee"),
-        symbolic.true_step(sp.Eq(sp.limit(r, u, sp.oo), 1), "lim_(u→∞) exact/referee = 1"),
+        symbolic.limit_step(r, u, sp.oo, 1, what="lim_(u→∞) exact/referee = 1"),
         symbolic.true_step(sp.diff(a, u) > 0, "∂/∂u (√2/n)e^(u²/2) > 0"),
         symbolic.zero_step(sp.expand((a_boundary - bound).subs(n, sp.exp(L))),
                            "A at u² = 2 log n − (c/2) log log n, minus √2 (log n)^(−c/4)  (n = e^L)"),
-        symbolic.true_step(sp.Eq(sp.limit(bound, n, sp.oo), 0), "lim_(n→∞) √2 (log n)^(−c/4) = 0 for c > 0"),
+        symbolic.limit_step(bound, n, sp.oo, 0, what="lim_(n→∞) √2 (log n)^(−c/4) = 0 for c > 0"),
     ]
     verdict = symbolic.conclude("sympy identities and limits", checks)
     return with_data(verdict, finite_width_row_sums=boundary_row_sums())
@@ -242,7 +242,7 @@ def _row_sum_at(o, v):
 
 
 ROW_SUM_AT_WIDTH = claim(
-    "row-sum-within-half", "n t",
+    "row-sum-within-half", "n:nat t",
     lambda o, v: o.le(o.abs(_row_sum_at(o, v) - 1), o.q(1, 2)),
     hypotheses=WIDTH_HYPOTHESES,
     terms={"row_sum": _row_sum_at, "mask_scale_sq": lambda o, v: mask_scale_sq(o, v.n, v.t)},

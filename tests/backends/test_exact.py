@@ -114,11 +114,18 @@ def test_recheck_of_a_point_failing_a_hypothesis_is_unknown():
     assert v.status is Status.UNKNOWN and "does not re-check" in v.certificate.reason
 
 
-def test_recheck_that_cannot_be_evaluated_exactly_is_unknown():
-    """An irrational intermediate value (sqrt 2) cannot be re-checked: unknown with the reason."""
+def test_recheck_that_cannot_be_evaluated_exactly_falls_back_to_intervals():
+    """An irrational intermediate value (sqrt 2) is re-checked by rigorous intervals at the exact
+    point: a non-counterexample stays unknown (saying exact rationals could not evaluate it), a
+    genuine one is refuted with the interval method named."""
     root = claim("sqrt-two-rational", "x", lambda o, v: o.ne(o.sqrt(v.x), 3))
     v = recheck_counterexample(root, {"x": 2}, "a test")
-    assert v.status is Status.UNKNOWN and "cannot be re-checked exactly" in v.certificate.reason
+    assert v.status is Status.UNKNOWN and "cannot evaluate it" in v.certificate.reason
+    small = claim("sqrt-below-one", "x", lambda o, v: o.lt(o.sqrt(v.x), 1))
+    r = recheck_counterexample(small, {"x": 2}, "a test")
+    assert r.status is Status.REFUTED and "rigorous intervals" in r.certificate.method
+    undecidable = claim("exp-of-log", "x", lambda o, v: o.ne(o.exp(o.log(v.x)), v.x))
+    assert recheck_counterexample(undecidable, {"x": 2}, "a test").status is Status.UNKNOWN
 
 
 def test_recheck_at_a_pole_is_unknown_not_a_crash():

@@ -122,3 +122,18 @@ def test_sampling_never_proves_an_identity():
     """Even an exactly true identity at every sample is only supported."""
     v = sampling.search(RELU_IDENTITY, CTX, mixed("x"), **FAST)
     assert v.status is Status.SUPPORTED
+
+
+def test_a_float_violation_is_refuted_after_a_rigorous_recheck():
+    """e^x ≤ 1 + 2x fails for x ≥ 1.26…: the float search finds it, the candidate is re-checked
+    at its exact binary value by rigorous intervals (exact rationals cannot evaluate exp), and
+    the claim is refuted; the witness satisfies the declared domain x ∈ [0, 3]."""
+    from fractions import Fraction
+
+    from checker.claims import claim
+    from checker.model import Context, Status
+
+    c = claim("exp-below-line", "x:real[0,3]", lambda o, v: o.le(o.exp(v.x), 1 + 2 * v.x))
+    v = sampling.search(c, Context("t", seed=3, timeout_s=10.0), lambda rng, n: {"x": rng.uniform(0, 3, n)}, samples=500)
+    assert v.status is Status.REFUTED and "rigorous intervals" in v.certificate.method
+    assert 0 <= Fraction(v.certificate.witness["x"]) <= 3

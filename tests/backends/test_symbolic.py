@@ -116,6 +116,31 @@ def test_symbolic_terms_agree_with_exact_terms(entry, point):
     assert Fraction(str(sp.nsimplify(diff))) == ev.terms["lhs"] - ev.terms["rhs"]
 
 
+def test_a_wrong_limit_is_refuted_with_the_computed_limit():
+    """lim √2·(1 + 1/x) = √2, not 1: the limit step is decisive and the certificate carries √2
+    and a rigorous enclosure of √2 − 1 away from 0."""
+    sp = symbolic.sympy()
+    x = sp.Symbol("x", positive=True)
+    v = symbolic.conclude("limit", [symbolic.limit_step(sp.sqrt(2) * (1 + 1 / x), x, sp.oo, 1, "lim = 1")])
+    assert v.status is Status.REFUTED
+    assert v.certificate.sides["computed"] == "sqrt(2)" and v.certificate.sides["claimed"] == "1"
+    right = symbolic.conclude("limit", [symbolic.limit_step(1 + 1 / x, x, sp.oo, 1, "lim = 1")])
+    assert right.status is Status.PROVED
+
+
+def test_a_nonzero_residual_refutes_only_when_it_is_decisive():
+    """A constant residual enclosed away from 0 refutes; a residual at a caller's rational point
+    refutes with that point; a residual with free symbols and no points stays unknown."""
+    sp = symbolic.sympy()
+    x = sp.Symbol("x", positive=True)
+    const = symbolic.conclude("c", [symbolic.zero_step(sp.exp(sp.pi) - 23, "e^π = 23")])
+    assert const.status is Status.REFUTED and "enclosure of computed − claimed" in const.certificate.sides
+    pointed = symbolic.conclude("p", [symbolic.zero_step(x**2 - x, "x² = x", at=[{x: 1}, {x: 2}])])
+    assert pointed.status is Status.REFUTED and "2" in pointed.certificate.witness["at"]
+    free = symbolic.conclude("f", [symbolic.zero_step(x**2 - x, "x² = x")])
+    assert free.status is Status.UNKNOWN and "computed nothing decisive" in free.certificate.reason
+    tiny = symbolic.conclude("t", [symbolic.zero_step(sp.sqrt(2) ** 2 - 2, "√2² = 2")])
+    assert tiny.status is Status.PROVED
 @pytest.mark.parametrize("entry", IDENTITIES, ids=[e.name for e in IDENTITIES])
 def test_rational_zero_step_agrees_with_zero_step_on_the_corpus(entry):
     """The field-of-fractions identity check proves exactly the true identities of the corpus that

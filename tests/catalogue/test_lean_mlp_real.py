@@ -158,3 +158,16 @@ def test_segment_claim_rejects_a_step_beyond_the_margin():
     p["D"] = p["D"] * 10**6
     _, hyps, _, _ = interval.decide(c, {**p, "t": Fraction(1, 2)}, lipschitz.SEGMENT_PREC)
     assert hyps["margin"] is interval.Tri.FALSE
+
+
+def test_differentiability_obligations_test_their_off_kink_hypothesis(monkeypatch):
+    """Weakening the off-kink hypothesis (dropping z₀ for W₀, z₁ for W₁) admits kinked points,
+    where the one-sided derivatives differ: neither obligation stays proved."""
+    from checker.model import Context, Status
+    from obligations.lean_mlp import gradients
+
+    ctx = Context("lean_mlp.differentiable", seed=1, timeout_s=300.0)
+    monkeypatch.setitem(gradients.OFF_KINK, "W0", ("z1",))
+    assert gradients.mlp_input_differentiable(ctx).status is not Status.PROVED
+    monkeypatch.setitem(gradients.OFF_KINK, "W1", ())
+    assert gradients.mlp_hidden_differentiable(ctx).status is not Status.PROVED

@@ -127,8 +127,7 @@ def test_retention_bound_halved_is_refuted():
 def test_one_shot_bound_for_survivors_is_refuted():
     """Mutation: the survivor gap with the one-shot bound 1/N is refuted."""
     c = pruning.SURVIVOR_BOUND
-    naive = claim("survivor-one-over-n", c.variables, lambda o, v: o.lt(pruning._survivor_gap(o, v), 1 / v.N),
-                  {h.name: h.formula for h in c.hypotheses})
+    naive = c.derive("survivor-one-over-n", conclusion=lambda o, v: o.lt(pruning._survivor_gap(o, v), 1 / v.N), terms=())
     assert smt.prove(naive).status is Status.REFUTED
     point = pruning.sharpness_instance(Fraction(1, 10))
     assert exact.evaluate(naive, point).is_counterexample
@@ -159,3 +158,17 @@ def test_lipschitz_claim_holds_without_the_jump():
     c = pruning.lipschitz_claim(flat, Fraction(1000))
     v = exact.recheck_counterexample(c, {"d": Fraction(1, 4), "dp": Fraction(1, 4) + Fraction(1, 2000)}, "test")
     assert v.status is Status.UNKNOWN
+
+
+def test_bernoulli_cue_block_compares_its_stated_number(monkeypatch):
+    """The stated 3.73·10⁻²⁴ is compared with the exact (1 − p)^512: at p = 1/5 the obligation is refuted."""
+    from fractions import Fraction
+
+    from checker.model import Context, Status
+    from obligations.psy01a import construction
+
+    ctx = Context("psy01a.bernoulli_cue_block", seed=1, timeout_s=60.0)
+    assert construction.bernoulli_cue_block(ctx).status is Status.PROVED
+    monkeypatch.setattr(construction, "BERNOULLI_P", Fraction(1, 5))
+    v = construction.bernoulli_cue_block(ctx)
+    assert v.status is Status.REFUTED and v.certificate.sides["stated"] == "3.73e-24"

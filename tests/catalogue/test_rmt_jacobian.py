@@ -71,11 +71,12 @@ def test_paper_refutation_rests_on_limits_and_an_interval_witness():
 
 
 def test_referee_with_a_wrong_constant_is_not_proved():
-    """Mutation: 3t instead of 2t in the referee's asymptotic (ratio → 2/3) is not proved."""
+    """Mutation: 3t instead of 2t in the referee's asymptotic (ratio → 2/3) is refuted: sympy
+    computed the limit 2/3, a decisive value, not merely an irreducible one."""
     wrong = lambda o, n, t: 3 * t * expressions.exp(o, -(n * t * t) / 4) / o.sqrt(n * expressions.pi(o))  # noqa: E731
     v = moments.asymptotic_check(wrong, "3t·e^(−nt²/4)/√(nπ)")
-    assert v.status is Status.UNKNOWN
-    assert v.certificate.data["limit"] == "2/3"
+    assert v.status is Status.REFUTED
+    assert v.certificate.data["limit"] == "2/3" and v.certificate.sides["computed"] == "2/3"
 
 
 def test_referee_with_the_papers_exponent_is_not_proved():
@@ -280,3 +281,16 @@ def test_slow_tier_runs_to_2048():
     assert r.status in (Status.SUPPORTED, Status.UNKNOWN), r.certificate.reason
     assert [row["n"] for row in r.certificate.data["gaussian"]["rows"]] == [256, 512, 1024, 2048]
     assert [row["n"] for row in r.certificate.data["magnitude_pruned"]["rows"]] == [256, 512, 1024, 2048]
+
+
+def test_a_wrong_asymptotic_is_refuted_with_its_computed_limit():
+    """The referee's asymptotic off by a factor √2: the limit of exact/asymptotic is 1/√2, not 1,
+    and the check is refuted with that limit in its certificate (not left unknown)."""
+    from checker.backends import symbolic
+    from checker.model import Status
+    from obligations.rmt_jacobian import moments
+
+    sp = symbolic.sympy()
+    v = moments.asymptotic_check(lambda o, n, t: sp.sqrt(2) * moments.referee_moment(o, n, t), "√2 × referee")
+    assert v.status is Status.REFUTED
+    assert sp.simplify(sp.sympify(v.certificate.sides["computed"]) - sp.sqrt(2) / 2) == 0

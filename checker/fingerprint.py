@@ -1,0 +1,449 @@
+"""Obligation fingerprints: a digest of what is actually checked.
+
+An obligation's fingerprint changes whenever anything its discharge could depend on changes, and
+stays the same (across runs, machines, checkouts and hash seeds) when only its prose does. It is
+built from three parts:
+
+- **code**: the discharge function and every top-level definition of its module that it uses,
+  transitively by name (as pytest-testmon does per test), read from the syntax tree — so comments,
+  layout, line numbers and docstrings do not count, and neither do the ``expect``, ``statement``,
+  ``source``, ``scope`` and ``lean`` arguments of ``@obligation`` (metadata: a cached result gets
+  the current values, and its outcome is recomputed). Always included, for every obligation of the
+  module: every top-level statement that is not a plain definition (calls, loops, ``if``,
+  ``try``: they may change anything). A definition whose value passes a name to a call, or a
+  function that assigns into a global, counts as a definition of that global too. A module that
+  reaches its globals dynamically (``globals()``, ``vars()``, ``eval``, ``exec``,
+  ``sys.modules``, ``__dict__``, a module ``__getattr__``) or imports itself through a cycle is
+  taken whole. When in doubt, the whole module counts.
+- **imports**: every catalogue module the obligation's module imports, transitively, whole (its
+  syntax tree with the same metadata and docstrings left out); a helper shared by several
+  modules therefore invalidates all of them.
+- **data**: the bytes of every data file next to any of those modules (non-Python files in the
+  module's directory and in its non-package subdirectories, e.g. ``data/example_mlp.npz``).
+
+Not covered, as in any per-result cache: state that one discharge leaves behind for another in
+the same worker process (a discharge must not depend on which ran before it), and modules outside
+the catalogue package that are not installed libraries.
+
+The engine (``checker/``), library versions, limits and seed are not part of the fingerprint;
+the cache key adds them (:func:`checker.cache.cache_key`). The printed claims
+(:mod:`checker.render`) are a function of the same code and data; :func:`obligation_digest`
+combines them with the code digest into the fingerprint that reports and baselines carry.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from checker.model import Obligation
+
+METADATA_KEYWORDS = frozenset({"expect", "statement", "source", "scope", "lean"})
+_DYNAMIC_NAMES = frozenset({"globals", "vars", "locals", "eval", "exec", "__import__"})
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign, ast.AugAssign,
+                ast.Import, ast.ImportFrom)
+_CODE_SUFFIXES = (".py", ".pyc", ".pyo")
+
+
+@dataclass(frozen=True, slots=True)
+class Fingerprint:
+    """The code part of an obligation's fingerprint, with what went into it."""
+
+    digest: str
+    granularity: str  # "function" or "module: <why>"
+    modules: Mapping[str, str] = field(default_factory=dict)  # imported catalogue module -> digest
+    data: Mapping[str, str] = field(default_factory=dict)  # data file (path from the package root) -> digest
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.digest, "granularity": self.granularity, "modules": dict(self.modules),
+                "data": dict(self.data)}
+
+
+# ---------------------------------------------------------------------------------------
+# Syntax trees without positions, docstrings and metadata
+# ---------------------------------------------------------------------------------------
+
+
+def _digest(obj: Any) -> str:
+    return hashlib.sha256(json.dumps(obj, separators=(",", ":"), ensure_ascii=True).encode()).hexdigest()
+
+
+class _Strip(ast.NodeTransformer):
+    """Leave out what does not change behaviour: docstrings and ``@obligation`` metadata."""
+
+    def _docstring(self, node: Any) -> Any:
+        body = node.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            node.body = body[1:] or [ast.Pass()]
+        return node
+
+    def visit_Module(self, node: ast.Module) -> Any:
+        self.generic_visit(node)
+        return self._docstring(node)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> Any:
+        self.generic_visit(node)
+        return self._docstring(node)
+
+    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> Any:
+        self.generic_visit(node)
+        return self._docstring(node)
+
+    def visit_Call(self, node: ast.Call) -> Any:
+        self.generic_visit(node)
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        if name == "obligation":
+            node.keywords = [k for k in node.keywords if k.arg not in METADATA_KEYWORDS]
+        return node
+
+
+@lru_cache(maxsize=256)
+def _parsed(source: str, filename: str) -> ast.Module:
+    return _Strip().visit(ast.parse(source, filename=filename))
+
+
+def module_digest(source: str, filename: str = "<module>") -> str:
+    """The digest of a whole module: its syntax tree without docstrings and metadata."""
+    return _module_digest(source, filename)
+
+
+@lru_cache(maxsize=256)
+def _module_digest(source: str, filename: str) -> str:
+    return _digest(ast.dump(_parsed(source, filename)))
+
+
+# ---------------------------------------------------------------------------------------
+# Per-function closure inside one module
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Statement:
+    index: int
+    first: int
+    last: int
+    binds: frozenset[str]
+    uses: frozenset[str]
+    effect: bool  # not a plain definition: always part of every closure
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class _ModuleTable:
+    statements: tuple[_Statement, ...]
+    dynamic: str | None  # why the module must be taken whole, or None
+
+
+class _Scan(ast.NodeVisitor):
+    """One pass over a top-level statement: the names it mentions, what it stores, and what it
+    may mutate (call arguments, method receivers, item/attribute stores, ``global``)."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.stored: set[str] = set()
+        self.declared: set[str] = set()
+        self.params: set[str] = set()
+        self.passed: set[str] = set()  # names handed to a call or used as a method's receiver
+        self.mutated: set[str] = set()  # bases of item/attribute stores and augmented assignments
+
+    @staticmethod
+    def _base(node: ast.AST) -> str | None:
+        while isinstance(node, (ast.Subscript, ast.Attribute, ast.Starred)):
+            node = node.value
+        return node.id if isinstance(node, ast.Name) else None
+
+    def visit_Name(self, node: ast.Name) -> None:
+        self.names.add(node.id)
+        if isinstance(node.ctx, ast.Store):
+            self.stored.add(node.id)
+
+    def visit_Global(self, node: ast.Global) -> None:
+        self.declared.update(node.names)
+
+    def visit_arg(self, node: ast.arg) -> None:
+        self.params.add(node.arg)
+        self.generic_visit(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        if isinstance(node.ctx, (ast.Store, ast.Del)) and (b := self._base(node)):
+            self.mutated.add(b)
+        self.generic_visit(node)
+
+    visit_Attribute = visit_Subscript  # type: ignore[assignment]
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        if b := self._base(node.target):
+            self.mutated.add(b)
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        for a in [*node.args, *(k.value for k in node.keywords)]:
+            if b := self._base(a) if isinstance(a, (ast.Name, ast.Starred)) else None:
+                self.passed.add(b)
+        if isinstance(node.func, ast.Attribute) and (b := self._base(node.func.value)):
+            self.passed.add(b)
+        self.generic_visit(node)
+
+
+def _target_names(target: ast.AST) -> set[str]:
+    """Names an assignment target binds or mutates (``X[k] = …`` and ``X.a = …`` mutate ``X``)."""
+    scan = _Scan()
+    scan.visit(target)
+    return scan.names
+
+
+def _dynamic_reason(tree: ast.Module) -> str | None:
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id in _DYNAMIC_NAMES:
+            return f"uses {n.id}()"
+        if isinstance(n, ast.Attribute) and n.attr in ("__dict__", "modules") and not (
+                n.attr == "modules" and not (isinstance(n.value, ast.Name) and n.value.id == "sys")):
+            return f"uses .{n.attr}"
+    for st in tree.body:
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name in ("__getattr__", "__dir__"):
+            return f"defines a module {st.name}"
+    return None
+
+
+@lru_cache(maxsize=256)
+def _table(source: str, filename: str) -> _ModuleTable:
+    tree = _parsed(source, filename)
+    assigned: set[str] = set()
+    for st in tree.body:
+        if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+            for t in targets:
+                assigned |= _target_names(t)
+    scans = []
+    for st in tree.body:
+        scan = _Scan()
+        scan.visit(st)
+        scans.append(scan)
+    # Globals each module function may rebind or mutate when it runs, through the functions it
+    # calls too (a fixed point): it matters where a top-level statement calls it at import time.
+    mutates: dict[str, set[str]] = {}
+    for st, scan in zip(tree.body, scans):
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            local = (scan.stored | scan.params) - scan.declared
+            mutates[st.name] = scan.declared | ((scan.mutated | scan.passed) & assigned - local)
+    changed = True
+    while changed:
+        changed = False
+        for st, scan in zip(tree.body, scans):
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                extra = set().union(*(mutates[g] for g in scan.names & mutates.keys() if g != st.name))
+                if not extra <= mutates[st.name]:
+                    mutates[st.name] |= extra
+                    changed = True
+    rows = []
+    for i, (st, scan) in enumerate(zip(tree.body, scans)):
+        binds: set[str] = set()
+        effect = not isinstance(st, _DEFINITIONS)
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            binds.add(st.name)
+        elif isinstance(st, ast.ClassDef):
+            binds.add(st.name)
+            binds |= set().union(*(mutates[g] for g in scan.names & mutates.keys()))  # the body runs on import
+        elif isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+            for t in targets:
+                binds |= _target_names(t)
+            binds |= scan.passed & assigned  # a call in the value may mutate what it is handed
+            binds |= set().union(*(mutates[g] for g in scan.names & mutates.keys()))
+        elif isinstance(st, (ast.Import, ast.ImportFrom)):
+            for a in st.names:
+                binds.add((a.asname or a.name).split(".")[0])
+        first = min([getattr(st, "lineno", 0), *(d.lineno for d in getattr(st, "decorator_list", ()))])
+        rows.append(_Statement(i, first, getattr(st, "end_lineno", 0) or 0, frozenset(binds),
+                               frozenset(scan.names), effect, _digest(ast.dump(st))))
+    return _ModuleTable(tuple(rows), _dynamic_reason(tree))
+
+
+def _closure(table: _ModuleTable, line: int) -> tuple[str | None, str]:
+    """(digest, granularity) of the top-level statements the function at ``line`` depends on;
+    ``None`` when the module must be taken whole."""
+    if table.dynamic is not None:
+        return None, f"module: {table.dynamic}"
+    # the decorator line, the def line or any line inside it: the enclosing top-level statement
+    start = [s for s in table.statements if s.first <= line <= s.last]
+    if not start:
+        return None, "module: the discharge function was not found in its module"
+    chosen: dict[int, _Statement] = {}
+    todo = [*start, *(s for s in table.statements if s.effect)]
+    binders: dict[str, list[_Statement]] = {}
+    for s in table.statements:
+        for name in s.binds:
+            binders.setdefault(name, []).append(s)
+    while todo:
+        s = todo.pop()
+        if s.index in chosen:
+            continue
+        chosen[s.index] = s
+        for name in s.uses:
+            todo.extend(binders.get(name, ()))
+    return _digest([s.digest for _, s in sorted(chosen.items())]), "function"
+
+
+# ---------------------------------------------------------------------------------------
+# One analysis per source text (in memory, and on disk when a store is given)
+# ---------------------------------------------------------------------------------------
+
+ANALYSIS_VERSION = 1  # bump when the analysis changes: stored analyses are then ignored
+
+
+@dataclass(frozen=True, slots=True)
+class _Analysis:
+    digest: str  # the whole module
+    imports: frozenset[str]
+    table: _ModuleTable
+
+
+_MEMORY: dict[tuple[str, str], _Analysis] = {}
+
+
+def _to_json(a: _Analysis) -> dict[str, Any]:
+    return {"digest": a.digest, "imports": sorted(a.imports), "dynamic": a.table.dynamic,
+            "statements": [[s.index, s.first, s.last, sorted(s.binds), sorted(s.uses), s.effect, s.digest]
+                           for s in a.table.statements]}
+
+
+def _from_json(d: Mapping[str, Any]) -> _Analysis:
+    rows = tuple(_Statement(int(i), int(f), int(la), frozenset(b), frozenset(u), bool(e), str(g))
+                 for i, f, la, b, u, e, g in d["statements"])
+    return _Analysis(str(d["digest"]), frozenset(d["imports"]), _ModuleTable(rows, d["dynamic"]))
+
+
+def _analysis(file: str, module: str, store: Path | None) -> _Analysis:
+    """The analysis of one module file, keyed on its exact bytes (and the analysis version, the
+    Python version whose syntax trees it hashes, and the module name for relative imports)."""
+    import platform
+
+    from checker.cache import _parse_imports
+
+    raw = Path(file).read_bytes()
+    content = hashlib.sha256(raw).hexdigest()
+    key = hashlib.sha256(f"{ANALYSIS_VERSION}/{platform.python_version()}/{module}/{content}".encode()).hexdigest()
+    mem = _MEMORY.get((key, module))
+    if mem is not None:
+        return mem
+    path = None if store is None else store / "fingerprints" / key[:2] / f"{key}.json"
+    if path is not None:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("key") == key:
+                found = _from_json(data["analysis"])
+                _MEMORY[(key, module)] = found
+                return found
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # a missing or damaged entry is recomputed
+    source = raw.decode("utf-8")
+    name = Path(file).name
+    found = _Analysis(module_digest(source, name), frozenset(_parse_imports(source, file, module)), _table(source, name))
+    _MEMORY[(key, module)] = found
+    if path is not None:
+        try:
+            from checker.cache import atomic_write
+
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, json.dumps({"key": key, "analysis": _to_json(found)}))
+        except OSError:
+            pass  # the store is only a speed-up
+    return found
+
+
+# ---------------------------------------------------------------------------------------
+# Imported modules and data files
+# ---------------------------------------------------------------------------------------
+
+
+def _data_files(directory: Path, root: Path) -> dict[str, str]:
+    """Non-Python files in ``directory`` and its non-package subdirectories, by path from ``root``."""
+    out: dict[str, str] = {}
+    if not directory.is_dir():
+        return out
+    for entry in sorted(directory.iterdir()):
+        if entry.name.startswith(".") or entry.name == "__pycache__":
+            continue
+        if entry.is_dir():
+            if not (entry / "__init__.py").exists():
+                out.update(_data_files(entry, root))
+        elif entry.is_file() and not entry.name.endswith(_CODE_SUFFIXES):
+            out[entry.relative_to(root).as_posix()] = _bytes_digest(str(entry), entry.stat().st_mtime_ns,
+                                                                    entry.stat().st_size)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _bytes_digest(path: str, mtime_ns: int, size: int) -> str:
+    # keyed on (path, mtime, size) as well: a file rewritten during the process is read again
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _root_dir(file: Path, module: str) -> Path:
+    """The directory that contains the top-level package of ``module``."""
+    depth = module.count(".") + (1 if file.name == "__init__.py" else 0)
+    root = file.parent
+    for _ in range(depth):
+        root = root.parent
+    return root
+
+
+def code_fingerprint(ob: Obligation, roots: Iterable[str] = ("obligations",), store: Path | None = None) -> Fingerprint:
+    """The code part of ``ob``'s fingerprint (see the module docstring). ``store``: a directory
+    where per-file analyses are kept between runs (keyed on the file's bytes)."""
+    from checker.cache import _module_file
+
+    roots = tuple(sorted(set(roots) | {ob.module.split(".")[0]}))
+    own_file = _module_file(ob.module) or ob.file
+    own_path = Path(own_file)
+    own = _analysis(own_file, ob.module, store)
+    base = _root_dir(own_path, ob.module)
+
+    def project(name: str) -> bool:
+        return any(name == r or name.startswith(r + ".") for r in roots)
+
+    modules: dict[str, str] = {}
+    data: dict[str, str] = dict(_data_files(own_path.parent, base))
+    cycle = False
+    # the module's parent packages run before it on import, so they count like imports
+    parts = ob.module.split(".")
+    todo = sorted(own.imports | {".".join(parts[:i]) for i in range(1, len(parts))})
+    while todo:
+        name = todo.pop()
+        if name in modules or not project(name):
+            continue
+        if name == ob.module:
+            cycle = True
+            continue
+        file = _module_file(name)
+        if file is None:
+            continue  # an attribute imported with `from x import y`, not a module
+        found = _analysis(file, name, store)
+        modules[name] = found.digest
+        data.update(_data_files(Path(file).parent, base))
+        todo.extend(sorted(found.imports))
+    if cycle:
+        code, granularity = None, "module: imported back through a cycle"
+    else:
+        code, granularity = _closure(own.table, ob.line)
+    payload = {"id": ob.id, "module": ob.module, "own": code or own.digest, "modules": dict(sorted(modules.items())),
+               "data": dict(sorted(data.items())), "claims_declared": len(ob.claims)}
+    return Fingerprint(_digest(payload), granularity, dict(sorted(modules.items())), dict(sorted(data.items())))
+
+
+def claims_digest(canonical_forms: Sequence[str]) -> str:
+    return _digest(list(canonical_forms))
+
+
+def obligation_digest(code: str, canonical_forms: Sequence[str]) -> str:
+    """The fingerprint reports and baselines carry: the code digest and the printed claims."""
+    return _digest({"code": code, "claims": list(canonical_forms)})

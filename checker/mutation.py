@@ -1,0 +1,426 @@
+"""The mutation audit: does each obligation's check fail when its claim or discharge is changed?
+
+As mutation-testing tools do for tests (mutmut, Stryker), the audit perturbs the source an
+obligation's verdict depends on — its discharge function and the module-level definitions it
+names (claims, constants, helpers), transitively — one AST edit at a time, re-runs the
+discharge on each *mutant*, and lists the **survivors**: mutants whose status is still the
+original ``proved`` or ``refuted``. A survivor is a change the check did not notice: either
+the check cannot fail there (a defect to fix), or the mutant states something that is still
+true (a weaker hypothesis-free bound, a wider exhaustive range) — then the obligation's
+docstring says so, with a line ``Survives mutation: <source text>: <why>``, and the survivor is
+reported *explained*.
+
+Mutations (each a single site):
+
+- numeric literals ``n → n + 1`` (``0 → 1``, ``1/10 → 2/10`` through its numerator);
+- comparison operators ``< ↔ ≤``, ``> ↔ ≥``, ``== ↔ !=``, in Python and as claim ops
+  (``o.lt ↔ o.le``, ``o.gt ↔ o.ge``, ``o.eq ↔ o.ne``).
+
+Not mutated, by design: resource and search settings (``timeout_ms``, ``rlimit``, ``samples``,
+``rounds``, ``seed``, ``prec``, …) and literals inside ``range(…)`` (the size of an exhaustive
+scope): changing them does not change what is claimed. Strings are never mutated.
+
+A mutant runs in a child process (one per obligation) with the module re-executed from the
+mutated source under a private registry, within a per-mutant time limit; a mutant whose
+discharge raises, or changes status, is *killed*; one that runs out of time is *undecided*.
+The mutation score is killed / (killed + survivors).
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+RESOURCE_KEYWORDS = frozenset({
+    "timeout_ms", "rlimit", "samples", "rounds", "keep", "seed", "prec", "digits", "timeout_s", "points",
+    "max_evaluations", "instances", "trials", "n_samples", "chunk", "chunks", "budget_s", "jobs", "workers",
+})
+_OP_SWAPS = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq}
+_OPS_SYMBOL = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+_CLAIM_OP_SWAPS = {"lt": "le", "le": "lt", "gt": "ge", "ge": "gt", "eq": "ne", "ne": "eq"}
+
+
+@dataclass(frozen=True, slots=True)
+class Mutant:
+    """One single-site edit of a module's source."""
+
+    index: int  # position among the module's mutation sites, in source order
+    line: int
+    col: int
+    kind: str  # "number" | "comparison" | "claim-op"
+    original: str
+    replacement: str
+    source_line: str
+
+    def describe(self) -> str:
+        return f"line {self.line}: {self.original} → {self.replacement} in `{self.source_line.strip()}`"
+
+
+# ------------------------------------------------------------------------------ sites
+
+
+def _referenced_names(nodes: Sequence[ast.AST]) -> set[str]:
+    return {n.id for node in nodes for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _relevant_nodes(tree: ast.Module, discharge: str) -> list[ast.AST]:
+    """The discharge function's body and every module-level definition it names, transitively."""
+    defs: dict[str, ast.AST] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
+            defs[stmt.name] = stmt
+        elif isinstance(stmt, ast.Assign):
+            for t in stmt.targets:
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name):
+                        defs.setdefault(n.id, stmt)
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            defs[stmt.target.id] = stmt
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            # declare_bound(...)/declare_widths(...) calls are declarations about claims
+            pass
+    fn = defs.get(discharge)
+    if not isinstance(fn, ast.FunctionDef):
+        return []
+    body = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    chosen: list[ast.AST] = list(body)
+    seen = {discharge}
+    frontier = _referenced_names(body)
+    while frontier:
+        name = frontier.pop()
+        if name in seen or name not in defs:
+            continue
+        seen.add(name)
+        node = defs[name]
+        if node not in chosen:
+            chosen.append(node)
+        inner = node.body if isinstance(node, (ast.FunctionDef, ast.ClassDef)) else [node]
+        frontier |= _referenced_names(inner) - seen
+    return chosen
+
+
+def _excluded_spans(node: ast.AST) -> list[tuple[int, int, int, int]]:
+    """Source spans not to mutate: resource keywords, range(...) arguments, decorators, docstrings."""
+    spans = []
+    for n in ast.walk(node):
+        if isinstance(n, ast.keyword) and n.arg in RESOURCE_KEYWORDS:
+            spans.append(_span(n.value))
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "range":
+            spans.extend(_span(a) for a in n.args)
+        elif isinstance(n, (ast.FunctionDef, ast.ClassDef)):
+            spans.extend(_span(d) for d in n.decorator_list)
+        elif isinstance(n, ast.Subscript):
+            spans.append(_span(n.slice))  # indices select, they do not state
+    return spans
+
+
+def _span(n: ast.AST) -> tuple[int, int, int, int]:
+    return (n.lineno, n.col_offset, getattr(n, "end_lineno", n.lineno), getattr(n, "end_col_offset", n.col_offset))
+
+
+def _inside(n: ast.AST, spans: Sequence[tuple[int, int, int, int]]) -> bool:
+    pos = (n.lineno, n.col_offset)
+    return any((a, b) <= pos and pos < (c, d) for a, b, c, d in spans)
+
+
+def sites(source: str, discharge: str) -> list[Mutant]:
+    """Every single-site mutation of the source a discharge depends on, in source order."""
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    found: list[tuple[int, int, str, str, str]] = []
+    seen_pos = set()
+    for node in _relevant_nodes(tree, discharge):
+        excluded = _excluded_spans(node)
+        for n in ast.walk(node):
+            if isinstance(n, ast.Constant) and type(n.value) in (int, float) and not _inside(n, excluded):
+                new = n.value + 1
+                found.append((n.lineno, n.col_offset, "number", repr(n.value), repr(new)))
+            elif isinstance(n, ast.Compare) and not _inside(n, excluded):
+                for k, op in enumerate(n.ops):
+                    if type(op) in _OP_SWAPS:
+                        found.append((n.lineno, n.col_offset * 1000 + k, "comparison", _OPS_SYMBOL[type(op)],
+                                      _OPS_SYMBOL[_OP_SWAPS[type(op)]]))
+            elif (isinstance(n, ast.Attribute) and n.attr in _CLAIM_OP_SWAPS and isinstance(n.value, ast.Name)
+                  and n.value.id == "o" and not _inside(n, excluded)):
+                found.append((n.lineno, n.col_offset, "claim-op", f"o.{n.attr}", f"o.{_CLAIM_OP_SWAPS[n.attr]}"))
+    out = []
+    for line, col, kind, original, replacement in sorted(found):
+        if (line, col, kind) in seen_pos:
+            continue
+        seen_pos.add((line, col, kind))
+        out.append(Mutant(len(out), line, col, kind, original, replacement, lines[line - 1] if line <= len(lines) else ""))
+    return out
+
+
+class _Apply(ast.NodeTransformer):
+    def __init__(self, mutant: Mutant) -> None:
+        self.m = mutant
+        self.done = False
+
+    def _here(self, n: ast.AST, col: int | None = None) -> bool:
+        return n.lineno == self.m.line and (n.col_offset if col is None else col) == (self.m.col if col is None else col)
+
+    def visit_Constant(self, n: ast.Constant) -> ast.AST:
+        if self.m.kind == "number" and not self.done and self._here(n) and type(n.value) in (int, float):
+            self.done = True
+            return ast.copy_location(ast.Constant(n.value + 1), n)
+        return n
+
+    def visit_Compare(self, n: ast.Compare) -> ast.AST:
+        self.generic_visit(n)
+        if self.m.kind == "comparison" and not self.done and n.lineno == self.m.line \
+                and n.col_offset == self.m.col // 1000:
+            k = self.m.col % 1000
+            if k < len(n.ops) and type(n.ops[k]) in _OP_SWAPS:
+                n.ops[k] = _OP_SWAPS[type(n.ops[k])]()
+                self.done = True
+        return n
+
+    def visit_Attribute(self, n: ast.Attribute) -> ast.AST:
+        self.generic_visit(n)
+        if self.m.kind == "claim-op" and not self.done and self._here(n) and n.attr in _CLAIM_OP_SWAPS:
+            self.done = True
+            return ast.copy_location(ast.Attribute(n.value, _CLAIM_OP_SWAPS[n.attr], n.ctx), n)
+        return n
+
+
+def mutate(source: str, mutant: Mutant) -> ast.Module:
+    tree = ast.parse(source)
+    applier = _Apply(mutant)
+    tree = applier.visit(tree)
+    if not applier.done:
+        raise ValueError(f"mutation site not found: {mutant.describe()}")
+    return ast.fix_missing_locations(tree)
+
+
+def explanations(docstring: str | None) -> list[tuple[str, str]]:
+    """``(source text, reason)`` from the docstring's ``Survives mutation: <text>: <reason>`` lines."""
+    out = []
+    for raw in (docstring or "").splitlines():
+        line = raw.strip()
+        if line.startswith("Survives mutation:"):
+            rest = line[len("Survives mutation:"):].strip()
+            text, _, why = rest.partition(": ")
+            out.append((text.strip().strip("`"), why.strip()))
+    return out
+
+
+def explained_by(mutant: Mutant, docstring: str | None) -> str | None:
+    for text, why in explanations(docstring):
+        if text and text in mutant.source_line:
+            return why or "explained in the docstring"
+    return None
+
+
+# ------------------------------------------------------------------------------ running
+
+
+@dataclass(frozen=True, slots=True)
+class MutantRun:
+    mutant: Mutant
+    status: str  # the mutant's status, or "error"/"undecided"
+    verdict: str  # "killed" | "survived" | "undecided"
+    explanation: str | None = None
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.mutant.line, "kind": self.mutant.kind, "original": self.mutant.original,
+                "replacement": self.mutant.replacement, "source_line": self.mutant.source_line.strip(),
+                "status": self.status, "verdict": self.verdict, "explanation": self.explanation, "reason": self.reason}
+
+
+def choose(mutants: Sequence[Mutant], limit: int, seed: int) -> list[Mutant]:
+    """At most ``limit`` mutants, drawn deterministically from the seed, claim ops and comparisons first."""
+    if len(mutants) <= limit:
+        return list(mutants)
+    rng = random.Random(seed)
+    priority = [m for m in mutants if m.kind != "number"]
+    numbers = [m for m in mutants if m.kind == "number"]
+    rng.shuffle(priority)
+    rng.shuffle(numbers)
+    half = min(len(priority), (limit + 1) // 2)
+    picked = priority[:half] + numbers[: limit - half]
+    picked += [m for m in priority[half:] if len(picked) < limit]
+    return sorted(picked, key=lambda m: m.index)
+
+
+def _run_mutant(ob: Any, source: str, mutant: Mutant, ctx: Any, time_limit_s: float) -> tuple[str, str | None]:
+    """The mutant's status (its module re-executed from the mutated source under a private
+    registry), or ``("error", why)`` / ``("undecided", why)``."""
+    import types
+
+    from checker import declare as declarations
+    from checker import registry
+    from checker.audit import AuditTimeout, _time_limit
+    from checker.model import Verdict
+
+    code = compile(mutate(source, mutant), ob.file, "exec")
+    saved = (dict(registry._REGISTRY), dict(declarations._BOUNDS), dict(declarations._FAMILIES))
+    registry._REGISTRY.clear()
+    try:
+        module = types.ModuleType(ob.module)
+        module.__file__ = ob.file
+        module.__package__ = ob.module.rpartition(".")[0]
+        try:
+            with _time_limit(time_limit_s):
+                exec(code, module.__dict__)  # noqa: S102 - the project's own source, one literal changed
+                mutated = registry._REGISTRY.get(ob.id)
+                if mutated is None:
+                    return "error", "the mutant no longer declares the obligation"
+                verdict = mutated.discharge(ctx)
+        except AuditTimeout:
+            return "undecided", f"the mutant did not finish within {time_limit_s:.0f} s"
+        except Exception as exc:  # noqa: BLE001 - a crashing mutant is killed
+            return "error", f"{type(exc).__name__}: {exc}"[:300]
+        if not isinstance(verdict, Verdict):
+            return "error", f"discharge returned {type(verdict).__name__}"
+        return verdict.status.value, None
+    finally:
+        registry._REGISTRY.clear()
+        registry._REGISTRY.update(saved[0])
+        declarations._BOUNDS.clear()
+        declarations._BOUNDS.update(saved[1])
+        declarations._FAMILIES.clear()
+        declarations._FAMILIES.update(saved[2])
+
+
+def audit_obligation(ob: Any, ctx: Any, original_status: str, limit: int = 6, time_limit_s: float = 30.0,
+                     deadline_s: float = 240.0) -> dict[str, Any]:
+    """The mutation entry of one obligation (run in the caller's process)."""
+    source = Path(ob.file).read_text(encoding="utf-8")
+    all_sites = sites(source, ob.discharge.__name__)
+    entry: dict[str, Any] = {"id": ob.id, "status": original_status, "sites": len(all_sites)}
+    if original_status not in ("proved", "refuted"):
+        return {**entry, "verdict": "not applicable", "reason": f"the result is {original_status}, not proved or refuted"}
+    if not all_sites:
+        return {**entry, "verdict": "no sites", "reason": "no numeric literal or comparison in the claim or discharge"}
+    chosen = choose(all_sites, limit, ctx.seed)
+    runs: list[MutantRun] = []
+    stop = time.monotonic() + deadline_s
+    for m in chosen:
+        if time.monotonic() > stop:
+            runs.append(MutantRun(m, "undecided", "undecided", reason="the obligation's mutation budget ran out"))
+            continue
+        status, why = _run_mutant(ob, source, m, ctx, min(time_limit_s, max(1.0, stop - time.monotonic())))
+        if status == "undecided":
+            runs.append(MutantRun(m, status, "undecided", reason=why))
+        elif status == original_status:
+            runs.append(MutantRun(m, status, "survived", explained_by(m, ob.discharge.__doc__), why))
+        else:
+            runs.append(MutantRun(m, status, "killed", reason=why))
+    killed = sum(r.verdict == "killed" for r in runs)
+    survived = [r for r in runs if r.verdict == "survived"]
+    unexplained = [r for r in survived if r.explanation is None]
+    decided = killed + len(survived)
+    return {**entry, "verdict": "survivors" if unexplained else "ok", "mutants": len(runs), "killed": killed,
+            "survived": len(survived), "unexplained": len(unexplained),
+            "undecided": sum(r.verdict == "undecided" for r in runs),
+            "score": (killed / decided) if decided else None, "runs": [r.to_json() for r in runs]}
+
+
+def _child(conn: Any, ob_id: str, module: str, seed: int, timeout_s: float, limit: int, time_limit_s: float,
+           deadline_s: float) -> None:
+    import importlib
+
+    from checker import registry
+    from checker.model import Context
+
+    try:
+        importlib.import_module(module)
+        ob = registry._REGISTRY[ob_id]
+        ctx = Context(ob_id, seed, timeout_s, False)
+        original = ob.discharge(ctx).status.value
+        conn.send(audit_obligation(ob, ctx, original, limit, time_limit_s, deadline_s))
+    except BaseException as exc:  # noqa: BLE001
+        conn.send({"id": ob_id, "verdict": "error", "reason": f"{type(exc).__name__}: {exc}"})
+
+
+def run(obligations: Sequence[Any], seed: int, timeout_s: float, limit: int = 6, time_limit_s: float = 30.0,
+        progress: Any = None, seed_of: Any = None) -> list[dict[str, Any]]:
+    """The mutation audit of each obligation, each in its own child process with a hard deadline."""
+    import multiprocessing as mp
+
+    ctx_mp = mp.get_context("fork") if hasattr(mp, "get_context") else mp
+    out = []
+    for i, ob in enumerate(obligations):
+        deadline = timeout_s + limit * time_limit_s
+        parent, child = ctx_mp.Pipe()
+        ob_seed = seed_of(ob) if seed_of is not None else seed
+        proc = ctx_mp.Process(target=_child, args=(child, ob.id, ob.module, ob_seed, timeout_s, limit, time_limit_s,
+                                                   limit * time_limit_s), daemon=True)
+        proc.start()
+        child.close()
+        entry: dict[str, Any]
+        if parent.poll(deadline + 10):
+            try:
+                entry = parent.recv()
+            except EOFError:
+                entry = {"id": ob.id, "verdict": "error", "reason": "the mutation child died"}
+        else:
+            entry = {"id": ob.id, "verdict": "undecided", "reason": f"no answer within {deadline + 10:.0f} s"}
+        proc.terminate()
+        proc.join(2)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(1)
+        parent.close()
+        out.append(entry)
+        if progress is not None:
+            progress(entry, i + 1, len(obligations))
+    return out
+
+
+def summary(entries: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Mutation score per catalogue (the first component of the id)."""
+    per: dict[str, dict[str, Any]] = {}
+    for e in entries:
+        cat = str(e["id"]).split(".")[0]
+        s = per.setdefault(cat, {"obligations": 0, "killed": 0, "survived": 0, "unexplained": 0, "undecided": 0})
+        s["obligations"] += 1
+        for k in ("killed", "survived", "unexplained", "undecided"):
+            s[k] += int(e.get(k, 0) or 0)
+    for s in per.values():
+        decided = s["killed"] + s["survived"]
+        s["score"] = round(s["killed"] / decided, 3) if decided else None
+    return per
+
+
+def render(entries: Sequence[Mapping[str, Any]], markdown: bool = False) -> str:
+    """The survivors and the score per catalogue, as text or Markdown."""
+    lines = []
+    per = summary(entries)
+    if markdown:
+        lines += ["| catalogue | obligations | killed | survived | unexplained | undecided | score |",
+                  "|---|---|---|---|---|---|---|"]
+        for cat, s in sorted(per.items()):
+            lines.append(f"| `{cat}` | {s['obligations']} | {s['killed']} | {s['survived']} | {s['unexplained']} | "
+                         f"{s['undecided']} | {s['score'] if s['score'] is not None else '-'} |")
+        lines.append("")
+    else:
+        for cat, s in sorted(per.items()):
+            lines.append(f"{cat}: score {s['score']}  (killed {s['killed']}, survived {s['survived']}, "
+                         f"unexplained {s['unexplained']}, undecided {s['undecided']}, {s['obligations']} obligations)")
+    survivors = [(e["id"], r) for e in entries for r in e.get("runs", ()) if r["verdict"] == "survived"]
+    if survivors:
+        lines.append("")
+        lines.append("Survivors:" if not markdown else "**Survivors**")
+        lines.append("")
+        for ob_id, r in survivors:
+            note = f"explained: {r['explanation']}" if r["explanation"] else "UNEXPLAINED"
+            lines.append(f"{'- ' if markdown else '  '}{ob_id} line {r['line']}: {r['original']} → {r['replacement']} "
+                         f"in `{r['source_line']}` still {r['status']} ({note})")
+    errors = [e for e in entries if e.get("verdict") in ("error", "undecided") and "runs" not in e]
+    for e in errors:
+        lines.append(f"{'- ' if markdown else '  '}{e['id']}: {e['verdict']} ({e.get('reason')})")
+    return "\n".join(lines) + "\n"
+
+
+def iter_survivors(entries: Sequence[Mapping[str, Any]]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    for e in entries:
+        for r in e.get("runs", ()):
+            if r["verdict"] == "survived":
+                yield e["id"], r

@@ -1,0 +1,553 @@
+"""The printed form of a claim: one more interpretation of the ops namespace.
+
+:class:`RenderOps` interprets a :class:`checker.claims.Claim` symbolically: every op builds an
+:class:`Expr` node instead of a value, so the hypotheses, the conclusion and the named terms come
+out as expression trees. Each tree has three spellings:
+
+- ``canonical``: an s-expression (``(le (abs (- x y)) (* 2 (max …)))``) — exact numbers, no
+  layout choices; it is what fingerprints hash and baselines store, and it reads back
+  (:func:`parse`) into a tree that :mod:`checker.claim_relation` hands to z3;
+- ``text``: the formula as a mathematician writes it (``|x − y| ≤ 2·max(…)``);
+- ``latex``: the same as LaTeX math.
+
+Every op of :mod:`checker.claims` is interpreted; an op this module does not know (added later)
+is kept by name as a function application, so a new op never stops a claim from printing. A
+claim that cannot be rendered (it branches on a value in Python, say) gets ``error`` set and no
+formulas: the reason is shown instead, never an invented formula.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Iterable, Mapping
+
+BOOL_OPS = frozenset({"le", "lt", "ge", "gt", "eq", "ne", "and", "or", "not", "implies", "is_int"})
+_COMPARE = {"le": ("≤", r"\le"), "lt": ("<", "<"), "ge": ("≥", r"\ge"), "gt": (">", ">"),
+            "eq": ("=", "="), "ne": ("≠", r"\ne")}
+_NAMED = {"relu": r"\operatorname{relu}", "max": r"\max", "min": r"\min", "exp": r"\exp", "log": r"\log",
+          "ite": r"\operatorname{ite}", "is_int": r"\operatorname{int}"}
+
+
+class RenderError(TypeError):
+    """A claim used a symbolic value where Python needs a concrete one (``if``, ``bool``, ``int``)."""
+
+
+def _number(value: Any) -> Fraction:
+    if isinstance(value, bool):
+        raise RenderError("a boolean constant inside arithmetic")
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise RenderError(f"the constant {value} has no exact value")
+        return Fraction(value)
+    if hasattr(value, "item"):  # a numpy scalar
+        return _number(value.item())
+    raise RenderError(f"cannot print the constant {value!r} ({type(value).__name__})")
+
+
+def lift(value: Any) -> Expr:
+    if isinstance(value, Expr):
+        return value
+    if isinstance(value, bool):
+        return Expr("true" if value else "false", ())
+    return Expr("num", (), _number(value))
+
+
+class Expr:
+    """A node of a claim's expression tree: ``op`` applied to ``args`` (leaves: ``var`` with
+    ``value`` its name, ``num`` with ``value`` a Fraction, ``true``/``false``)."""
+
+    __slots__ = ("op", "args", "value", "_key")
+
+    def __init__(self, op: str, args: tuple[Expr, ...], value: Any = None) -> None:
+        self.op, self.args, self.value = op, args, value
+        self._key: str | None = None
+
+    @property
+    def is_bool(self) -> bool:
+        return self.op in BOOL_OPS or self.op in ("true", "false") or (
+            self.op == "ite" and len(self.args) == 3 and self.args[1].is_bool)
+
+    @property
+    def is_leaf(self) -> bool:
+        return not self.args and self.op in ("var", "num", "true", "false")
+
+    @property
+    def key(self) -> str:
+        """The canonical s-expression (cached: subtrees are shared)."""
+        if self._key is None:
+            if self.op == "var":
+                self._key = _atom(self.value)
+            elif self.op == "num":
+                v = self.value
+                self._key = str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+            elif self.op in ("true", "false"):
+                self._key = self.op
+            else:
+                self._key = "(" + " ".join([_atom(self.op), *(a.key for a in self.args)]) + ")"
+        return self._key
+
+    def __repr__(self) -> str:
+        return f"Expr({self.key})"
+
+    def __bool__(self) -> bool:
+        raise RenderError("the claim branches on a symbolic value in Python (use o.ite instead of if)")
+
+    def __index__(self) -> int:
+        raise RenderError("the claim uses a symbolic value as a Python integer")
+
+    __hash__ = None  # type: ignore[assignment]  # == builds a formula, so nodes are not hashable
+
+    def _bin(self, op: str, other: Any, swap: bool = False) -> Expr:
+        a, b = lift(self), lift(other)
+        return Expr(op, (b, a) if swap else (a, b))
+
+    def __add__(self, o: Any) -> Expr: return self._bin("+", o)
+
+    def __radd__(self, o: Any) -> Expr:
+        # sum(...) starts from the int 0; dropping it keeps the printed form as written
+        return self if isinstance(o, int) and not isinstance(o, bool) and o == 0 else self._bin("+", o, True)
+
+    def __sub__(self, o: Any) -> Expr: return self._bin("-", o)
+    def __rsub__(self, o: Any) -> Expr: return self._bin("-", o, True)
+    def __mul__(self, o: Any) -> Expr: return self._bin("*", o)
+    def __rmul__(self, o: Any) -> Expr: return self._bin("*", o, True)
+    def __truediv__(self, o: Any) -> Expr: return self._bin("/", o)
+    def __rtruediv__(self, o: Any) -> Expr: return self._bin("/", o, True)
+    def __pow__(self, o: Any) -> Expr: return self._bin("pow", o)
+    def __rpow__(self, o: Any) -> Expr: return self._bin("pow", o, True)
+    def __neg__(self) -> Expr: return Expr("neg", (self,))
+    def __pos__(self) -> Expr: return self
+    def __abs__(self) -> Expr: return Expr("abs", (self,))
+    def __le__(self, o: Any) -> Expr: return self._bin("le", o)
+    def __lt__(self, o: Any) -> Expr: return self._bin("lt", o)
+    def __ge__(self, o: Any) -> Expr: return self._bin("ge", o)
+    def __gt__(self, o: Any) -> Expr: return self._bin("gt", o)
+    def __eq__(self, o: Any) -> Expr: return self._bin("eq", o)  # type: ignore[override]
+    def __ne__(self, o: Any) -> Expr: return self._bin("ne", o)  # type: ignore[override]
+    def __and__(self, o: Any) -> Expr: return self._bin("and", o)
+    def __or__(self, o: Any) -> Expr: return self._bin("or", o)
+    def __invert__(self) -> Expr: return Expr("not", (self,))
+
+
+_BARE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.']*$|^[-+*/]$")
+
+
+def _atom(name: str) -> str:
+    return name if _BARE.match(name) else "|" + name.replace("|", "") + "|"
+
+
+def var(name: str) -> Expr:
+    return Expr("var", (), name)
+
+
+class RenderOps:
+    """The ops namespace building :class:`Expr` trees. Unknown ops are kept by name."""
+
+    name = "render"
+
+    def q(self, num: Any, den: Any = 1) -> Expr:
+        return Expr("num", (), _number(num) / _number(den))
+
+    def _op(self, op: str, *xs: Any) -> Expr:
+        return Expr(op, tuple(lift(x) for x in xs))
+
+    def relu(self, x: Any) -> Expr: return self._op("relu", x)
+    def abs(self, x: Any) -> Expr: return self._op("abs", x)
+    def sqrt(self, x: Any) -> Expr: return self._op("sqrt", x)
+    def floor(self, x: Any) -> Expr: return self._op("floor", x)
+    def ceil(self, x: Any) -> Expr: return self._op("ceil", x)
+    def exp(self, x: Any) -> Expr: return self._op("exp", x)
+    def log(self, x: Any) -> Expr: return self._op("log", x)
+    def pow(self, x: Any, n: Any) -> Expr: return self._op("pow", x, n)
+
+    def max(self, *xs: Any) -> Expr:
+        return self._op("max", *(xs[0] if len(xs) == 1 and isinstance(xs[0], (list, tuple)) else xs))
+
+    def min(self, *xs: Any) -> Expr:
+        return self._op("min", *(xs[0] if len(xs) == 1 and isinstance(xs[0], (list, tuple)) else xs))
+
+    def ite(self, c: Any, a: Any, b: Any) -> Expr: return self._op("ite", c, a, b)
+    def le(self, a: Any, b: Any) -> Expr: return self._op("le", a, b)
+    def lt(self, a: Any, b: Any) -> Expr: return self._op("lt", a, b)
+    def ge(self, a: Any, b: Any) -> Expr: return self._op("ge", a, b)
+    def gt(self, a: Any, b: Any) -> Expr: return self._op("gt", a, b)
+    def eq(self, a: Any, b: Any) -> Expr: return self._op("eq", a, b)
+    def ne(self, a: Any, b: Any) -> Expr: return self._op("ne", a, b)
+
+    def and_(self, *bs: Any) -> Expr:
+        return self._op("and", *bs) if bs else Expr("true", ())
+
+    def or_(self, *bs: Any) -> Expr:
+        return self._op("or", *bs) if bs else Expr("false", ())
+
+    def not_(self, b: Any) -> Expr: return self._op("not", b)
+    def implies(self, a: Any, b: Any) -> Expr: return self._op("implies", a, b)
+
+    def __getattr__(self, op: str) -> Any:
+        if op.startswith("__"):
+            raise AttributeError(op)
+        return lambda *xs: self._op(op.rstrip("_"), *xs)
+
+
+OPS = RenderOps()
+
+
+# ---------------------------------------------------------------------------------------
+# Reading a canonical form back
+# ---------------------------------------------------------------------------------------
+
+_TOKENS = re.compile(r"\(|\)|\|[^|]*\||[^\s()|]+")
+
+
+def parse(text: str) -> Expr:
+    """The tree of a canonical s-expression (the inverse of :attr:`Expr.key`)."""
+    tokens = _TOKENS.findall(text)
+    pos = 0
+
+    def atom(tok: str) -> str:
+        return tok[1:-1] if tok.startswith("|") else tok
+
+    def read() -> Expr:
+        nonlocal pos
+        if pos >= len(tokens):
+            raise ValueError(f"unexpected end of claim form {text[:60]!r}")
+        tok = tokens[pos]
+        pos += 1
+        if tok == "(":
+            op = atom(tokens[pos])
+            pos += 1
+            args = []
+            while pos < len(tokens) and tokens[pos] != ")":
+                args.append(read())
+            if pos >= len(tokens):
+                raise ValueError(f"unbalanced claim form {text[:60]!r}")
+            pos += 1
+            return Expr(op, tuple(args))
+        if tok == ")":
+            raise ValueError(f"unbalanced claim form {text[:60]!r}")
+        if tok in ("true", "false"):
+            return Expr(tok, ())
+        if not tok.startswith("|") and re.match(r"^-?\d+(/\d+)?$", tok):
+            return Expr("num", (), Fraction(tok))
+        return var(atom(tok))
+
+    tree = read()
+    if pos != len(tokens):
+        raise ValueError(f"trailing text after claim form {text[:60]!r}")
+    return tree
+
+
+# ---------------------------------------------------------------------------------------
+# Spelling a tree as text and LaTeX
+# ---------------------------------------------------------------------------------------
+
+_PREC = {"implies": 1, "or": 2, "and": 3, "not": 4, **{k: 5 for k in _COMPARE}, "+": 6, "-": 6, "*": 7, "/": 7,
+         "neg": 8, "pow": 9}
+
+
+def _num_text(v: Fraction) -> str:
+    return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+
+
+def text(e: Expr, parent: int = 0, right: bool = False) -> str:
+    """The formula in plain mathematical notation (Unicode)."""
+    op, a = e.op, e.args
+    prec = _PREC.get(op, 10)
+    match op:
+        case "var":
+            s = str(e.value)
+        case "num":
+            s = _num_text(e.value)
+            prec = 10 if e.value >= 0 and e.value.denominator == 1 else 7
+        case "true" | "false":
+            s = op
+        case "+" | "-" | "*" | "/":
+            sym = {"+": " + ", "-": " − ", "*": "·", "/": "/"}[op]
+            s = text(a[0], prec) + sym + text(a[1], prec, right=True)
+        case "neg":
+            s = "−" + text(a[0], prec)
+        case "pow":
+            s = text(a[0], prec + 1) + "^" + text(a[1], prec + 1)
+        case "abs":
+            s, prec = "|" + text(a[0]) + "|", 10
+        case "floor":
+            s, prec = "⌊" + text(a[0]) + "⌋", 10
+        case "ceil":
+            s, prec = "⌈" + text(a[0]) + "⌉", 10
+        case "sqrt":
+            s, prec = "√(" + text(a[0]) + ")", 10
+        case "is_int":
+            s, prec = text(a[0], 9) + " ∈ ℤ", 5
+        case "not":
+            s = "¬" + text(a[0], prec + 1)
+        case "and" | "or":
+            sym = " ∧ " if op == "and" else " ∨ "
+            s = sym.join(text(x, prec + 1) for x in a)
+        case "implies":
+            s = text(a[0], prec + 1) + " ⇒ " + text(a[1], prec)
+        case _ if op in _COMPARE:
+            s = text(a[0], prec + 1) + f" {_COMPARE[op][0]} " + text(a[1], prec + 1)
+        case _:
+            s, prec = f"{op}(" + ", ".join(text(x) for x in a) + ")", 10
+    tight = prec < parent or (right and prec == parent and op in ("+", "-", "*", "/") and parent in (6, 7))
+    return f"({s})" if tight else s
+
+
+def _latex_var(name: str) -> str:
+    m = re.match(r"^([A-Za-z]+)_?(\d+)$", name)
+    if m:
+        return f"{m.group(1)}_{{{m.group(2)}}}"
+    return name.replace("_", r"\_") if len(name) == 1 else r"\mathit{" + name.replace("_", r"\_") + "}"
+
+
+def latex(e: Expr, parent: int = 0, right: bool = False) -> str:
+    """The formula as LaTeX math (without the surrounding ``$``)."""
+    op, a = e.op, e.args
+    prec = _PREC.get(op, 10)
+    match op:
+        case "var":
+            s = _latex_var(str(e.value))
+        case "num":
+            v = e.value
+            s = str(v.numerator) if v.denominator == 1 else rf"\tfrac{{{v.numerator}}}{{{v.denominator}}}"
+            prec = 10 if v >= 0 else 7
+        case "true" | "false":
+            s = r"\top" if op == "true" else r"\bot"
+        case "+" | "-" | "*":
+            sym = {"+": " + ", "-": " - ", "*": r" \cdot "}[op]
+            s = latex(a[0], prec) + sym + latex(a[1], prec, right=True)
+        case "/":
+            s, prec = rf"\frac{{{latex(a[0])}}}{{{latex(a[1])}}}", 10
+        case "neg":
+            s = "-" + latex(a[0], prec)
+        case "pow":
+            s = "{" + latex(a[0], prec + 1) + "}^{" + latex(a[1]) + "}"
+        case "abs":
+            s, prec = r"\left|" + latex(a[0]) + r"\right|", 10
+        case "floor":
+            s, prec = r"\lfloor " + latex(a[0]) + r" \rfloor", 10
+        case "ceil":
+            s, prec = r"\lceil " + latex(a[0]) + r" \rceil", 10
+        case "sqrt":
+            s, prec = r"\sqrt{" + latex(a[0]) + "}", 10
+        case "not":
+            s = r"\neg " + latex(a[0], prec + 1)
+        case "and" | "or":
+            sym = r" \land " if op == "and" else r" \lor "
+            s = sym.join(latex(x, prec + 1) for x in a)
+        case "implies":
+            s = latex(a[0], prec + 1) + r" \Rightarrow " + latex(a[1], prec)
+        case _ if op in _COMPARE:
+            s = latex(a[0], prec + 1) + f" {_COMPARE[op][1]} " + latex(a[1], prec + 1)
+        case _:
+            name = _NAMED.get(op, r"\operatorname{" + op.replace("_", r"\_") + "}")
+            s, prec = name + r"\left(" + ", ".join(latex(x) for x in a) + r"\right)", 10
+    tight = prec < parent or (right and prec == parent and op in ("+", "-", "*") and parent in (6, 7))
+    return rf"\left({s}\right)" if tight else s
+
+
+# ---------------------------------------------------------------------------------------
+# Claims
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Formula:
+    """One named part of a printed claim."""
+
+    name: str
+    canonical: str
+    text: str
+    latex: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "canonical": self.canonical, "text": self.text, "latex": self.latex}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Formula:
+        return cls(data["name"], data["canonical"], data.get("text", data["canonical"]), data.get("latex", ""))
+
+
+def formula(name: str, e: Expr) -> Formula:
+    return Formula(name, e.key, text(e), latex(e))
+
+
+@dataclass(frozen=True, slots=True)
+class PrintedClaim:
+    """A claim as formulas: ``∀ variables ∈ domains. ∧ hypotheses ⇒ conclusion``, and its terms."""
+
+    name: str
+    variables: tuple[str, ...]
+    conclusion: Formula | None
+    hypotheses: tuple[Formula, ...] = ()
+    terms: tuple[Formula, ...] = ()
+    domains: tuple[Formula, ...] = ()  # one per variable that is not all of ℝ
+    error: str | None = None
+
+    @property
+    def canonical(self) -> str:
+        """The whole claim as one canonical string (what fingerprints hash)."""
+        if self.error is not None:
+            return f"(unprintable {_atom(self.name)} {_atom(self.error)})"
+        parts = [f"(vars {' '.join(_atom(v) for v in self.variables)})"]
+        parts += [f"(domain {_atom(d.name)} {d.canonical})" for d in self.domains]
+        parts += [f"(hyp {_atom(h.name)} {h.canonical})" for h in self.hypotheses]
+        assert self.conclusion is not None
+        parts.append(f"(concl {self.conclusion.canonical})")
+        parts += [f"(term {_atom(t.name)} {t.canonical})" for t in self.terms]
+        return f"(claim {_atom(self.name)} " + " ".join(parts) + ")"
+
+    def statement_text(self) -> str:
+        """``∀ x y. h₁ ∧ h₂ ⇒ conclusion`` in plain notation."""
+        if self.error is not None or self.conclusion is None:
+            return f"{self.name}: cannot be printed ({self.error})"
+        premise = [d.text for d in self.domains] + [h.text for h in self.hypotheses]
+        body = self.conclusion.text if not premise else " ∧ ".join(f"({p})" if " ∨ " in p or " ⇒ " in p else p
+                                                                  for p in premise) + " ⇒ " + self.conclusion.text
+        return f"∀ {' '.join(self.variables)}. {body}" if self.variables else body
+
+    def premise_tree(self) -> Expr:
+        parts = [parse(d.canonical) for d in self.domains] + [parse(h.canonical) for h in self.hypotheses]
+        if not parts:
+            return Expr("true", ())
+        return parts[0] if len(parts) == 1 else Expr("and", tuple(parts))
+
+    def tree(self) -> Expr:
+        """The whole claim ``premise ⇒ conclusion`` as one tree (read back from the canonical forms)."""
+        assert self.conclusion is not None
+        concl = parse(self.conclusion.canonical)
+        if not self.domains and not self.hypotheses:
+            return concl
+        return Expr("implies", (self.premise_tree(), concl))
+
+    def numbers(self) -> set[Fraction]:
+        """Every numeric constant of the claim (for comparing with the statement's prose)."""
+        out: set[Fraction] = set()
+        for f in (*self.domains, *self.hypotheses, *((self.conclusion,) if self.conclusion else ()), *self.terms):
+            out.update(_numbers(parse(f.canonical)))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "variables": list(self.variables),
+            "domains": [d.to_json() for d in self.domains],
+            "hypotheses": [h.to_json() for h in self.hypotheses],
+            "conclusion": None if self.conclusion is None else self.conclusion.to_json(),
+            "terms": [t.to_json() for t in self.terms],
+            "text": self.statement_text(),
+            "error": self.error,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PrintedClaim:
+        concl = data.get("conclusion")
+        return cls(
+            name=data["name"],
+            variables=tuple(data.get("variables", ())),
+            conclusion=None if concl is None else Formula.from_json(concl),
+            hypotheses=tuple(Formula.from_json(h) for h in data.get("hypotheses", ())),
+            terms=tuple(Formula.from_json(t) for t in data.get("terms", ())),
+            domains=tuple(Formula.from_json(d) for d in data.get("domains", ())),
+            error=data.get("error"),
+        )
+
+
+def _numbers(e: Expr) -> Iterable[Fraction]:
+    if e.op == "num":
+        yield e.value
+    for a in e.args:
+        yield from _numbers(a)
+
+
+def _domain_formulas(claim: Any) -> tuple[Formula, ...]:
+    """Typed variables (integers, naturals, bounds), when the claim declares them."""
+    domains = getattr(claim, "domains", None)
+    if not domains:
+        return ()
+    out = []
+    # one Domain per variable, in order (or a mapping name -> Domain)
+    items = domains.items() if isinstance(domains, Mapping) else zip(getattr(claim, "variables", ()), domains)
+    for name, d in items:
+        x = var(name)
+        parts: list[Expr] = []
+        kind = getattr(getattr(d, "kind", None), "value", "real")
+        if kind in ("int", "nat"):
+            parts.append(Expr("is_int", (x,)))
+        lo = getattr(d, "lower", None) if kind == "nat" else getattr(d, "lo", None)
+        if lo is None and kind == "nat":
+            lo = Fraction(0)
+        hi = getattr(d, "hi", None)
+        if lo is not None:
+            parts.append(Expr("le", (lift(lo), x)))
+        if hi is not None:
+            parts.append(Expr("le", (x, lift(hi))))
+        if parts:
+            out.append(formula(name, parts[0] if len(parts) == 1 else Expr("and", tuple(parts))))
+    return tuple(out)
+
+
+def print_claim(claim: Any) -> PrintedClaim:
+    """Interpret ``claim`` with :data:`OPS`; a failure is recorded, never raised."""
+    from checker.claims import Env
+
+    name = str(getattr(claim, "name", "?"))
+    variables = tuple(getattr(claim, "variables", ()))
+    try:
+        env = Env({x: var(x) for x in variables})
+        hyps = tuple(formula(h.name, lift(h.formula(OPS, env))) for h in claim.hypotheses)
+        concl = formula("conclusion", lift(claim.conclusion(OPS, env)))
+        terms = tuple(formula(t.name, lift(t.formula(OPS, env))) for t in claim.terms)
+        domains = _domain_formulas(claim)
+    except RecursionError:
+        return PrintedClaim(name, variables, None, error="the claim is too deep to print")
+    except Exception as exc:  # noqa: BLE001 - a claim the printer cannot follow is reported, not fatal
+        return PrintedClaim(name, variables, None, error=f"{type(exc).__name__}: {exc}")
+    return PrintedClaim(name, variables, concl, hyps, terms, domains)
+
+
+def print_claims(claims: Iterable[Any]) -> tuple[PrintedClaim, ...]:
+    return tuple(print_claim(c) for c in claims)
+
+
+# ---------------------------------------------------------------------------------------
+# Prose against claim
+# ---------------------------------------------------------------------------------------
+
+# A number standing alone in prose: not part of a name (z0, ℝ^{2K}, x_1), a section label or a date.
+_PROSE_NUMBER = re.compile(r"(?<![\w.^_{/])(\d+(?:\.\d+)?(?:/\d+)?)(?![\w}]|\.\d)")
+
+
+def prose_numbers(statement: str) -> list[str]:
+    """Numbers of a statement's prose, leaving out enumerators such as ``(2)``."""
+    return _PROSE_NUMBER.findall(re.sub(r"\(\d+\)", " ", statement))
+
+
+def prose_warnings(statement: str, claims: Iterable[PrintedClaim]) -> list[str]:
+    """Numbers of the statement text that occur in no printed claim (0 and 1 are always allowed):
+    ``≤ 2·…`` in prose while the code checks ``3·…`` is caught here."""
+    printed = [c for c in claims if c.error is None]
+    if not printed:
+        return []
+    constants: set[Fraction] = set()
+    for c in printed:
+        constants |= c.numbers()
+    out = []
+    for token in dict.fromkeys(prose_numbers(statement)):
+        value = Fraction(token)
+        if value in constants or value in (0, 1):
+            continue
+        out.append(f"the statement says {token}, which occurs in none of the checked claims "
+                   f"(their constants: {', '.join(sorted({_num_text(x) for x in constants if x not in (0, 1)}, key=_sort_key)) or 'none'})")
+    return out
+
+
+def _sort_key(s: str) -> Fraction:
+    return Fraction(s)

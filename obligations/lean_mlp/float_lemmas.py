@@ -1,0 +1,604 @@
+"""FloatBridge's binary32 budgets, proved: the rounding model by z3's floating-point theory,
+the budget lemmas by z3 over ℝ on aggregated (order- and length-independent) forms, and the
+budget functions' constants checked exactly at every fan-in of the stated family (a library;
+the obligations are in :mod:`.float_budgets`).
+
+The proof, in the order the obligations use it (derivations: ``docs/reconstructions/lean_mlp_float.md``):
+
+1. **Rounding model** (``rounding_model``). z3 ``QF_FP``: for consecutive non-negative binary32
+   numbers f₁ < f₂ (f₂ the next bit pattern), f₂ − f₁ ≤ 2⁻²³·f₁ when f₁ ≥ 2⁻¹²⁶ and
+   f₂ − f₁ ≤ 2⁻¹⁴⁹, f₂ ≤ 2⁻¹²⁶ below it (the *gap lemma*); a binary32 sum or difference whose
+   rounded value is at most 2⁻¹²⁶ in magnitude is exact. z3 over ℝ: the nearer of the two
+   neighbours of any real x then satisfies |RN(x) − x| ≤ u·|x| or ≤ μ (u = 2⁻²⁴, μ = 2⁻¹⁵⁰),
+   and ≤ u·|x| for a sum of two binary32. IEEE 754 defines +, −, ×, ÷ (and the product with the
+   exact real operand) as RN of the exact result, and RN is odd; those are the semantics used.
+2. **Sum trees** (``dot_close``). Any parenthesisation of a sum of m leaves: a generic
+   addition node keeps |ŝ − s| ≤ γ_{k−1}·∑|leaves| (z3, γ's as variables) provided
+   γ is monotone and u + (1 + u)·γ_{k−2} ≤ γ_{k−1} — checked exactly for every k of the family.
+   Structural induction over the tree (the only step not machine-checked) gives every order.
+   The products' rounding and the sum's error combine (z3 on the summed termwise bounds) into
+   γ_m·S + n·μ·(1 + γ_{m−1}), and the stated ``dot_err`` is shown to dominate it (its
+   coefficients in S, exactly, at every fan-in).
+3. **Masked contraction, dense layer** (``cot_step_close``, the forward layers): the margin
+   keeps the masks equal; the inexact input's error and the dot lemma add up (z3) to
+   ``layerBudget``; the stated function is checked to dominate (sympy, coefficients ≥ 0).
+4. **Head** (``softmax_ce_cot_close``): exp within ε (a *hypothesis*, see below), the
+   subtraction, sum, division and the label's −1 each rounded by the model; the softmax ratio
+   sandwich and e^x ≤ 1/(1 − x) (sympy) bound the ratio of every float entry to the exact one
+   within [1/H, H] (z3), and the stated ``cot_err`` is checked equal to the formula (sympy).
+5. **Final multiply** (``mul_close``) and the **grad-closes**: the part lemmas, glue lemmas
+   (ReLU 1-Lipschitz and exact, spread of the float logits, |softmax − onehot| ≤ 1,
+   |Wᵀc| ≤ n·w·C) and the symbolic identity of ``compose()`` with the Lean nesting, at every
+   shape of the family.
+
+The exp hypothesis: numpy's float32 exp is a library routine, not an IEEE operation, so its
+accuracy |exp32(s) − eˢ| ≤ ε·eˢ on [−81, 0] is a *hypothesis* of the head lemma (the Lean
+``FloatModel.expErr`` field). ``obligations discharge`` checks it at the concrete network, for
+every exp the float head evaluates there (python-flint ``arb`` enclosures); the sampled
+measurement ``lean_mlp.float.exp_accuracy`` is evidence for it in general.
+
+Standard facts used and not machine-checked: structural induction over the summation tree,
+summing n termwise inequalities, exp increasing with e^{a+b} = e^a·e^b, RN odd.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Sequence
+
+from checker.model import Grade, Step, Verdict
+from checker.verdicts import proved, timed, unknown
+from obligations.lean_mlp import binary32 as b32
+
+FANINS = tuple(range(1, 65)) + (128, 256, 512, 1024)
+"""The fan-ins (dot-product lengths, class counts) the bounded lemmas are proved at: every
+fan-in of the example network and of the catalogue's instance families."""
+FANIN_TEXT = "n = 1…64, 128, 256, 512, 1024"
+SHAPES = ((3, 4, 4, 3), (3, 4, 5, 2), (3, 4, 3, 2), (6, 10, 8, 4), (5, 7, 6, 4), (24, 32, 16, 10),
+          (256, 8, 8, 4), (16, 256, 8, 4), (16, 8, 256, 10))
+"""The network shapes d = (d₀, d₁, d₂, d₃) the grad-closes are proved at: the shipped example
+(3, 4, 4, 3) and every shape of the catalogue's instance families."""
+SHAPE_TEXT = "d = " + ", ".join("(" + ",".join(map(str, s)) + ")" for s in SHAPES)
+U_TOP = Fraction(1, 2**126)
+"""The smallest normal binary32, 2⁻¹²⁶."""
+
+
+def proved_bounded(method: str, steps: Sequence[Step], over: str, **data: Any) -> Verdict:
+    """``proved`` with the grade ``bounded`` over a finite family of sizes (``over``)."""
+    return _graded(method, steps, "BOUNDED", over, **data)
+
+
+def proved_universal(method: str, steps: Sequence[Step], over: str, **data: Any) -> Verdict:
+    return _graded(method, steps, "UNIVERSAL", over, **data)
+
+
+def _graded(method: str, steps: Sequence[Step], grade: str, over: str, **data: Any) -> Verdict:
+    return proved(method, *steps, grade=Grade[grade], over=over, **data)
+
+
+@dataclass(frozen=True)
+class Lemmas:
+    """Accumulates lemma checks: each is (holds?, step)."""
+
+    checks: list
+
+    def add(self, ok: bool, step: Step) -> None:
+        self.checks.append((ok, step))
+
+    @property
+    def steps(self) -> list[Step]:
+        return [s for _, s in self.checks]
+
+    @property
+    def failed(self) -> list[str]:
+        return [s.action for ok, s in self.checks if not ok]
+
+    def verdict(self, method: str, grade: str, over: str, **data: Any) -> Verdict:
+        if self.failed:
+            return unknown(method, "not established: " + "; ".join(self.failed), *self.steps)
+        return _graded(method, self.steps, grade, over, lemmas=len(self.checks), **data)
+
+
+def new() -> Lemmas:
+    return Lemmas([])
+
+
+# ---------------------------------------------------------------------------------------
+# z3 over ℝ
+# ---------------------------------------------------------------------------------------
+
+
+def real_lemma(acc: Lemmas, name: str, names: str, build: Callable[[Any, dict], tuple[Any, Any]], timeout_ms: int = 20_000) -> None:
+    """Prove ``∀ names. hyp ⇒ concl`` over ℝ (z3, fresh context; only ``unsat`` proves)."""
+    import z3
+
+    from checker.backends import smt
+
+    with timed() as t:
+        ctx = z3.Context()
+        v = {n: z3.Real(n, ctx) for n in names.split()}
+
+        def q(x: Any) -> Any:
+            return z3.RealVal(Fraction(x), ctx)
+
+        hyp, concl = build(q, v)
+        s = z3.Solver(ctx=ctx)
+        s.set(timeout=timeout_ms)
+        s.add(hyp, z3.Not(concl))
+        answer = s.check()
+        acc.add(answer == z3.unsat, t.step("smt", smt.version(), f"z3 over ℝ: {name}", str(answer)))
+
+
+def _abs(x: Any) -> Any:
+    import z3
+
+    return z3.If(x >= 0, x, -x)
+
+
+# ---------------------------------------------------------------------------------------
+# 1. The rounding model
+# ---------------------------------------------------------------------------------------
+
+
+def _next32(f: Fraction) -> Fraction:
+    """The next binary32 above a non-negative binary32 ``f``, exactly."""
+    import struct
+
+    bits = struct.unpack("<I", struct.pack("<f", float(f)))[0]
+    return Fraction(struct.unpack("<f", struct.pack("<I", bits + 1))[0])
+
+
+def _gap_recheck(point: dict) -> dict | None:
+    f1 = point["f1"]
+    f2 = _next32(f1)
+    g = f2 - f1
+    bad = (g > Fraction(1, 2**23) * f1) if f1 >= U_TOP else (g > Fraction(1, 2**149) or f2 > U_TOP)
+    return {"f1": f1, "f2": f2, "gap": g} if bad else None
+
+
+def gap_lemma() -> Verdict:
+    """z3 ``QF_FP``: the spacing of binary32 above every non-negative finite f₁ < max."""
+    import z3
+
+    from checker.backends import fp
+
+    def build(t: Any) -> tuple[Any, dict]:
+        f1 = t.var32("f1")
+        f2 = z3.fpBVToFP(z3.fpToIEEEBV(f1) + 1, t.f32, t.ctx)
+        hyp = z3.And(t.finite(f1), z3.fpIsPositive(f1), z3.fpLT(f1, t.val32(float(b32.MAX_FLOAT32))))
+        g = z3.fpSub(t.rne, t.wide(f2), t.wide(f1))
+        normal = z3.fpGEQ(f1, t.val32(2.0**-126))
+        concl = z3.And(t.exact_sub64(t.wide(f2), t.wide(f1)), z3.fpGT(g, t.val64(0.0)),
+                       z3.If(normal, z3.fpLEQ(g, z3.fpMul(t.rne, t.val64(2.0**-23), t.wide(f1))),
+                             z3.And(z3.fpLEQ(g, t.val64(2.0**-149)), z3.fpLEQ(f2, t.val32(2.0**-126)))))
+        return z3.Implies(hyp, concl), {"f1": f1}
+
+    return fp.prove("gap lemma: next(f1) − f1 ≤ 2⁻²³·f1 (f1 normal), ≤ 2⁻¹⁴⁹ with next(f1) ≤ 2⁻¹²⁶ (f1 subnormal)",
+                    build, _gap_recheck, over="every non-negative finite binary32 f1 below the largest")
+
+
+def _sum_recheck(point: dict) -> dict | None:
+    a, b = point["a"], point["b"]
+    r = b32.round32(a + b)
+    return {"a + b": a + b, "fl(a + b)": r} if abs(r) <= U_TOP and r != a + b else None
+
+
+def subnormal_sums_exact() -> Verdict:
+    """z3 ``QF_FP``: a binary32 sum whose rounded value is at most 2⁻¹²⁶ is exact (η = 0 for ±)."""
+    import z3
+
+    from checker.backends import fp
+
+    def build(t: Any) -> tuple[Any, dict]:
+        a, b = t.var32("a"), t.var32("b")
+        r = z3.fpAdd(t.rne, a, b)
+        hyp = z3.And(t.finite(a), t.finite(b), z3.fpLEQ(z3.fpAbs(r), t.val32(2.0**-126)))
+        return z3.Implies(hyp, z3.fpEQ(z3.fpAdd(t.rtn, a, b), z3.fpAdd(t.rtp, a, b))), {"a": a, "b": b}
+
+    return fp.prove("|fl(a + b)| ≤ 2⁻¹²⁶ ⇒ a + b is exact (round down = round up)", build, _sum_recheck,
+                    over="every pair of finite binary32 a, b (subtraction is a + (−b))")
+
+
+def rounding_from_gaps(acc: Lemmas, u: Fraction = b32.U, mu: Fraction = b32.MU) -> None:
+    """z3 over ℝ: the nearer neighbour r of x ≥ 0 (gap lemma's spacing) has |r − x| ≤ u·x or ≤ μ;
+    and ≤ u·x when sums are exact at or below 2⁻¹²⁶."""
+
+    def gaps(q: Any, v: dict) -> Any:
+        import z3
+
+        x, f1, f2, r = v["x"], v["f1"], v["f2"], v["r"]
+        return z3.And(0 <= f1, f1 <= x, x <= f2,
+                      z3.Implies(f1 >= q(U_TOP), f2 - f1 <= q(Fraction(1, 2**23)) * f1),
+                      z3.Implies(f1 < q(U_TOP), z3.And(f2 - f1 <= q(Fraction(1, 2**149)), f2 <= q(U_TOP))),
+                      z3.Or(r == f1, r == f2), _abs(r - x) <= x - f1, _abs(r - x) <= f2 - x)
+
+    def any_real(q: Any, v: dict) -> tuple[Any, Any]:
+        import z3
+
+        return gaps(q, v), z3.Or(_abs(v["r"] - v["x"]) <= q(u) * v["x"], _abs(v["r"] - v["x"]) <= q(mu))
+
+    def sums(q: Any, v: dict) -> tuple[Any, Any]:
+        import z3
+
+        return z3.And(gaps(q, v), z3.Implies(v["r"] <= q(U_TOP), v["r"] == v["x"])), _abs(v["r"] - v["x"]) <= q(u) * v["x"]
+
+    real_lemma(acc, "RN(x) within u·|x| or μ of x (x ≥ 0; RN odd)", "x f1 f2 r", any_real)
+    real_lemma(acc, "RN(a ± b) within u·|a ± b| (exact sums below 2⁻¹²⁶)", "x f1 f2 r", sums)
+
+
+def rounding_model() -> Verdict:
+    acc = new()
+    for v in (gap_lemma(), subnormal_sums_exact()):
+        if v.status.value != "proved":
+            return v
+        acc.add(True, v.certificate.steps[0])
+    rounding_from_gaps(acc)
+    return acc.verdict("z3 floating-point theory (gap lemma, exact subnormal sums) + z3 over ℝ", "UNIVERSAL",
+                       "every real |x| ≤ max binary32; every pair of finite binary32")
+
+
+# ---------------------------------------------------------------------------------------
+# 2. Sum trees and dot products
+# ---------------------------------------------------------------------------------------
+
+
+def gamma_conditions(fmt: b32.Format, top: int) -> tuple[bool, Step]:
+    """Exactly, for k = 1…top: γ_k ≥ γ_{k−1} ≥ 0 and u + (1 + u)·γ_{k−1} ≤ γ_k (with γ₀ the
+    format's own γ(0)); what the sum-tree induction and the product combination consume."""
+    with timed() as t:
+        bad = None
+        try:
+            prev = fmt.gamma(0)
+            if prev < 0:
+                bad = 0
+            for k in range(1, top + 1):
+                g = fmt.gamma(k)
+                if not (g >= prev and fmt.u + (1 + fmt.u) * prev <= g):
+                    bad = k
+                    break
+                prev = g
+        except (ValueError, ZeroDivisionError):
+            bad = -1
+        answer = "hold" if bad is None else f"fail at k = {bad}"
+        return bad is None, t.step("exact", "fractions", f"γ monotone and u + (1+u)γ_(k−1) ≤ γ_k for k ≤ {top} ({fmt.name})",
+                                   answer)
+
+
+def sum_tree_lemmas(acc: Lemmas, u: Fraction = b32.U, mu: Fraction = b32.MU) -> None:
+    """The generic addition node, the rounded-product leaf and the combination (z3 over ℝ)."""
+
+    def widen(q: Any, v: dict) -> tuple[Any, Any]:
+        import z3
+
+        e, T, g1, g = v["e"], v["T"], v["g1"], v["g"]
+        return z3.And(_abs(e) <= g1 * T, T >= 0, 0 <= g1, g1 <= g), _abs(e) <= g * T
+
+    def node(q: Any, v: dict) -> tuple[Any, Any]:
+        import z3
+
+        # subtrees with |ŝᵢ − sᵢ| ≤ g·Tᵢ (after widen), |sᵢ| ≤ Tᵢ; summed: |s₁ + s₂| ≤ T, |e₁ + e₂| ≤ X = g·T
+        sh, s, T, X, g, G, r = (v[k] for k in "sh s T X g G r".split())
+        hyp = z3.And(_abs(s) <= T, _abs(sh - s) <= X, X == g * T, g >= 0, q(u) + (1 + q(u)) * g <= G,
+                     _abs(r - sh) <= q(u) * _abs(sh))
+        return hyp, _abs(r - s) <= G * T
+
+    def leaf(q: Any, v: dict) -> tuple[Any, Any]:
+        import z3
+
+        p, qq = v["p"], v["q"]
+        hyp = z3.Or(_abs(qq - p) <= q(u) * _abs(p), _abs(qq - p) <= q(mu))
+        return hyp, z3.And(_abs(qq) <= (1 + q(u)) * _abs(p) + q(mu), _abs(qq - p) <= q(u) * _abs(p) + q(mu))
+
+    def combine(q: Any, v: dict) -> tuple[Any, Any]:
+        import z3
+
+        sh, Q, P, T, S, E, g1, g, n = (v[k] for k in "sh Q P T S E g1 g n".split())
+        hyp = z3.And(n >= 0, S >= 0, _abs(sh - Q) <= g1 * T, T <= (1 + q(u)) * S + n * q(mu), _abs(Q - P) <= E,
+                     E <= q(u) * S + n * q(mu), 0 <= g1, (1 + q(u)) * g1 + q(u) <= g)
+        return hyp, _abs(sh - P) <= g * S + n * q(mu) * (1 + g1)
+
+    real_lemma(acc, "subtree widening: |ŝᵢ − sᵢ| ≤ γ_(kᵢ−1)·Tᵢ ≤ γ_(k−2)·Tᵢ (γ monotone)", "e T g1 g", widen)
+    real_lemma(acc, "addition node: |fl(ŝ₁+ŝ₂) − (s₁+s₂)| ≤ γ_(k−1)·(T₁+T₂) given |(ŝ₁+ŝ₂) − (s₁+s₂)| ≤ γ_(k−2)·(T₁+T₂)",
+               "sh s T X g G r", node)
+    real_lemma(acc, "rounded product leaf: |q̂| ≤ (1+u)|p| + μ and |q̂ − p| ≤ u|p| + μ", "p q", leaf)
+    real_lemma(acc, "dot product: tree error γ_(m−1)·∑|q̂| plus the products' errors ≤ γ_m·S + n·μ·(1 + γ_(m−1))",
+               "sh Q P T S E g1 g n", combine)
+
+
+def affine_dominates(stated: Callable[[Any], Any], slope: Fraction, const: Fraction) -> bool:
+    """``stated(S) ≥ slope·S + const`` for every S ≥ 0, decided exactly: ``stated`` evaluated on a
+    sympy symbol must be a polynomial in S with coefficients dominating (degree ≤ 1 here; any
+    higher coefficient must be ≥ 0)."""
+    from checker.backends import symbolic
+
+    sp = symbolic.sympy()
+    S = sp.Symbol("S", nonnegative=True)
+    try:
+        poly = sp.Poly(sp.expand(stated(S)), S)
+    except (sp.PolynomialError, TypeError, ValueError):
+        return False
+    coeffs = poly.all_coeffs()[::-1]  # constant first
+    want = [const, slope]
+    for i, c in enumerate(coeffs):
+        if not c.is_Rational:
+            return False
+        if Fraction(int(c.p), int(c.q)) < (want[i] if i < 2 else 0):
+            return False
+    return len(coeffs) >= 1 and (len(coeffs) >= 2 or slope <= 0)
+
+
+def dot_dominance(fmt: b32.Format, fanins: Sequence[int]) -> tuple[bool, Step]:
+    """At each fan-in n (with and without a bias term), the stated ``dot_err`` dominates the
+    proved γ_m·S + n·μ·(1 + γ_{m−1}), m = n + bias."""
+    with timed() as t:
+        bad = []
+        for n in fanins:
+            for bias in (False, True):
+                m = n + bias
+                g, g1 = Fraction(fmt.gamma(m)), Fraction(fmt.gamma(m - 1))
+                proved_slope = Fraction(b32.BINARY32.gamma(m))
+                proved_const = n * b32.MU * (1 + Fraction(b32.BINARY32.gamma(m - 1)))
+                del g, g1
+                if not affine_dominates(lambda S: b32.dot_err(fmt, n, S, bias), proved_slope, proved_const):
+                    bad.append(f"n = {n}{' + bias' if bias else ''}")
+        return not bad, t.step("symbolic", "sympy", f"dot_err({fmt.name}) ≥ γ_m·S + n·μ·(1 + γ_(m−1)) at {len(fanins)} fan-ins",
+                               "dominates" if not bad else "fails at " + ", ".join(bad[:5]))
+
+
+def dot_lemma(fmt: b32.Format = b32.BINARY32, fanins: Sequence[int] = FANINS) -> Lemmas:
+    acc = new()
+    acc.add(*gamma_conditions(b32.BINARY32, max(fanins) + 1))
+    sum_tree_lemmas(acc)
+    acc.add(*dot_dominance(fmt, fanins))
+    return acc
+
+
+# ---------------------------------------------------------------------------------------
+# 3. Masked contraction and dense layer with an inexact input
+# ---------------------------------------------------------------------------------------
+
+
+def layer_lemmas(acc: Lemmas, u: Fraction = b32.U) -> None:
+    """Termwise operand bounds, mask agreement under the margin, the layer's error (z3 over ℝ)."""
+
+    def term(q: Any, v: dict) -> tuple[Any, Any]:
+        import z3
+
+        W, w, c, ct, C, ec = (v[k] for k in "W w c ct C ec".split())
+        hyp = z3.And(_abs(W) <= w, _abs(c) <= C, _abs(ct - c) <= ec)
+        return hyp, z3.And(_abs(W * ct) <= w * (C + ec), _abs(W * ct - W * c) <= w * ec, _abs(W * c) <= w * C)
+
+    def mask(q: Any, v: dict) -> tuple[Any, Any]:
+        import z3
+
+        z, zt, E = v["z"], v["zt"], v["E"]
+        return z3.And(_abs(zt - z) <= E, E < _abs(z)), (zt > 0) == (z > 0)
+
+    def layer(q: Any, v: dict) -> tuple[Any, Any]:
+        import z3
+
+        F, V, X, Sabs, K, L, g, N0, z, zt, E, beta, B = (v[k] for k in "F V X Sabs K L g N0 z zt E beta B".split())
+        # F = fl(∑ W x̃ [+ b]), V = ∑ W x̃ [+ b], X = ∑ W x [+ b]; Sabs = ∑|W x̃| [+ |b|] ≤ K + β; |V − X| ≤ L
+        hyp = z3.And(g >= 0, N0 >= 0, _abs(F - V) <= g * Sabs + N0, Sabs <= K + B, _abs(V - X) <= L,
+                     _abs(zt - z) <= E, E < _abs(z), beta >= 0, B <= beta)
+        masked_f = z3.If(zt > 0, F, 0)
+        masked_x = z3.If(z > 0, X, 0)
+        return hyp, z3.And(_abs(F - X) <= L + g * (K + beta) + N0, _abs(masked_f - masked_x) <= L + g * (K + beta) + N0)
+
+    real_lemma(acc, "termwise: |W·c̃| ≤ w(C + ec), |W(c̃ − c)| ≤ w·ec, |W·c| ≤ w·C", "W w c ct C ec", term)
+    real_lemma(acc, "margin: |z̃ − z| ≤ E < |z| ⇒ the ReLU masks agree", "z zt E", mask)
+    real_lemma(acc, "layer: dot lemma at x̃ plus the input error ⇒ n·w·e + γ·(n·w·(A + e) + β) + underflow, masked or not",
+               "F V X Sabs K L g N0 z zt E beta B", layer)
+
+
+def layer_dominance(fmt: b32.Format, fanins: Sequence[int], bias: bool) -> tuple[bool, Step]:
+    """The stated ``layer_budget`` ≥ n·w·e + γ_m·(n·w·(A + e) + β) + n·μ(1 + γ_{m−1}) for all
+    non-negative w, A, e, β (coefficients of the difference ≥ 0, exactly, sympy)."""
+    from checker.backends import symbolic
+
+    sp = symbolic.sympy()
+    w, A, e, beta = sp.symbols("w A e beta", nonnegative=True)
+    with timed() as t:
+        bad = []
+        for n in fanins:
+            m = n + bias
+            g, g1 = b32.BINARY32.gamma(m), b32.BINARY32.gamma(m - 1)
+            proved_bound = n * w * e + sp.Rational(g.numerator, g.denominator) * (n * w * (A + e) + (beta if bias else 0)) \
+                + n * sp.Rational(1, 2**150) * (1 + sp.Rational(g1.numerator, g1.denominator))
+            try:
+                diff = sp.expand(b32.layer_budget(fmt, n, w, A, beta if bias else 0, e, bias) - proved_bound)
+                ok = all(c >= 0 for c in sp.Poly(diff, w, A, e, beta).coeffs()) if diff != 0 else True
+            except (sp.PolynomialError, TypeError, ValueError):
+                ok = False
+            if not ok:
+                bad.append(f"n = {n}")
+        return not bad, t.step("symbolic", symbolic.version(),
+                               f"layer_budget({fmt.name}, bias={bias}) dominates the proved bound at {len(fanins)} fan-ins",
+                               "dominates" if not bad else "fails at " + ", ".join(bad[:5]))
+
+
+# ---------------------------------------------------------------------------------------
+# 4. The head
+# ---------------------------------------------------------------------------------------
+
+
+def head_lemmas(acc: Lemmas, u: Fraction = b32.U, mu: Fraction = b32.MU) -> None:
+    """The softmax ratio sandwich and the closing steps of cotErr (z3 over ℝ; the exp atoms
+    y = e^δ, z = e^{uG} enter through e^x ≤ 1/(1 − x), proved by sympy in :func:`exp_facts`)."""
+
+    def sandwich(q: Any, v: dict) -> tuple[Any, Any]:
+        import z3
+
+        A, B, rk, rlo, rhi, sg, g, R = (v[k] for k in "A B rk rlo rhi sg g R".split())
+        hyp = z3.And(A > 0, rlo > 0, rlo * A <= B, B <= rhi * A, rlo <= rk, rk <= rhi, 0 <= g, g < 1, -g <= sg, sg <= g,
+                     R * B * (1 + sg) == rk * A)
+        return hyp, z3.And(R * rlo * (1 - g) <= rhi, R * rhi * (1 + g) >= rlo)
+
+    def factors(q: Any, v: dict) -> tuple[Any, Any]:
+        import z3
+
+        eps, g, d, G, y, z = (v[k] for k in "eps g d G y z".split())
+        uu = q(u)
+        onea = (1 + eps) / (1 - uu * G)
+        H = onea * (1 + uu) / ((1 - 2 * d) * (2 - onea) * (1 - g) * (1 - uu))
+        hyp = z3.And(eps >= 0, eps <= q(Fraction(1, 2**16)), g >= 0, g <= q(Fraction(1, 16)), d >= 0, 2 * d < 1, G >= 0,
+                     G <= 80, y >= 1, y * y * (1 - 2 * d) <= 1, z >= 1, z * (1 - uu * G) <= 1)
+        rhi, rlo = y * z * (1 + eps), (1 - eps) / (y * z)
+        return hyp, z3.And(rhi / (rlo * (1 - g)) * (1 + uu) <= H, rlo / (rhi * (1 + g)) * (1 - uu) >= 1 / H, H >= 1)
+
+    def entry(q: Any, v: dict) -> tuple[Any, Any]:
+        import z3
+
+        P, R, Rlo, Rhi, H, qv, ph = (v[k] for k in "P R Rlo Rhi H qv ph".split())
+        hyp = z3.And(0 <= P, P <= 1, Rlo <= R, R <= Rhi, Rhi * (1 + q(u)) <= H, Rlo * (1 - q(u)) * H >= 1, H >= 1,
+                     Rlo > 0, qv == P * R, z3.Or(_abs(ph - qv) <= q(u) * qv, _abs(ph - qv) <= q(mu)))
+        return hyp, _abs(ph - P) <= (H - 1) * P + q(mu)
+
+    def label(q: Any, v: dict) -> tuple[Any, Any]:
+        import z3
+
+        P, H, ph, c = v["P"], v["H"], v["ph"], v["c"]
+        hyp = z3.And(0 <= P, P <= 1, H >= 1, _abs(ph - P) <= (H - 1) * P + q(mu))
+        cot = (H - 1) * (1 + q(u)) + q(u) + q(mu) * (1 + q(u))
+        on = z3.Implies(_abs(c - (ph - 1)) <= q(u) * _abs(ph - 1), _abs(c - (P - 1)) <= cot)
+        return hyp, z3.And(on, _abs(ph - P) <= cot)
+
+    def exponent(q: Any, v: dict) -> tuple[Any, Any]:
+        import z3
+
+        tk, M, G, s, d = v["tk"], v["M"], v["G"], v["s"], v["d"]
+        hyp = z3.And(tk <= M, M - tk <= G, G < 80, _abs(s - (tk - M)) <= q(u) * _abs(tk - M))
+        return hyp, z3.And(s <= 0, s >= -81, _abs(s - (tk - M)) <= q(u) * G)
+
+    real_lemma(acc, "head ratio sandwich: e_k/Ŝ ÷ P_k ∈ [ρ_lo/(ρ_hi(1+γ)), ρ_hi/(ρ_lo(1−γ))]", "A B rk rlo rhi sg g R", sandwich)
+    real_lemma(acc, "head factors: ρ_hi/(ρ_lo(1−γ))(1+u) ≤ H and ρ_lo/(ρ_hi(1+γ))(1−u) ≥ 1/H (y = e^δ, z = e^(uG))",
+               "eps g d G y z", factors)
+    real_lemma(acc, "head entry: |fl(e_k/Ŝ) − P_k| ≤ (H − 1)·P_k + μ", "P R Rlo Rhi H qv ph", entry)
+    real_lemma(acc, "head label: the rounded −1 keeps |ĉ − (P − onehot)| ≤ (H−1)(1+u) + u + μ(1+u)", "P H ph c", label)
+    real_lemma(acc, "head exponent: fl(t̃_k − M) ∈ [−81, 0], within u·G of t̃_k − M", "tk M G s d", exponent)
+
+
+def exp_facts(acc: Lemmas) -> None:
+    """e^x ≤ 1/(1 − x) on [0, 1) (so e^{2δ} ≤ 1/(1 − 2δ), e^{uG} ≤ 1/(1 − uG)): sympy."""
+    from checker.backends import symbolic
+
+    sp = symbolic.sympy()
+    x = sp.symbols("x", nonnegative=True)
+    f = (1 - x) * sp.exp(x)
+    for ok_step in (symbolic.zero_step(sp.diff(f, x) + x * sp.exp(x), "d/dx[(1 − x)eˣ] = −x·eˣ ≤ 0, so (1 − x)eˣ ≤ its value at 0"),
+                    symbolic.zero_step(f.subs(x, 0) - 1, "(1 − x)eˣ = 1 at x = 0")):
+        acc.add(*ok_step)
+
+
+def cot_err_matches(fmt: b32.Format, classes: Sequence[int]) -> tuple[bool, Step]:
+    """The stated ``cot_err`` ≥ (H − 1)(1 + u) + u + μ(1 + u) with the proved H, for every
+    δ, G (symbolic, sympy), at each class count m."""
+    from checker.backends import symbolic
+
+    sp = symbolic.sympy()
+    d, G = sp.symbols("delta G", nonnegative=True)
+    uu, mu, eps = sp.Rational(1, 2**24), sp.Rational(1, 2**150), sp.Rational(b32.BINARY32.exp_rel.numerator, b32.BINARY32.exp_rel.denominator)
+    with timed() as t:
+        bad = []
+        for m in classes:
+            g = b32.BINARY32.gamma(max(m - 1, 0))
+            g = sp.Rational(g.numerator, g.denominator)
+            onea = (1 + eps) / (1 - uu * G)
+            H = onea * (1 + uu) / ((1 - 2 * d) * (2 - onea) * (1 - g) * (1 - uu))
+            want = (H - 1) * (1 + uu) + uu + mu * (1 + uu)
+            try:
+                ok = sp.simplify(sp.together(b32.cot_err(fmt, m, d, G) - want)) == 0
+            except (TypeError, ValueError):
+                ok = False
+            if not ok:
+                bad.append(f"m = {m}")
+        return not bad, t.step("symbolic", symbolic.version(), f"cot_err({fmt.name}) is the proved formula at {len(classes)} class counts",
+                               "equal" if not bad else "differs at " + ", ".join(bad[:5]))
+
+
+# ---------------------------------------------------------------------------------------
+# 5. The final multiply and the glue of the grad-closes
+# ---------------------------------------------------------------------------------------
+
+
+def mul_lemmas(acc: Lemmas, fmt: b32.Format, u: Fraction = b32.U, mu: Fraction = b32.MU) -> None:
+    def mul(q: Any, v: dict) -> tuple[Any, Any]:
+        import z3
+
+        a, c, ct, A, C, ec, r = (v[k] for k in "a c ct A C ec r".split())
+        hyp = z3.And(_abs(a) <= A, _abs(c) <= C, _abs(ct - c) <= ec,
+                     z3.Or(_abs(r - a * ct) <= q(u) * _abs(a * ct), _abs(r - a * ct) <= q(mu)))
+        return hyp, _abs(r - a * c) <= A * ec + q(u) * A * (C + ec) + q(mu)
+
+    real_lemma(acc, "final multiply: |RN(a·c̃) − a·c| ≤ A·ec + u·A·(C + ec) + μ", "a c ct A C ec r", mul)
+    from checker.backends import symbolic
+
+    sp = symbolic.sympy()
+    A, C, ec = sp.symbols("A C ec", nonnegative=True)
+    with timed() as t:
+        proved_bound = A * ec + sp.Rational(1, 2**24) * A * (C + ec) + sp.Rational(1, 2**150)
+        try:
+            diff = sp.expand(b32.mul_err(fmt, A, C, 0, ec) - proved_bound)
+            ok = diff == 0 or all(c >= 0 for c in sp.Poly(diff, A, C, ec).coeffs())
+        except (sp.PolynomialError, TypeError, ValueError):
+            ok = False
+        acc.add(ok, t.step("symbolic", symbolic.version(), f"mulErr({fmt.name}, A, C, 0, ec) dominates the proved bound",
+                           "dominates" if ok else "does not dominate"))
+
+
+def glue_lemmas(acc: Lemmas) -> None:
+    def relu(q: Any, v: dict) -> tuple[Any, Any]:
+        import z3
+
+        z, zt, e = v["z"], v["zt"], v["e"]
+        rz, rzt = z3.If(z > 0, z, 0), z3.If(zt > 0, zt, 0)
+        return _abs(zt - z) <= e, z3.And(_abs(rzt - rz) <= e, rz >= 0)
+
+    def spread(q: Any, v: dict) -> tuple[Any, Any]:
+        import z3
+
+        t1, t2, s1, s2, d, sp_ = (v[k] for k in "t1 t2 s1 s2 d sp".split())
+        hyp = z3.And(_abs(s1 - t1) <= d, _abs(s2 - t2) <= d, t1 - t2 <= sp_)
+        return hyp, s1 - s2 <= sp_ + 2 * d
+
+    def onehot(q: Any, v: dict) -> tuple[Any, Any]:
+        import z3
+
+        P = v["P"]
+        return z3.And(0 <= P, P <= 1), z3.And(_abs(P) <= 1, _abs(P - 1) <= 1)
+
+    real_lemma(acc, "ReLU is 1-Lipschitz and non-negative (the float ReLU is exact)", "z zt e", relu)
+    real_lemma(acc, "float logits within δ: spread(t̃) ≤ spread(t) + 2δ", "t1 t2 s1 s2 d sp", spread)
+    real_lemma(acc, "|softmax − onehot| ≤ 1 entrywise", "P", onehot)
+
+
+def _relu_recheck(point: dict) -> dict | None:
+    z = point["z"]
+    r = max(z, Fraction(0))
+    return None if b32.round32(r) == r else {"z": z, "relu": r}
+
+
+def relu_exact() -> Verdict:
+    """z3 ``QF_FP``: for every non-NaN binary32 z, max(z, +0) is z (z > 0) or a zero, and
+    rounding it to binary32 changes nothing."""
+    import z3
+
+    from checker.backends import fp
+
+    def build(t: Any) -> tuple[Any, dict]:
+        z = t.var32("z")
+        m = z3.fpMax(z, t.val32(0.0))
+        back = z3.fpToFP(t.rne, t.wide(m), t.f32)
+        concl = z3.And(z3.If(z3.fpGT(z, t.val32(0.0)), z3.fpEQ(m, z), z3.fpIsZero(m)), z3.fpEQ(back, m))
+        return z3.Implies(z3.Not(z3.fpIsNaN(z)), concl), {"z": z}
+
+    return fp.prove("relu(z) = max(z, 0) is z or 0 and fl(relu z) = relu z", build, _relu_recheck,
+                    over="every non-NaN binary32 z (all 2³² bit patterns but NaNs)")
+
+
+def composition_steps(dims: tuple[int, int, int, int]) -> list[tuple[bool, Step]]:
+    """compose() equals the Lean nesting of the named budgets, symbolically, at ``dims``."""
+    from obligations.lean_mlp import float_budgets
+
+    return float_budgets._composition_steps(dims)

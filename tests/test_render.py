@@ -1,0 +1,44 @@
+"""Printed claims: every op is interpreted, the canonical form reads back, prose is checked."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from checker.claims import claim
+from checker.render import parse, print_claim, prose_warnings
+
+
+def test_every_op_prints_and_reads_back():
+    """Each op of checker.claims (and the newer floor/ceil/exp/log/pow, and an unknown op by name)
+    prints, and the canonical form parses back to the same form."""
+    c = claim("all-ops", "x y", lambda o, v: o.implies(
+        o.and_(o.le(o.relu(v.x), o.abs(v.y)), o.not_(o.eq(v.x, o.q(-3, 8)))),
+        o.or_(o.lt(o.max(v.x, v.y) - o.min(v.x, 1), o.sqrt(v.y * v.y + 1)),
+              o.ge(o.ite(o.gt(v.x, 0), v.x / 2, -v.x), o.floor(v.x) + o.ceil(v.y)),
+              o.ne(o.exp(v.x) ** 2, o.log(o.pow(v.y, 3))), o.gt(o.erfc(v.x), 0))),
+        hypotheses={"pos": lambda o, v: o.gt(v.y, 0)}, terms={"t": lambda o, v: 0.5 * v.x})
+    p = print_claim(c)
+    assert p.error is None
+    for f in (*p.hypotheses, p.conclusion, *p.terms):
+        assert parse(f.canonical).key == f.canonical
+    assert "erfc" in p.conclusion.canonical and "-3/8" in p.conclusion.canonical
+    assert p.terms[0].canonical == "(* 1/2 x)"
+    assert "⇒" in p.statement_text() and r"\le" in p.conclusion.latex
+
+
+def test_unprintable_claim_says_why():
+    """A claim that branches on a value in Python gets an error, not an invented formula."""
+    c = claim("branchy", "x", lambda o, v: o.le(v.x, 1) if v.x > 0 else o.le(v.x, 2))
+    p = print_claim(c)
+    assert p.error is not None and p.conclusion is None and "cannot be printed" in p.statement_text()
+
+
+def test_prose_number_missing_from_claim_is_warned():
+    """'≤ 2·…' in the statement with 3 in the checked claim is caught; 2 in both is not."""
+    three = print_claim(claim("c", "x y", lambda o, v: o.le(o.abs(v.x), 3 * o.abs(v.y))))
+    two = print_claim(claim("c", "x y", lambda o, v: o.le(o.abs(v.x), 2 * o.abs(v.y))))
+    statement = "|f(x)| ≤ 2·|y| for x_1 in ℝ^2"
+    assert prose_warnings(statement, [two]) == []
+    warnings = prose_warnings(statement, [three])
+    assert len(warnings) == 1 and "says 2" in warnings[0] and "3" in warnings[0]
+    assert three.numbers() == {Fraction(3)}
