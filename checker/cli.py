@@ -257,10 +257,9 @@ def cmd_mutate(args: argparse.Namespace) -> ExitCode:
     import json
 
     from checker import mutation
-    from checker.registry import discover
     from checker.model import derive_seed
 
-    catalogue = discover(args.package)
+    catalogue = _catalogue(args)
     chosen = catalogue.select(args.patterns, include_slow=args.slow)
 
     def show(entry: dict, done: int, total: int) -> None:
@@ -271,7 +270,9 @@ def cmd_mutate(args: argparse.Namespace) -> ExitCode:
     entries = mutation.run(chosen, args.seed, args.timeout, limit=args.mutants, progress=show,
                            seed_of=lambda ob: derive_seed(args.seed, ob.id))
     text = json.dumps({"mutation": entries, "summary": mutation.summary(entries)}, indent=2, sort_keys=True) + "\n" \
-        if args.format == "json" else mutation.render(entries, markdown=args.format == "markdown")
+        if args.format == "json" else mutation.render(entries, markdown=args.format == "markdown", command=(
+            f"obligations audit --mutate {' '.join(args.patterns) + ' ' if args.patterns else ''}"
+            f"--mutants {args.mutants} --seed {args.seed}{' --slow' if args.slow else ''}"))
     if args.output:
         atomic_write(args.output, text)
     else:

@@ -55,6 +55,7 @@ class Mutant:
     original: str
     replacement: str
     source_line: str
+    scope: tuple[str, ...] = ()  # the functions and classes around the site, outermost first
 
     def describe(self) -> str:
         return f"line {self.line}: {self.original} → {self.replacement} in `{self.source_line.strip()}`"
@@ -103,9 +104,10 @@ def _relevant_nodes(tree: ast.Module, discharge: str) -> list[ast.AST]:
     return chosen
 
 
-def _excluded_spans(node: ast.AST) -> list[tuple[int, int, int, int]]:
-    """Source spans not to mutate: resource keywords, range(...) arguments, decorators, docstrings."""
-    spans = []
+def _excluded_spans(node: ast.AST, display: Sequence[tuple[int, int, int, int]] = ()) -> list[tuple[int, int, int, int]]:
+    """Source spans not to mutate: resource keywords, range(...) arguments, decorators, docstrings,
+    and ``display`` (expressions that reach only a certificate's text or data)."""
+    spans = list(display)
     for n in ast.walk(node):
         if isinstance(n, ast.keyword) and n.arg in RESOURCE_KEYWORDS:
             spans.append(_span(n.value))
@@ -116,6 +118,171 @@ def _excluded_spans(node: ast.AST) -> list[tuple[int, int, int, int]]:
         elif isinstance(n, ast.Subscript):
             spans.append(_span(n.slice))  # indices select, they do not state
     return spans
+
+
+# Calls whose arguments only describe a verdict: a verdict constructor fixes its status by which
+# constructor it is, so its method, steps, grade, scope text and data are display (a refutation's
+# witness is not: it is what the re-check must have confirmed, so it stays a site); a step
+# records what a backend was asked and answered.
+_DISPLAY_ONLY_CALLS = frozenset({"proved", "supported", "unknown", "step", "Step", "print"})
+_DISPLAY_AFTER = {"refuted": 2, "with_data": 1, "regrade": 1, "all_of": 2}  # arguments from this position on
+_DISPLAY_KEYWORDS = {"all_of": frozenset({"family"})}
+
+
+def _call_name(n: ast.Call) -> str | None:
+    if isinstance(n.func, ast.Name):
+        return n.func.id
+    if isinstance(n.func, ast.Attribute):
+        return n.func.attr
+    return None
+
+
+def _sink_spans(tree: ast.AST) -> list[tuple[int, int, int, int]]:
+    """Expressions whose value can only end up in a certificate's text or data, never in a status:
+    the arguments of verdict constructors and steps (see ``_DISPLAY_ONLY_CALLS``), and f-strings."""
+    spans = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.JoinedStr):
+            spans.append(_span(n))
+        elif isinstance(n, ast.Raise) and isinstance(n.exc, ast.Call):
+            spans.extend(_span(a) for a in n.exc.args)  # an exception's message
+        elif isinstance(n, ast.Call):
+            name = _call_name(n)
+            if name in _DISPLAY_ONLY_CALLS:
+                spans.extend(_span(a) for a in n.args)
+                spans.extend(_span(k.value) for k in n.keywords)
+            elif name in _DISPLAY_AFTER:
+                first = _DISPLAY_AFTER[name]
+                spans.extend(_span(a) for a in n.args[first:] if not any(isinstance(x, ast.Starred) for x in n.args[:first]))
+                spans.extend(_span(k.value) for k in n.keywords
+                             if (name != "all_of" and k.arg is not None) or k.arg in _DISPLAY_KEYWORDS.get(name, ()))
+    return spans
+
+
+_FRESH = (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)
+_CONTAINER_WRITES = frozenset({"append", "extend", "update", "add", "insert", "setdefault"})
+
+
+def _target_names(targets: Sequence[ast.AST]) -> list[ast.Name] | None:
+    """The names a plain assignment binds (``x = …``, ``a, b = …``), or None for anything else."""
+    out: list[ast.Name] = []
+    for t in targets:
+        if isinstance(t, ast.Name):
+            out.append(t)
+        elif isinstance(t, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Name) for e in t.elts):
+            out.extend(t.elts)  # type: ignore[arg-type]
+        else:
+            return None
+    return out
+
+
+def _display_only_assignments(tree: ast.Module, sinks: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """The sinks, plus the right-hand sides of variables read only inside display expressions (a
+    rounded value that is shown, a decimal enclosure, a table of digits) and the bodies of
+    module-level functions called only there, found to a fixed point: a variable every read of
+    which is inside a sink, or inside the right-hand side of such a variable, only ever reaches
+    text. An assignment ``a, b = …`` is display when every name it binds is.
+
+    Conservative: only names bound by plain assignments in their scope (no loop, ``with``, ``del``,
+    walrus, ``global``/``nonlocal``, parameters, class attributes, imports) qualify, a scope that
+    calls ``locals()``/``globals()``/``vars()``/``eval``/``exec`` is skipped, and every read
+    anywhere in the scope counts (nested functions included)."""
+    scopes: list[ast.AST] = [tree] + [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    spans = list(sinks)
+    while True:  # a scope's display variables can make another scope's reads display
+        before = len(spans)
+        _display_pass(scopes, spans)
+        if len(spans) == before:
+            return spans
+
+
+def _display_pass(scopes: Sequence[ast.AST], spans: list[tuple[int, int, int, int]]) -> None:
+    for scope in scopes:
+        body = scope.body
+        disqualified: set[str] = set()
+        loads: dict[str, list[ast.Name]] = {}
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = scope.args
+            disqualified |= {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
+            disqualified |= {x.arg for x in (a.vararg, a.kwarg) if x is not None}
+        nodes = [n for stmt in body for n in ast.walk(stmt)]
+        if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+               and n.func.id in ("locals", "vars", "globals", "eval", "exec") for n in nodes):
+            continue
+        for n in nodes:
+            if isinstance(n, ast.ClassDef):  # class attributes are read as attributes, not names
+                disqualified |= {t.id for t in ast.walk(n) if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)}
+            elif isinstance(n, (ast.Global, ast.Nonlocal)):
+                disqualified |= set(n.names)
+        statements: list[tuple[ast.AST, list[str]]] = []
+        simple_targets: set[int] = set()
+        for stmt in nodes:
+            if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and stmt.value is not None:
+                names = _target_names(stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+                if names is not None:
+                    statements.append((stmt, [t.id for t in names]))
+                    simple_targets |= {id(t) for t in names}
+        # writes into a fresh container (``table[k] = v``, ``notes.append(v)``) of a name bound only to
+        # fresh containers: the name's own reads there are writes, and the statement is display with it
+        fresh = {name for _, names in statements for name in names}
+        for stmt, names in statements:
+            if not isinstance(stmt.value, _FRESH) and not (isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)
+                                                            and stmt.value.func.id in ("dict", "list", "set") and not stmt.value.args):
+                fresh -= set(names)
+        writes: list[tuple[ast.AST, str, ast.Name]] = []
+        for n in nodes:
+            if isinstance(n, (ast.Assign, ast.AugAssign)):
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                if len(targets) == 1 and isinstance(targets[0], ast.Subscript) and isinstance(targets[0].value, ast.Name) \
+                        and targets[0].value.id in fresh:
+                    writes.append((n, targets[0].value.id, targets[0].value))
+            elif isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute) \
+                    and n.value.func.attr in _CONTAINER_WRITES and isinstance(n.value.func.value, ast.Name) \
+                    and n.value.func.value.id in fresh:
+                writes.append((n, n.value.func.value.id, n.value.func.value))
+        write_loads = {id(name) for _, _, name in writes}
+        functions = {n.name: n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))} \
+            if isinstance(scope, ast.Module) else {}
+        for n in nodes:
+            if isinstance(n, ast.Name):
+                if isinstance(n.ctx, ast.Load):
+                    if id(n) not in write_loads:
+                        loads.setdefault(n.id, []).append(n)
+                elif id(n) not in simple_targets:
+                    disqualified.add(n.id)  # bound by a loop, unpacking into attributes, with, del, walrus, …
+            elif isinstance(n, ast.arg):
+                disqualified.add(n.arg)  # a parameter of a nested function or lambda shadows it
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                if not (n.name in functions and functions[n.name] is n):
+                    disqualified.add(n.name)
+            elif isinstance(n, (ast.Import, ast.ImportFrom)):
+                disqualified |= {(a.asname or a.name).split(".")[0] for a in n.names}
+        bound = {name for _, names in statements for name in names}
+        redefined = {name for name in functions if name in bound}
+        done: set[str] = set()
+        added: set[int] = set()
+        changed = True
+        while changed:
+            changed = False
+            for name in bound | (set(functions) - redefined):
+                if name not in done and name not in disqualified and all(_inside(u, spans) for u in loads.get(name, ())):
+                    done.add(name)
+                    changed = True
+                    if name in functions and loads.get(name) and not functions[name].decorator_list \
+                            and _span(functions[name]) not in spans:
+                        spans.append(_span(functions[name]))  # a helper only display code calls
+            for stmt, name, _ in writes:
+                if id(stmt) not in added and name in done:
+                    added.add(id(stmt))
+                    if _span(stmt) not in spans:
+                        spans.append(_span(stmt))
+                    changed = True
+            for stmt, names in statements:
+                if id(stmt) not in added and all(name in done for name in names):
+                    added.add(id(stmt))
+                    if _span(stmt.value) not in spans:
+                        spans.append(_span(stmt.value))
+                    changed = True
 
 
 def _span(n: ast.AST) -> tuple[int, int, int, int]:
@@ -133,8 +300,9 @@ def sites(source: str, discharge: str) -> list[Mutant]:
     lines = source.splitlines()
     found: list[tuple[int, int, str, str, str]] = []
     seen_pos = set()
+    display = _display_only_assignments(tree, _sink_spans(tree))
     for node in _relevant_nodes(tree, discharge):
-        excluded = _excluded_spans(node)
+        excluded = _excluded_spans(node, display)
         for n in ast.walk(node):
             if isinstance(n, ast.Constant) and type(n.value) in (int, float) and not _inside(n, excluded):
                 new = n.value + 1
@@ -147,12 +315,16 @@ def sites(source: str, discharge: str) -> list[Mutant]:
             elif (isinstance(n, ast.Attribute) and n.attr in _CLAIM_OP_SWAPS and isinstance(n.value, ast.Name)
                   and n.value.id == "o" and not _inside(n, excluded)):
                 found.append((n.lineno, n.col_offset, "claim-op", f"o.{n.attr}", f"o.{_CLAIM_OP_SWAPS[n.attr]}"))
+    defs = [(_span(n), n.name) for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     out = []
     for line, col, kind, original, replacement in sorted(found):
         if (line, col, kind) in seen_pos:
             continue
         seen_pos.add((line, col, kind))
-        out.append(Mutant(len(out), line, col, kind, original, replacement, lines[line - 1] if line <= len(lines) else ""))
+        pos = (line, col // 1000 if kind == "comparison" else col)
+        scope = tuple(name for (a, b, c, d), name in sorted(defs) if (a, b) <= pos < (c, d))
+        out.append(Mutant(len(out), line, col, kind, original, replacement, lines[line - 1] if line <= len(lines) else "",
+                          scope))
     return out
 
 
@@ -198,7 +370,11 @@ def mutate(source: str, mutant: Mutant) -> ast.Module:
 
 
 def explanations(docstring: str | None) -> list[tuple[str, str]]:
-    """``(source text, reason)`` from the docstring's ``Survives mutation: <text>: <reason>`` lines."""
+    """``(source text, reason)`` from the docstring's ``Survives mutation: <text>: <reason>`` lines.
+
+    ``<text>`` is a piece of the mutated source line, or ``in <name>``: every site inside the
+    function or class ``<name>`` (input data the statement quantifies over, such as an example
+    network that any network could replace)."""
     out = []
     for raw in (docstring or "").splitlines():
         line = raw.strip()
@@ -211,7 +387,8 @@ def explanations(docstring: str | None) -> list[tuple[str, str]]:
 
 def explained_by(mutant: Mutant, docstring: str | None) -> str | None:
     for text, why in explanations(docstring):
-        if text and text in mutant.source_line:
+        scoped = text[3:].strip().strip("`") if text.startswith("in ") else None
+        if (scoped and scoped in mutant.scope) or (not scoped and text and text in mutant.source_line):
             return why or "explained in the docstring"
     return None
 
@@ -228,7 +405,7 @@ class MutantRun:
     reason: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"line": self.mutant.line, "kind": self.mutant.kind, "original": self.mutant.original,
+        return {"line": self.mutant.line, "scope": ".".join(self.mutant.scope), "kind": self.mutant.kind, "original": self.mutant.original,
                 "replacement": self.mutant.replacement, "source_line": self.mutant.source_line.strip(),
                 "status": self.status, "verdict": self.verdict, "explanation": self.explanation, "reason": self.reason}
 
@@ -389,11 +566,18 @@ def summary(entries: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     return per
 
 
-def render(entries: Sequence[Mapping[str, Any]], markdown: bool = False) -> str:
-    """The survivors and the score per catalogue, as text or Markdown."""
+def render(entries: Sequence[Mapping[str, Any]], markdown: bool = False, command: str | None = None) -> str:
+    """The survivors and the score per catalogue, as text or Markdown (``command``: how the
+    report was made, shown in the Markdown heading)."""
     lines = []
     per = summary(entries)
     if markdown:
+        lines += ["# Mutation audit", ""]
+        if command:
+            lines += [f"Generated by `{command}`: each obligation's discharge re-run on single-site mutants of its",
+                      "claim and discharge source (see `checker/mutation.py`). A survivor is a mutant still `proved`",
+                      "(or still `refuted`); each one is either explained in its obligation's docstring or listed",
+                      "as UNEXPLAINED.", ""]
         lines += ["| catalogue | obligations | killed | survived | unexplained | undecided | score |",
                   "|---|---|---|---|---|---|---|"]
         for cat, s in sorted(per.items()):

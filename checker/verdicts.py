@@ -75,7 +75,7 @@ def with_data(verdict: Verdict, **data: Any) -> Verdict:
     return Verdict(verdict.status, replace(c, data=merged))
 
 
-def all_of(method: str, parts: Mapping[str, Verdict], family: str | None = None) -> Verdict:
+def all_of(method: str, parts: Mapping[str, Verdict], family: str | None = None, *, lemmas: bool = False) -> Verdict:
     """The conjunction of several verdicts, each under its own name.
 
     Refuted if any part is refuted (its witness refutes the conjunction); error if any part is
@@ -86,7 +86,10 @@ def all_of(method: str, parts: Mapping[str, Verdict], family: str | None = None)
     parts stand for (``"K = 2…6"``): the parts are instances of one statement at those sizes,
     so a universal grade becomes ``bounded`` over them. Without ``family``, universal parts that
     prove claims with different numbers of variables are taken to be sizes of one statement
-    and capped the same way (a loop over sizes never comes out universal).
+    and capped the same way (a loop over sizes never comes out universal). ``lemmas=True`` says
+    the parts are distinct lemmas of one statement (a margin step, a Φ identity, …), each over
+    its own variables, not sizes of it: then differing numbers of variables do not cap the grade
+    (the weakest part still does, and ``family`` still applies).
     """
     if not parts:
         raise ValueError("all_of needs at least one part")
@@ -108,7 +111,7 @@ def all_of(method: str, parts: Mapping[str, Verdict], family: str | None = None)
         reasons = "; ".join(f"{n}: {parts[n].certificate.reason}" for n in broken)
         return Verdict(Status.ERROR, Certificate(method, tuple(steps), reason=reasons, data={"parts": data}))
     if all(s is Status.PROVED for s in statuses):
-        grade, over = _conjoined_grade(parts, family)
+        grade, over = _conjoined_grade(parts, family, lemmas)
         return Verdict(Status.PROVED, Certificate(method, tuple(steps), data={"parts": data}, grade=grade, over=over))
     undecided = [n for n, v in parts.items() if v.status in (Status.UNKNOWN, Status.TIMEOUT)]
     if undecided:
@@ -140,7 +143,7 @@ def _arities_in(part_json: Mapping[str, Any]) -> set[int]:
     return found
 
 
-def _conjoined_grade(parts: Mapping[str, Verdict], family: str | None) -> tuple[Grade, str]:
+def _conjoined_grade(parts: Mapping[str, Verdict], family: str | None, lemmas: bool = False) -> tuple[Grade, str]:
     grades = [v.certificate.grade for v in parts.values()]
     if any(g is None for g in grades):
         raise ValueError("a proved part has no grade")
@@ -155,7 +158,7 @@ def _conjoined_grade(parts: Mapping[str, Verdict], family: str | None) -> tuple[
         if grade is Grade.UNIVERSAL:
             return Grade.BOUNDED, family
         return grade, family
-    if grade is Grade.UNIVERSAL and len(arities) > 1:
+    if grade is Grade.UNIVERSAL and len(arities) > 1 and not lemmas:
         return Grade.BOUNDED, f"the {len(parts)} checked sizes ({', '.join(parts)})"
     return grade, "; ".join(dict.fromkeys(overs))
 

@@ -142,3 +142,13 @@ def test_show_prints_the_checked_formulas():
     assert out.returncode == ExitCode.OK, out.stderr
     assert "claims     20 checked formula(s)" in out.stdout
     assert "margin-lipschitz-k2-y0: ∀ z0 z1 w0 w1. |z0 − max(z1) − (w0 − max(w1))| ≤ 2·max(|z0 − w0|, |z1 − w1|)" in out.stdout
+
+
+def test_audit_mutate_runs_on_the_configured_catalogue():
+    """`obligations audit --mutate` loads the configured packages and reports each mutant (JSON)."""
+    proc = cli("audit", "--mutate", "psy01a.parameter_count", "--mutants", "1", "--format", "json", "-q")
+    assert proc.returncode in (ExitCode.OK, ExitCode.FAILED), proc.stderr
+    data = json.loads(proc.stdout)
+    (entry,) = data["mutation"]
+    assert entry["id"] == "psy01a.parameter_count" and entry["mutants"] == 1
+    assert set(data["summary"]) == {"psy01a"}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 
+import pytest
+
 from checker import mutation
 
 SOURCE = '''
@@ -77,3 +79,95 @@ def test_a_catalogue_obligation_kills_a_mutant_of_its_stated_number():
     m = next(x for x in mutation.sites(source, ob.discharge.__name__) if x.original == "373")
     status, _ = mutation._run_mutant(ob, source, m, Context(ob.id, 1, 60.0), 60.0)
     assert status == "refuted"
+
+
+DISPLAY_SOURCE = '''
+from checker.verdicts import proved, refuted, timed, unknown
+
+
+class Limits:
+    bound = 7
+
+
+def discharge(ctx):
+    value = 41
+    shown = round(value / 3, 5)
+    table = {"digits": 6, "shown": shown}
+    with timed() as t:
+        step = t.step("exact", "1", f"evaluate at {value + 2}", "ok", margin=13)
+    if value > Limits.bound:
+        return proved("exact", step, grade=None, over="17 points", value=shown, table=table)
+    if value == 0:
+        return refuted("exact", {"x": 23}, {"lhs": 29}, step)
+    return unknown("exact", f"the value {value * 31} is too large")
+'''
+
+
+def test_display_only_code_is_not_a_site():
+    """Literals that reach only a certificate's text or data are not sites: verdict-constructor
+    data, steps, f-strings, the sides of a refutation, and variables read only there (a rounded
+    shown value, a table of digits). The refutation's witness, a class attribute, and a value that
+    is both compared and shown stay sites."""
+    found = {m.original for m in mutation.sites(DISPLAY_SOURCE, "discharge")}
+    assert not found & {"3", "5", "6", "13", "17", "29", "2", "31"}, found
+    assert {"41", "23", "0", ">", "==", "7"} <= found, found
+
+
+def test_a_scoped_explanation_covers_the_sites_inside_one_definition():
+    """'Survives mutation: in `name`: <why>' explains every site inside the function or class
+    ``name`` (and no other)."""
+    source = SOURCE.replace("return total > 4", "return C, total > 4, helper()") + '''
+
+def helper():
+    return 5 + 6
+'''
+    found = mutation.sites(source, "discharge")
+    inside = [m for m in found if m.scope == ("helper",)]
+    assert {m.original for m in inside} == {"5", "6"}
+    doc = "Doc.\n\n    Survives mutation: in `helper`: any helper value would do.\n"
+    assert all(mutation.explained_by(m, doc) == "any helper value would do." for m in inside)
+    assert all(mutation.explained_by(m, doc) is None for m in found if m not in inside)
+
+
+@pytest.mark.slow
+def test_the_whole_catalogue_has_no_unexplained_survivor():
+    """The mutation audit over every (non-slow) obligation of the catalogue, as
+    ``obligations audit --mutate --mutants 3`` runs it: every survivor is explained by its
+    obligation's docstring, and no obligation's audit crashed or ran out of time."""
+    from checker.model import derive_seed
+    from checker.registry import discover
+    from checker.runner import DEFAULT_SEED, DEFAULT_TIMEOUT_S
+
+    chosen = discover("obligations").select([], include_slow=False)
+    entries = mutation.run(chosen, DEFAULT_SEED, DEFAULT_TIMEOUT_S, limit=3,
+                           seed_of=lambda ob: derive_seed(DEFAULT_SEED, ob.id))
+    unexplained = [f"{ob_id} line {r['line']}: {r['original']} → {r['replacement']} in `{r['source_line']}`"
+                   for ob_id, r in mutation.iter_survivors(entries) if r["explanation"] is None]
+    assert not unexplained, "\n".join(unexplained)
+    broken = [f"{e['id']}: {e['verdict']} ({e.get('reason')})" for e in entries if e.get("verdict") in ("error", "undecided")]
+    assert not broken, "\n".join(broken)
+    assert sum(int(e.get("killed", 0)) for e in entries) > 0
+
+
+def _mutant_status(ob_id: str, original: str, line_text: str) -> str:
+    from pathlib import Path
+
+    from checker.model import Context
+    from checker.registry import discover
+
+    ob = discover("obligations").by_id(ob_id)
+    source = Path(ob.file).read_text(encoding="utf-8")
+    m = next(x for x in mutation.sites(source, ob.discharge.__name__)
+             if x.original == original and line_text in x.source_line)
+    status, _ = mutation._run_mutant(ob, source, m, Context(ob.id, 1, 60.0), 60.0)
+    return status
+
+
+def test_a_wrong_involution_enumeration_no_longer_proves_the_rule_use_certificate():
+    """psy01a.rule_use_certificate: enumerating the wrong permutations (π∘π ≠ id) is not proved."""
+    assert _mutant_status("psy01a.rule_use_certificate", "==", "p[p[y]] == y") != "proved"
+
+
+def test_an_empty_exhaustive_enumeration_does_not_prove_the_survivor_counts():
+    """psy01a.survivor_count_gap: an enumeration filter that skips every d is not proved."""
+    assert _mutant_status("psy01a.survivor_count_gap", "0", "for d in (x for x in fractions_ if x > 0)") != "proved"

@@ -136,6 +136,45 @@ def test_all_of_takes_the_weakest_grade_and_sizes_never_come_out_universal():
     assert nested.certificate.grade is Grade.BOUNDED
 
 
+def test_all_of_lemmas_are_not_sizes_but_keep_the_weakest_grade():
+    """``lemmas=True``: distinct lemmas of one statement, with different numbers of variables, stay
+    universal; a bounded or instance part still weakens the conjunction, and a family still caps."""
+    from checker.backends import smt
+    from checker.claims import claim
+    from checker.model import Grade
+
+    square = smt.prove(claim("square", "x", lambda o, v: o.ge(v.x * v.x, 0)))
+    triangle = smt.prove(claim("triangle", "x y", lambda o, v: o.le(o.abs(v.x + v.y), o.abs(v.x) + o.abs(v.y))))
+    assert all_of("two lemmas", {"a": square, "b": triangle}).certificate.grade is Grade.BOUNDED
+    both = all_of("two lemmas", {"a": square, "b": triangle}, lemmas=True)
+    assert both.status is Status.PROVED and both.certificate.grade is Grade.UNIVERSAL
+    capped = all_of("two lemmas", {"a": square, "b": triangle}, family="n = 2", lemmas=True)
+    assert capped.certificate.grade is Grade.BOUNDED and capped.certificate.over == "n = 2"
+    sizes = all_of("sizes", {"a": square, "b": triangle})
+    assert all_of("lemma of sizes", {"s": sizes, "a": square}, lemmas=True).certificate.grade is Grade.BOUNDED
+    point = proved("exact", grade=Grade.INSTANCES, over="1 point")
+    assert all_of("with a point", {"a": square, "p": point}, lemmas=True).certificate.grade is Grade.INSTANCES
+
+
+def test_cross_checks_do_not_set_the_grade():
+    """obligations.grading.cross_checked: a passing check (proved at points, or supported) leaves
+    the proof's grade; a refuted check refutes; an undecided one makes the whole unknown."""
+    from checker.backends import smt
+    from checker.claims import claim
+    from checker.model import Grade
+    from obligations.grading import cross_checked
+
+    proof = smt.prove(claim("square", "x", lambda o, v: o.ge(v.x * v.x, 0)))
+    point = proved("exact", grade=Grade.INSTANCES, over="1 point")
+    kept = cross_checked(proof, {"at a point": point, "sampled": supported("numpy", evaluated=10)})
+    assert kept.status is Status.PROVED and kept.certificate.grade is Grade.UNIVERSAL
+    assert kept.certificate.data["cross_checks"]["at a point"]["status"] == "proved"
+    bad = smt.prove(claim("false", "x", lambda o, v: o.gt(v.x * v.x, 0)))
+    assert bad.status is Status.REFUTED
+    assert cross_checked(proof, {"refuting point": bad}).status is Status.REFUTED
+    assert cross_checked(proof, {"undecided": unknown("m", "no")}).status is Status.UNKNOWN
+
+
 def test_regrade_only_weakens():
     from checker.model import Grade
     from checker.verdicts import regrade

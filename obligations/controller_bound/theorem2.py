@@ -6,8 +6,12 @@ from __future__ import annotations
 from checker import Expect, Source, obligation
 from checker.backends import sampling, smt, symbolic
 from checker.claims import claim
-from checker.verdicts import all_of, proved, supported, timed, unknown, with_data
+from checker.model import Grade
+from checker.verdicts import all_of, proved, regrade, supported, timed, unknown, with_data
 from obligations.controller_bound.network import c1, c2, policy, unpruned
+
+#: The sizes a z3 proof of the scalar case covers (the source's theorems are about matrices).
+SCALAR_NETWORK = "the scalar (width-1) two-layer network"
 
 DOC = "003_be90e9c95890d8e1.txt"
 VARS = "s w1 b1 w2 b2 d"
@@ -59,8 +63,10 @@ def theorem2_single_layer(ctx):
     Method: for each k ∈ {1, 2} z3 checks the negation over ℝ⁶ (nonlinear real arithmetic,
     complete for this polynomial/piecewise-linear formula); ``unsat`` for both is a proof of
     the scalar case. The matrix case is only sampled (``theorem2_matrices``)."""
+    # Theorem 2 is about weight matrices; z3 covers every value of the width-1 network only.
     return all_of("z3 on the negation, for each perturbed layer",
-                  {"layer 1 perturbed": smt.prove(LAYER1, ctx), "layer 2 perturbed": smt.prove(LAYER2, ctx)})
+                  {"layer 1 perturbed": smt.prove(LAYER1, ctx), "layer 2 perturbed": smt.prove(LAYER2, ctx)},
+                  family=SCALAR_NETWORK)
 
 
 def _matrix_ratio(np, layers, k, delta, s):
@@ -154,7 +160,11 @@ def theorem2_tight(ctx):
     """The referee notes that the paper calls Theorem 2 "tight" without an extremal example.
     This obligation supplies one for each layer: z3 searches for an instance where the
     deviation equals the (positive) bound, and the exact backend re-checks it. An exact
-    equality instance shows no smaller multiple of C_k(s) is a valid bound."""
+    equality instance shows no smaller multiple of C_k(s) is a valid bound.
+
+    Survives mutation: o.eq(_dev1(o, v), _bound1(o, v)): a mutated existential (deviation ≠ bound, bound ≥ 0, bound > 1) is also satisfiable, and z3's instance of it is re-checked exactly
+    Survives mutation: o.eq(_dev2(o, v), _bound2(o, v)): a mutated existential (deviation ≠ bound, bound ≥ 0, bound > 1) is also satisfiable, and z3's instance of it is re-checked exactly
+    """
     return all_of("z3 instance with equality, re-checked exactly",
                   {"layer 1": smt.find_instance(TIGHT1, ctx), "layer 2": smt.find_instance(TIGHT2, ctx)})
 
@@ -173,7 +183,10 @@ def unbounded_state_space(ctx):
     vacuous". At W_1 = W_2 = 1, b = 0, δW_1 = 1, sympy shows for positive s that
     C_1(s) = s and the actual deviation relu(relu(2s)) − relu(relu(s)) = s, both tending to ∞;
     and for every M > 0 the state s = M + 1 has deviation > M. So the supremum of the actual
-    deviation over ℝ is infinite, not only the formula's."""
+    deviation over ℝ is infinite, not only the formula's.
+
+    Survives mutation: deviation.subs(s, m + 1) - m > 0: deviation(M + 2) > M and deviation(M + 1) ≥ M are true as well (deviation(s) = s for s > 0)
+    """
     sp = symbolic.sympy()
     s, m = sp.symbols("s M", positive=True)
     relu = lambda x: sp.Max(x, 0)  # noqa: E731
@@ -185,4 +198,6 @@ def unbounded_state_space(ctx):
         symbolic.limit_step(deviation, s, sp.oo, sp.oo, what="lim_{s→∞} deviation(s) = ∞"),
         symbolic.true_step(deviation.subs(s, m + 1) - m > 0, "deviation(M + 1) > M for every M > 0"),
     ]
-    return symbolic.conclude("sympy: symbolic witness family s = M + 1", checks)
+    # An existence claim ("no finite uniform constant") shown by one witness network.
+    return regrade(symbolic.conclude("sympy: symbolic witness family s = M + 1", checks), Grade.INSTANCES,
+                   "1 witness network (W₁ = W₂ = 1, b = 0, δW₁ = 1), every M")

@@ -351,7 +351,7 @@ def _implication(key: str, ctx):
         "first-order term and step radius (N = 3)": smt.prove(FIRST_ORDER, ctx),
         "remainder integrand (N = 3)": smt.prove(REMAINDER, ctx),
         "remainder integral": integral,
-    })
+    }, family=f"N = {_VEC} moving entries")
 
 
 # The segment-Lipschitz lemma whose constant the remainder bound uses (the capstone's
@@ -682,12 +682,14 @@ drift ``δ ≤ a·t·D``; the conclusion is the shape ``≤ C_lin·t·D``."""
     source=Source(DOC_002, "'The hidden-layer peer of linear_loss_grad_lipschitz' (the linear constant is not displayed)"),
     statement="For the linear net, along a step of ℓ1 mass ≤ D with inputs bounded by a and 2·a·D < 1, every "
     "gradient entry drifts by at most C_lin·t·D with C_lin = 2·a²/(1 − 2·a·D) (reconstructed constant).",
-    scope="the scalar chain universally over ℝ (z3); the softmax ratio sandwich for 3 classes over ℝ (z3); "
-    "e^y·(1 − y) ≤ 1 for y ≥ 0 (sympy: derivative and value at 0); the constant at the shipped example's "
-    "linear and output-layer steps at t = k/8 (rigorous intervals)",
+    scope="3 classes, input width ≤ 4, every value: the logit drift δ ≤ a·t·D is lean_mlp.col_drift_refined (d_in ≤ "
+    "4); the scalar chain universally over ℝ (z3); the softmax ratio sandwich for 3 classes "
+    "over ℝ (z3); e^y·(1 − y) ≤ 1 for y ≥ 0 (sympy: derivative and value at 0); cross-check, not part of the proof: "
+    "the constant at the shipped example's linear and output-layer steps at t = k/8 (rigorous intervals)",
     expect=Expect.HOLDS,
     lean="SgdDescentLinear.linear_loss_grad_lipschitz",
     claims=(RATIO_SANDWICH, LINEAR_CHAIN),
+    uses=("lean_mlp.col_drift_refined",),
 )
 def linear_loss_grad_lipschitz(ctx):
     """The linear constant that ``linear_sgd_descends`` (and ``mlp_output_sgd_descends``) use
@@ -701,6 +703,7 @@ def linear_loss_grad_lipschitz(ctx):
     along the linear and output-layer steps."""
     from checker.backends import smt, symbolic
     from checker.verdicts import all_of
+    from obligations.grading import cross_checked
     from obligations.lean_mlp import discharge
 
     sp = symbolic.sympy()
@@ -710,10 +713,13 @@ def linear_loss_grad_lipschitz(ctx):
         symbolic.zero_step(sp.diff(f, y) + y * sp.exp(y), "d/dy[e^y(1 − y)] + y·e^y"),
         symbolic.zero_step(f.subs(y, 0) - 1, "e^0·(1 − 0) − 1"),
     ])
-    return all_of("z3, sympy and rigorous intervals", {
+    proof = all_of("z3 and sympy", {
         "softmax ratio sandwich (3 classes)": smt.prove(RATIO_SANDWICH, ctx),
         "exp bound e^y(1 − y) ≤ 1 on y ≥ 0": exp_bound,
         "drift chain": smt.prove(LINEAR_CHAIN, ctx),
+    }, family=f"{_K} classes, d_in ≤ 4 (the logit drift is lean_mlp.col_drift_refined's)")
+    # The example's steps check the encoding; they are points and must not set the grade.
+    return cross_checked(proof, {
         "at the example, linear step": _segment_verdict("linear_sgd_descends", discharge.EXAMPLE_LINEAR_X),
         "at the example, output-layer step": _segment_verdict("mlp_output_sgd_descends", discharge.EXAMPLE_X),
     })

@@ -1,13 +1,16 @@
 """Logit drifts and the segment-Lipschitz constants of the Lean MLP development (002/004).
 
-The logit drifts are z3 claims over ℝ at small shapes. The Lipschitz constants are checked
-with rigorous intervals at concrete segments: a segment claim is stated once over an ``ops``
-namespace (every parameter, the perturbation ``e``, the point ``t`` and the bounds
+The logit drifts are z3 claims over ℝ at small shapes. The Lipschitz constants are proved at
+d = (2,3,2,3) by the Lean route: z3 over every real value of each link of the chain (slot drift
+→ logit drift → softmax contraction → frozen-mask gradient), whose hypotheses are the proved
+lemmas' conclusions (see "the constants proved at the stated shape"). As a cross-check of the
+encoding they are also evaluated with rigorous intervals at concrete segments: a segment
+claim is stated once over an ``ops`` namespace (every parameter, the perturbation ``e``, the point ``t`` and the bounds
 ``a, w₁, w₂, D`` are its variables; the gradients come from the shared reference
 :mod:`obligations.lean_mlp.mlp`, evaluated on :class:`Interval` values with arb's ``exp``) and
 decided by :func:`checker.backends.interval.prove_on` at each instance. A rigorous enclosure at
-finitely many (segment, t) instances proves the claim *at those instances only*; the scopes say
-so. A numpy search for violations is a separate ``supported`` obligation.
+finitely many (segment, t) instances is evidence, not a proof of the universal claim: it is kept
+as ``supported`` data beside the proof. A numpy search for violations is a separate ``supported`` obligation.
 
 Constants (002/004; the general one is the reconstruction of MlpSlot.loss_grad_lipschitz):
 
@@ -86,7 +89,8 @@ def mlp_hidden_logit_drift(ctx):
     factor." (The route: column-j drift of z₁ ≤ a·(column-j mass), ReLU 1-Lipschitz, then the
     dense W₂ contributes w₂ per unit of ℓ1 drift, and the column masses add up to ‖e‖₁.) z3
     proves the end-to-end inequality on the negation at each shape; no margin is needed."""
-    return all_of("z3 on the negation, for each shape", {c.name: smt.prove(c, ctx) for c in HIDDEN_LOGIT})
+    return all_of("z3 on the negation, for each shape", {c.name: smt.prove(c, ctx) for c in HIDDEN_LOGIT},
+                  family="d₁×d₂ = 1×1, 1×2, 2×1")
 
 
 def input_logit_drift_claim(d0: int, d1: int, d2: int, factor: Any = 1) -> Claim:
@@ -139,7 +143,8 @@ def mlp_input_logit_drift(ctx):
     """004: "through two dense layers and two 1-Lipschitz ReLUs, a weight perturbation of ℓ1
     mass ‖e‖₁ moves every logit by at most w₂·d₂·w₁·a·‖e‖₁. The middle layer contributes its
     ℓ1→ℓ1 operator factor d₂·w₁." z3 proves the end-to-end inequality at each small shape."""
-    return all_of("z3 on the negation, for each shape", {c.name: smt.prove(c, ctx) for c in INPUT_LOGIT})
+    return all_of("z3 on the negation, for each shape", {c.name: smt.prove(c, ctx) for c in INPUT_LOGIT},
+                  family="d₀×d₁×d₂ = 1×1×1, 1×1×2, 2×1×1")
 
 
 # ---------------------------------------------------------------------------------------
@@ -656,21 +661,216 @@ HIDDEN = Slot("W1", LIP_DIMS)
 INPUT = Slot("W0", LIP_DIMS)
 
 
+# --- the constants proved at the stated shape (the Lean route) ----------------------------
+#
+# The Lean development proves the constants by a chain: the step's drift of the slot
+# pre-activation Z (column-refined drift and the column masses for the hidden layer; one more
+# dense + ReLU for the input layer), the margin freezing every mask along the segment
+# (sign_stable_of_close), the logit drift through the 1-Lipschitz ReLU and the dense head, the
+# softmax ratio sandwich with e^{2δ}(1 − 2δ) ≤ 1, and the frozen-mask closed form of the
+# gradient (mlp_hidden_loss_gradAt / mlp_input_loss_gradAt), whose difference is the row J
+# contracted with the mask and W₂ᵀ·Δsoftmax. Each link below is a z3 claim over every real
+# value at d = (2,3,2,3) whose hypotheses are the conclusions of the proved lemmas (named in
+# ``uses``) at the network's quantities; composing them is instantiation, as in the Lean proof.
+
+
+def _v(prefix: str, n: int) -> list[str]:
+    return [f"{prefix}{i}" for i in range(n)]
+
+
+def hidden_z_drift_claim(d1: int, d2: int) -> Claim:
+    """Hidden slot: |Δz₁_j| ≤ a·t·(column-j mass) (col_drift_refined on t·e) and the column masses
+    tile ‖e‖₁ ≤ D ⇒ ∑_j |Δz₁_j| ≤ a·t·‖e‖₁ (hZ1 with ρ = a) and |Δz₁_j| ≤ a·t·D (hZ with σ = a)."""
+    dz, cm = _v("dz", d2), _v("cm", d2)
+    return claim(
+        f"hidden-slot-drift-{d1}x{d2}", ["a", "t", "D", "m", *dz, *cm],
+        lambda o, v: o.and_(o.le(sum((o.abs(v[z]) for z in dz), start=0 * v.t), v.a * v.t * v.m),
+                            *(o.le(o.abs(v[z]), v.a * v.t * v.D) for z in dz)),
+        hypotheses={
+            "t_in_unit_interval": lambda o, v: o.and_(o.ge(v.t, 0), o.le(v.t, 1)),
+            "a_nonnegative": lambda o, v: o.ge(v.a, 0),
+            "column_masses_tile (col_l1_mass_tiles), ‖e‖₁ ≤ D": lambda o, v: o.and_(
+                *(o.ge(v[c], 0) for c in cm), o.eq(sum((v[c] for c in cm), start=0 * v.t), v.m), o.le(v.m, v.D)),
+            "column_drift (col_drift_refined)": lambda o, v: o.and_(
+                *(o.le(o.abs(v[z]), v.a * v.t * v[c]) for z, c in zip(dz, cm))),
+        },
+    )
+
+
+def input_z_drift_claim(d1: int, d2: int) -> Claim:
+    """Input slot: |Δz₀_j| ≤ a·t·(column mass), ReLU 1-Lipschitz, |Δz₁_l| ≤ w₁·‖Δa₀‖₁ (dense drift)
+    ⇒ ∑_l |Δz₁_l| ≤ d₂·w₁·a·t·‖e‖₁ (ρ = d₂·w₁·a), |Δz₁_l| ≤ w₁·a·t·D (σ = w₁·a), |Δz₀_j| ≤ a·t·D."""
+    dz0, da0, cm, dz1 = _v("dz0_", d1), _v("da0_", d1), _v("cm", d1), _v("dz1_", d2)
+    return claim(
+        f"input-slot-drift-{d1}x{d2}", ["a", "w1", "t", "D", "m", *dz0, *da0, *cm, *dz1],
+        lambda o, v: o.and_(o.le(sum((o.abs(v[z]) for z in dz1), start=0 * v.t), d2 * v.w1 * v.a * v.t * v.m),
+                            *(o.le(o.abs(v[z]), v.w1 * v.a * v.t * v.D) for z in dz1),
+                            *(o.le(o.abs(v[z]), v.a * v.t * v.D) for z in dz0)),
+        hypotheses={
+            "t_in_unit_interval": lambda o, v: o.and_(o.ge(v.t, 0), o.le(v.t, 1)),
+            "bounds_nonnegative": lambda o, v: o.and_(o.ge(v.a, 0), o.ge(v.w1, 0)),
+            "column_masses_tile (col_l1_mass_tiles), ‖e‖₁ ≤ D": lambda o, v: o.and_(
+                *(o.ge(v[c], 0) for c in cm), o.eq(sum((v[c] for c in cm), start=0 * v.t), v.m), o.le(v.m, v.D)),
+            "column_drift (col_drift_refined)": lambda o, v: o.and_(
+                *(o.le(o.abs(v[z]), v.a * v.t * v[c]) for z, c in zip(dz0, cm))),
+            "relu_1_lipschitz (relu_lipschitz)": lambda o, v: o.and_(
+                *(o.le(o.abs(v[x]), o.abs(v[z])) for x, z in zip(da0, dz0))),
+            "dense_drift (dense_drift_l1_linf)": lambda o, v: o.and_(
+                *(o.le(o.abs(v[z]), v.w1 * sum((o.abs(v[x]) for x in da0), start=0 * v.t)) for z in dz1)),
+        },
+    )
+
+
+def logit_drift_chain_claim(d2: int, d3: int) -> Claim:
+    """hZ1 (∑_l |ΔZ_l| ≤ ρ·t·‖e‖₁, ‖e‖₁ ≤ D), ReLU 1-Lipschitz, the dense head (|Δlogit_k| ≤
+    w₂·‖Δa‖₁) ⇒ δ = max_k |Δlogit_k| ≤ w₂·ρ·t·D."""
+    dZ, dr, dl = _v("dZ", d2), _v("dr", d2), _v("dl", d3)
+    return claim(
+        f"slot-logit-drift-{d2}x{d3}", ["rho", "w2", "t", "D", "m", *dZ, *dr, *dl, "delta"],
+        lambda o, v: o.le(v.delta, v.w2 * v.rho * v.t * v.D),
+        hypotheses={
+            "t_in_unit_interval": lambda o, v: o.and_(o.ge(v.t, 0), o.le(v.t, 1)),
+            "bounds_nonnegative": lambda o, v: o.and_(o.ge(v.rho, 0), o.ge(v.w2, 0), o.le(v.m, v.D)),
+            "hZ1": lambda o, v: o.le(sum((o.abs(v[z]) for z in dZ), start=0 * v.t), v.rho * v.t * v.m),
+            "relu_1_lipschitz (relu_lipschitz)": lambda o, v: o.and_(
+                *(o.le(o.abs(v[r]), o.abs(v[z])) for r, z in zip(dr, dZ))),
+            "dense_drift (dense_drift_l1_linf)": lambda o, v: o.and_(
+                *(o.le(o.abs(v[l]), v.w2 * sum((o.abs(v[r]) for r in dr), start=0 * v.t)) for l in dl)),
+            "delta_is_the_largest_logit_drift": lambda o, v: o.and_(
+                o.ge(v.delta, 0), o.or_(*(o.eq(v.delta, o.abs(v[l])) for l in dl))),
+        },
+    )
+
+
+def softmax_contraction_claim(d3: int) -> Claim:
+    """|Δp_k| ≤ p_k·(H − 1) (the ratio sandwich, H = e^{2δ}), ∑ p_k = 1, |W₂_lk| ≤ w₂ ⇒
+    |∑_k W₂_lk·Δp_k| ≤ w₂·(H − 1): one entry of W₂ᵀ·Δsoftmax (the onehot cancels)."""
+    p, dp, W = _v("p", d3), _v("dp", d3), _v("W", d3)
+    return claim(
+        f"softmax-drift-contraction-{d3}", ["w2", "H", *p, *dp, *W],
+        lambda o, v: o.le(o.abs(sum((v[w] * v[d] for w, d in zip(W, dp)), start=0 * v.H)), v.w2 * (v.H - 1)),
+        hypotheses={
+            "w2_bounds": lambda o, v: o.and_(*(o.le(o.abs(v[w]), v.w2) for w in W)),
+            "ratio_sandwich (softmax-ratio-sandwich)": lambda o, v: o.and_(
+                o.ge(v.H, 1), *(o.and_(o.ge(v[q], 0), o.le(o.abs(v[d]), v[q] * (v.H - 1))) for q, d in zip(p, dp)),
+                o.eq(sum((v[q] for q in p), start=0 * v.H), 1)),
+        },
+    )
+
+
+def gradient_contraction_claim(d2: int) -> Claim:
+    """The frozen-mask gradient difference ∑_l J_l·m_l·S_l (S = W₂ᵀ·Δsoftmax, |S_l| ≤ w₂(H − 1)),
+    with row mass ∑|J_l| ≤ ρ and 0/1 masks (the same at both ends: frozen), is ≤ ρ·w₂·(H − 1)."""
+    J, m, S = _v("J", d2), _v("m", d2), _v("S", d2)
+    return claim(
+        f"slot-gradient-contraction-{d2}", ["rho", "w2", "H", *J, *m, *S],
+        lambda o, v: o.le(o.abs(sum((v[j] * v[k] * v[s] for j, k, s in zip(J, m, S)), start=0 * v.H)),
+                          v.rho * v.w2 * (v.H - 1)),
+        hypotheses={
+            "contraction (softmax-drift-contraction)": lambda o, v: o.and_(
+                *(o.le(o.abs(v[s]), v.w2 * (v.H - 1)) for s in S)),
+            "frozen_masks (sign_stable_of_close under the margin)": lambda o, v: o.and_(
+                *(o.or_(o.eq(v[k], 0), o.eq(v[k], 1)) for k in m)),
+            "row_mass": lambda o, v: o.le(sum((o.abs(v[j]) for j in J), start=0 * v.H), v.rho),
+        },
+    )
+
+
+def gradient_chain_claim(d3: int, factor: Any = 1) -> Claim:
+    """|Δ∇| ≤ ρ·w₂·(H − 1), δ ≤ w₂·ρ·t·D, H = e^{2δ} with H·(1 − 2δ) ≤ 1 and 2·w₂·ρ·D < 1 ⇒
+    |Δ∇| ≤ C(ρ)·t·D with C(ρ) = 2·d₃·w₂²·ρ²/(1 − 2·w₂·ρ·D). (``factor`` scales the bound: a test
+    mutation.)"""
+    return claim(
+        f"slot-gradient-drift-d3-{d3}", ["rho", "w2", "t", "D", "delta", "H", "g"],
+        lambda o, v: o.le(o.abs(v.g), factor * slot_constant(d3, v.w2, v.rho, v.D) * v.t * v.D),
+        hypotheses={
+            "t_in_unit_interval": lambda o, v: o.and_(o.ge(v.t, 0), o.le(v.t, 1)),
+            "bounds_nonnegative": lambda o, v: o.and_(o.ge(v.rho, 0), o.ge(v.w2, 0), o.ge(v.D, 0)),
+            "small_step": lambda o, v: o.lt(2 * v.w2 * v.rho * v.D, 1),
+            "logit_drift (slot-logit-drift)": lambda o, v: o.and_(o.ge(v.delta, 0),
+                                                                  o.le(v.delta, v.w2 * v.rho * v.t * v.D)),
+            "exp_bound (e^y(1 − y) ≤ 1, y = 2δ)": lambda o, v: o.and_(o.ge(v.H, 1), o.le(v.H * (1 - 2 * v.delta), 1)),
+            "gradient_contraction (slot-gradient-contraction)": lambda o, v: o.le(o.abs(v.g), v.rho * v.w2 * (v.H - 1)),
+        },
+    )
+
+
+def input_row_mass_claim(d2: int) -> Claim:
+    """The input layer's row J_l = x_i·relu'(z₀_j)·W₁_jl has mass ≤ d₂·w₁·a (= ρ)."""
+    W = _v("W1_", d2)
+    return claim(
+        f"input-row-mass-{d2}", ["x", "m0", "a", "w1", *W],
+        lambda o, v: o.le(sum((o.abs(v.x * v.m0 * v[w]) for w in W), start=0 * v.a), d2 * v.w1 * v.a),
+        hypotheses={"input_bound": lambda o, v: o.le(o.abs(v.x), v.a),
+                    "w1_bounds": lambda o, v: o.and_(*(o.le(o.abs(v[w]), v.w1) for w in W)),
+                    "mask": lambda o, v: o.or_(o.eq(v.m0, 0), o.eq(v.m0, 1))},
+    )
+
+
+_D0, _D1, _D2, _D3 = LIP_DIMS
+HIDDEN_CHAIN = (hidden_z_drift_claim(_D1, _D2), logit_drift_chain_claim(_D2, _D3), softmax_contraction_claim(_D3),
+                gradient_contraction_claim(_D2), gradient_chain_claim(_D3))
+INPUT_CHAIN = (input_z_drift_claim(_D1, _D2), logit_drift_chain_claim(_D2, _D3), softmax_contraction_claim(_D3),
+               input_row_mass_claim(_D2), gradient_contraction_claim(_D2), gradient_chain_claim(_D3))
+LIP_SHAPE = f"d = ({','.join(map(str, LIP_DIMS))})"
+
+#: The lemmas the chain instantiates (each proved by its own obligation).
+CHAIN_LEMMAS = ("lean_mlp.col_drift_refined", "lean_mlp.col_l1_mass_tiles", "lean_mlp.relu_lipschitz",
+                "lean_mlp.dense_drift_l1_linf", "lean_mlp.sign_stable_of_close")
+
+
+def chain_proof(ctx: Any, claims: Sequence[Claim], family: str = LIP_SHAPE) -> Any:
+    """z3 on each link (every real value at the stated shape) + the ratio sandwich (z3) and
+    e^y(1 − y) ≤ 1 (sympy), bounded at the shape."""
+    from checker.backends import symbolic
+    from obligations.lean_mlp import descent
+
+    sp = symbolic.sympy()
+    y = sp.symbols("y", real=True)
+    f = sp.exp(y) * (1 - y)
+    exp_bound = symbolic.conclude("sympy: e^y(1 − y) has derivative −y·e^y and value 1 at y = 0", [
+        symbolic.zero_step(sp.diff(f, y) + y * sp.exp(y), "d/dy[e^y(1 − y)] + y·e^y"),
+        symbolic.zero_step(f.subs(y, 0) - 1, "e^0·(1 − 0) − 1"),
+    ])
+    parts = {c.name: smt.prove(c, ctx) for c in claims}
+    parts["softmax ratio sandwich (3 classes)"] = smt.prove(descent.RATIO_SANDWICH, ctx)
+    parts["exp bound e^y(1 − y) ≤ 1 on y ≥ 0"] = exp_bound
+    return all_of("z3 chain of the proved lemmas (Lean route) + sympy", parts, family=family, lemmas=True)
+
+
+def with_sampled_segments(proof: Any, sampled: Any) -> Any:
+    """The proof, with the rigorous checks at sampled and searched segments as a cross-check."""
+    from obligations.grading import cross_checked
+
+    return cross_checked(proof, {"rigorous intervals at sampled and searched segments": sampled})
+
+
 @obligation(
     id="lean_mlp.mlp_hidden_loss_grad_lipschitz",
     source=Source(DOC, "mlp_hidden_loss_grad_lipschitz ('Segment-Lipschitz gradient for the hidden-layer loss')"),
     statement="Under the margin a·D < |z₁_j|, the small step 2·w₂·a·D < 1, ‖e‖₁ ≤ D, |a₀_i| ≤ a and |W₂_jk| ≤ w₂, every "
     "entry of ∂L/∂W₁ drifts by at most (2·d₃·w₂²·a²/(1 − 2·w₂·a·D))·t·D between W₁ and W₁ + t·e, t ∈ (0, 1].",
-    scope="d = (2,3,2,3), at 200 seeded segments × 5 points t and 40 adversarial segments (25 from a seeded hill-climb, "
-    "at the 5 points plus the search's own t; 5 each of large step, near-tied logits, maximal activations), rigorous "
-    "intervals (proved at those ≈1 220 instances only)",
+    scope="d = (2,3,2,3), every real value (z3 over the chain of the proved lemmas: slot drift, logit drift, softmax "
+    "contraction, frozen-mask gradient; the ratio sandwich for 3 classes; e^y(1 − y) ≤ 1 by sympy); cross-check "
+    "(data): rigorous intervals at 200 seeded segments × 5 points t and 40 adversarial segments",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_hidden_loss_grad_lipschitz",
-    uses=("lean_mlp.mlp_hidden_logit_drift", "lean_mlp.margin_keeps_offkink", "lean_mlp.mlp_hidden_loss_grad_at"),
+    uses=("lean_mlp.mlp_hidden_logit_drift", "lean_mlp.margin_keeps_offkink", "lean_mlp.mlp_hidden_loss_grad_at",
+          *CHAIN_LEMMAS),
 )
 def mlp_hidden_loss_grad_lipschitz(ctx):
     """002/004: "Under the margin a·D < |z₁ⱼ| … and the small-step condition 2·w₂·a·D < 1, the
     gradient entries drift by at most (2·d₃·w₂²·a²/(1−2·w₂·a·D))·(t·D) along [v, v+d]."
+
+    Proof (every real value at d = (2,3,2,3), the Lean route): column-refined drift and the
+    column masses give ∑_j |Δz₁_j| ≤ a·t·‖e‖₁ and |Δz₁_j| ≤ a·t·D < |z₁_j| (so the masks freeze,
+    sign_stable_of_close); ReLU and the dense head give δ = max|Δlogit| ≤ w₂·a·t·D; the ratio
+    sandwich and e^{2δ}(1 − 2δ) ≤ 1 bound |W₂ᵀΔsoftmax| by w₂(e^{2δ} − 1); the frozen-mask
+    closed form makes the gradient difference a₀ᵢ·m_j·(W₂ᵀΔsoftmax)_j, so it is ≤ C·t·D (the
+    d₃ factor is slack). Each link is a z3 claim over ℝ (:data:`HIDDEN_CHAIN`); the monotonicity
+    step of e^y(1 − y) is the mean value theorem, not machine-checked.
+
+    Cross-check (data, not the grade):
     Reconstruction: a bounds the layer-1 input a₀ = relu z₀ entrywise, w₂ bounds W₂ entrywise,
     D ≥ ‖e‖₁ (ℓ1 over all d₁·d₂ entries), drift measured per gradient entry. Each instance is
     built exactly: a and w₂ are the tightest bounds, D is a fill fraction of the largest radius
@@ -681,7 +881,8 @@ def mlp_hidden_loss_grad_lipschitz(ctx):
     best of a seeded numpy hill-climb on drift/(C·t·D) (started from near-tied logits, inputs at
     equal maximal magnitude, steps up to 0.999 of the margin), rounded and rebuilt exactly, plus
     hand-built exact families (:func:`structured_segments`)."""
-    return lipschitz_verdict(HIDDEN, ctx, SEEDED_SEGMENTS, ADVERSARIAL_SEGMENTS)
+    return with_sampled_segments(chain_proof(ctx, HIDDEN_CHAIN),
+                                 lipschitz_verdict(HIDDEN, ctx, SEEDED_SEGMENTS, ADVERSARIAL_SEGMENTS))
 
 
 @obligation(
@@ -690,20 +891,25 @@ def mlp_hidden_loss_grad_lipschitz(ctx):
     statement="Under both margins a·D < |z₀_j| and w₁·a·D < |z₁_l|, the small step 2·d₂·w₁·w₂·a·D < 1, ‖e‖₁ ≤ D, |x_i| ≤ a, "
     "|W₁| ≤ w₁ and |W₂| ≤ w₂ entrywise, every entry of ∂L/∂W₀ drifts by at most "
     "(2·d₃·d₂²·w₁²·w₂²·a²/(1 − 2·d₂·w₁·w₂·a·D))·t·D between W₀ and W₀ + t·e.",
-    scope="d = (2,3,2,3), at 200 seeded segments × 5 points t and 40 adversarial segments (25 from a seeded hill-climb, "
-    "at the 5 points plus the search's own t; 5 each of large step, near-tied logits, maximal activations), rigorous "
-    "intervals (proved at those ≈1 220 instances only)",
+    scope="d = (2,3,2,3), every real value (z3 over the chain of the proved lemmas: both slot drifts, logit drift, "
+    "row mass, softmax contraction, frozen-mask gradient; the ratio sandwich for 3 classes; e^y(1 − y) ≤ 1 by sympy); "
+    "cross-check (data): rigorous intervals at 200 seeded segments × 5 points t and 40 adversarial segments",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_input_loss_grad_lipschitz",
-    uses=("lean_mlp.mlp_input_logit_drift", "lean_mlp.margin1_keeps_offkink", "lean_mlp.mlp_input_loss_grad_at"),
+    uses=("lean_mlp.mlp_input_logit_drift", "lean_mlp.margin1_keeps_offkink", "lean_mlp.mlp_input_loss_grad_at",
+          *CHAIN_LEMMAS),
 )
 def mlp_input_loss_grad_lipschitz(ctx):
     """002/004: "Under both margins (neither ReLU layer's sign pattern can change along the step)
     and the small-step condition, the gradient entries drift by at most
-    (2·d₃·d₂²·w₁²·w₂²·a²/(1−2·w₂·d₂·w₁·a·D))·(t·D)." Reconstruction: a bounds the input x, the
+    (2·d₃·d₂²·w₁²·w₂²·a²/(1−2·w₂·d₂·w₁·a·D))·(t·D)." Proof as for the hidden layer with the
+    input slot (:data:`INPUT_CHAIN`): one more ReLU + dense crossing gives ∑_l |Δz₁_l| ≤
+    d₂·w₁·a·t·‖e‖₁ (ρ = d₂·w₁·a) and freezes both masks, and the row x_i·m₀_j·W₁_j· has mass
+    ≤ d₂·w₁·a. Cross-check (data): reconstruction: a bounds the input x, the
     layer-0 margin is a·D < |z₀ⱼ| (margin_keeps_offkink), the layer-1 margin w₁·a·D < |z₁ₗ|
     (margin1_keeps_offkink). Checked like the hidden layer, with W₀ moving."""
-    return lipschitz_verdict(INPUT, ctx, SEEDED_SEGMENTS, ADVERSARIAL_SEGMENTS)
+    return with_sampled_segments(chain_proof(ctx, INPUT_CHAIN),
+                                 lipschitz_verdict(INPUT, ctx, SEEDED_SEGMENTS, ADVERSARIAL_SEGMENTS))
 
 
 @obligation(
@@ -712,25 +918,30 @@ def mlp_input_loss_grad_lipschitz(ctx):
     statement="For a slot map Z into a ReLU pre-activation whose entries move by ≤ σ·t·‖e‖₁ (hZ) and whose ℓ1 drift is "
     "≤ ρ·t·‖e‖₁ (hZ1), with margin σ·D < |Z v| and 2·w₂·ρ·D < 1, every gradient entry drifts by at most "
     "(2·d₃·w₂²·ρ²/(1 − 2·w₂·ρ·D))·t·D.",
-    scope="the two instances the seeds name (hidden: Z = z₁(W₁), σ = ρ = a; input: Z = z₁(W₀), σ = w₁·a, ρ = d₂·w₁·a, "
-    "Q = layer-0 margin), d = (2,3,2,3), 60 seeded and 10 adversarial segments (7 climbed, 3 hand-built) × 5–6 "
-    "points per instance; the "
-    "hypotheses hZ, hZ1 are themselves checked at each point; rigorous intervals (those instances only)",
+    scope="a slot pre-activation Z with d₂ = 2 entries and d₃ = 3 classes, every real value (z3 over the chain: hZ1 → "
+    "logit drift → softmax contraction → gradient of a row J of mass ≤ ρ with frozen masks); cross-check (data): the "
+    "two instances the seeds name (hidden σ = ρ = a; input σ = w₁·a, ρ = d₂·w₁·a) at d = (2,3,2,3), 60 seeded and "
+    "10 adversarial segments each, hZ and hZ1 checked at each point, rigorous intervals",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.MlpSlot.loss_grad_lipschitz",
-    uses=("lean_mlp.segment_margin_freezes",),
+    uses=("lean_mlp.segment_margin_freezes", "lean_mlp.relu_lipschitz", "lean_mlp.dense_drift_l1_linf",
+          "lean_mlp.sign_stable_of_close"),
 )
 def mlp_slot_loss_grad_lipschitz(ctx):
     """002: MlpSlot.loss_grad_lipschitz, the general form behind both layer constants. The seeds
     give its hypotheses (hZ, hZ1, the row J of mass ≤ ρ, hgrad, Q) but not its constant; the
     reconstruction C(ρ) = 2·d₃·w₂²·ρ²/(1 − 2·w₂·ρ·D) is the one both stated instances reduce to
-    (ρ = a gives the hidden constant, ρ = d₂·w₁·a the input one). "At concrete instances": for
+    (ρ = a gives the hidden constant, ρ = d₂·w₁·a the input one). Proof: z3 over every real
+    value of the chain hZ1 → logit drift → softmax contraction → gradient of the row J (mass ≤ ρ)
+    with frozen masks, at d₂ = 2 entries of Z and d₃ = 3 classes. Cross-check (data): "At concrete instances": for
     each segment of both instances the slot hypotheses hZ and hZ1 (on the middle pre-activation
     z₁) and the margin are evaluated rigorously as hypotheses, and the drift against C(ρ)·t·D."""
-    return all_of("rigorous intervals, both slot instances", {
+    proof = chain_proof(ctx, (logit_drift_chain_claim(_D2, _D3), softmax_contraction_claim(_D3),
+                              gradient_contraction_claim(_D2), gradient_chain_claim(_D3)), family=f"d₂ = {_D2}, d₃ = {_D3}")
+    return with_sampled_segments(proof, all_of("rigorous intervals, both slot instances", {
         "hidden slot (σ = ρ = a)": lipschitz_verdict(HIDDEN, ctx, 60, 10, general=True),
         "input slot (σ = w₁a, ρ = d₂w₁a)": lipschitz_verdict(INPUT, ctx, 60, 10, general=True),
-    })
+    }))
 
 
 def _search_verdict(slot: Slot, ctx: Any) -> Any:

@@ -20,7 +20,8 @@ from checker import Expect, Source, obligation
 from checker.declare import declare_bound
 from checker.backends import smt, symbolic
 from checker.claims import Claim, claim
-from checker.verdicts import all_of
+from checker.model import Grade
+from checker.verdicts import all_of, regrade
 
 DOC = "002_9648822bf1d4473c.txt"
 DOC4 = "004_8327de8ce09705d9.txt"
@@ -77,8 +78,10 @@ def same_strict_sign(o: Any, before: Any, after: Any) -> Any:
     return o.and_(o.implies(o.gt(before, 0), o.gt(after, 0)), o.implies(o.lt(before, 0), o.lt(after, 0)))
 
 
-def prove_each(method: str, claims: Sequence[Claim], ctx: Any) -> Any:
-    return all_of(method, {c.name: smt.prove(c, ctx) for c in claims})
+def prove_each(method: str, claims: Sequence[Claim], ctx: Any, family: str) -> Any:
+    """z3 on each claim; the claims are one statement at the sizes ``family`` names (so at best
+    ``bounded`` over them)."""
+    return all_of(method, {c.name: smt.prove(c, ctx) for c in claims}, family=family)
 
 
 # ---------------------------------------------------------------------------------------
@@ -197,7 +200,8 @@ def dense_drift_l1_linf(ctx):
     ``dense W b x`` is ``∑ⱼ xⱼWⱼₖ + b_k`` (``W[input][output]``), so it depends on column k only
     and the claim for one column is the claim for any output width. z3 proves the negation
     unsatisfiable (nonlinear real arithmetic) for d_in = 1, 2, 3."""
-    return prove_each("z3 on the negation, for each input width", DENSE_DRIFT, ctx)
+    return prove_each("z3 on the negation, for each input width", DENSE_DRIFT, ctx,
+                      family="d_in = " + ", ".join(map(str, DENSE_DIMS)))
 
 
 TILE_SHAPES = ((1, 1), (2, 3), (3, 2), (3, 4), (4, 4))
@@ -235,7 +239,8 @@ def col_l1_mass_tiles(ctx):
         ok, step = symbolic.zero_step(by_columns - sum(sp.Abs(x) for x in e),
                                       f"{rows}×{cols}: column masses − flat mass")
         checks.append((ok and bijective, step))
-    return symbolic.conclude("enumeration of the flattening + sympy identity, per shape", checks)
+    return regrade(symbolic.conclude("enumeration of the flattening + sympy identity, per shape", checks),
+                   Grade.BOUNDED, "d_in×d_out = " + ", ".join(f"{r}×{c}" for r, c in TILE_SHAPES))
 
 
 WEIGHT_DIFF_SHAPES = ((1, 1), (2, 2), (2, 3), (3, 2), (4, 3))
@@ -273,7 +278,8 @@ def dense_weight_diff_eq(ctx):
             ok, step = symbolic.zero_step(diff - sum(x[i] * e[i][j] for i in range(rows)),
                                           f"{rows}×{cols}, column {j}: Δ(dense) − ∑ᵢ xᵢ·eᵢⱼ")
             checks.append((ok and not (diff.free_symbols & others), step))
-    return symbolic.conclude("sympy polynomial identity, per shape and column", checks)
+    return regrade(symbolic.conclude("sympy polynomial identity, per shape and column", checks),
+                   Grade.BOUNDED, "d_in×d_out = " + ", ".join(f"{r}×{c}" for r, c in WEIGHT_DIFF_SHAPES))
 
 
 def col_drift_claim(n: int) -> Claim:
@@ -314,7 +320,7 @@ def col_drift_refined(ctx):
     total mass — this is what keeps the hidden-layer Lipschitz constant width-free)." By
     ``dense_weight_diff_eq`` the column-j difference is ∑ᵢ xᵢ·eᵢⱼ; z3 proves the bound on it
     for each width (nonlinear real arithmetic, negation ``unsat``)."""
-    return prove_each("z3 on the negation, for each input width", COL_DRIFT, ctx)
+    return prove_each("z3 on the negation, for each input width", COL_DRIFT, ctx, family="d_in = 1, 2, 3, 4")
 
 
 def total_drift_claim(rows: int, cols: int) -> Claim:
@@ -373,7 +379,8 @@ def total_drift_le(ctx):
     for c in TOTAL_DRIFT_BY_COLUMNS:
         rows, cols = (int(n) for n in c.name.rsplit("-", 1)[1].split("x"))
         parts[c.name] = smt.prove(c, ctx, lemmas=column_lemmas(rows, cols))
-    return all_of("z3 on the negation, for each shape (larger shapes from the column lemmas)", parts)
+    return all_of("z3 on the negation, for each shape (larger shapes from the column lemmas)", parts,
+                  family="d_in×d_out = 1×2, 2×2, 2×3")
 
 
 def relu_dense_drift_claim(n: int, factor: Any = 1) -> Claim:
@@ -421,7 +428,7 @@ def relu_dense_drift(ctx):
     grow through ReLU) and ``dense_drift_l1_linf``. Stated and proved directly by z3 at each
     width 1 and 2 (``If`` for relu and |·|; nonlinear because of the products with W). Width 3
     times out within 20 s, with or without the two lemmas as extra assertions."""
-    return prove_each("z3 on the negation, for each input width", RELU_DENSE_DRIFT, ctx)
+    return prove_each("z3 on the negation, for each input width", RELU_DENSE_DRIFT, ctx, family="input width 1, 2")
 
 
 # ---------------------------------------------------------------------------------------
@@ -474,7 +481,7 @@ def segment_margin_freezes(ctx):
     strengthens the drift hypothesis). Since Z is arbitrary, z3 treats its
     two values as free reals tied only by that hypothesis, so the proof covers every map Z at
     that parameter dimension."""
-    return prove_each("z3 on the negation, for each parameter dimension", SEGMENT_MARGIN, ctx)
+    return prove_each("z3 on the negation, for each parameter dimension", SEGMENT_MARGIN, ctx, family="n = 1, 2, 4")
 
 
 def margin_claim(rows: int, cols: int, k: int = 0) -> Claim:
@@ -520,7 +527,8 @@ def margin_keeps_offkink(ctx):
     kink with the original sign." The perturbation e is a whole d_in×d_out matrix (its ℓ1 mass
     counts every column, although entry k only sees column k). t is a variable, so the proof is
     for every point of the segment at once. z3 on the negation (nonlinear: t·eᵢⱼ·xᵢ)."""
-    return prove_each("z3 on the negation, for each shape", MARGIN, ctx)
+    return prove_each("z3 on the negation, for each shape", MARGIN, ctx,
+                      family="d_in×d_out = 1×1, 2×1, 2×2, 3×2")
 
 
 def margin1_claim(d0: int, d1: int, factor: Any = 1) -> Claim:
@@ -570,5 +578,5 @@ def margin1_keeps_offkink(ctx):
     drift chain is column-refined drift of z₀ (≤ a·column mass), ReLU 1-Lipschitz, then
     dense W₁ (ℓ1→ℓ∞ with bound w₁), and the column masses tile to ‖e‖₁ ≤ D. Proved here
     end to end by z3 at each shape, every t ∈ [0, 1] at once (``If`` for relu and |·|)."""
-    return prove_each("z3 on the negation, for each shape", MARGIN1, ctx)
+    return prove_each("z3 on the negation, for each shape", MARGIN1, ctx, family="d₀×d₁ = 1×1, 1×2")
 

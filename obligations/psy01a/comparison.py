@@ -41,6 +41,7 @@ from checker.backends import CannotDecide, exact, interval, smt, symbolic
 from checker.claims import claim
 from checker.model import Status
 from checker.verdicts import all_of, fmt_map, proved, timed, unknown, with_data
+from obligations.grading import cross_checked
 
 DOC = "000_1ea2e46c3d2f64bf.txt"
 PARAMS = ("e0", "k", "lam", "r", "h0", "v0", "F", "tau")
@@ -250,7 +251,7 @@ def check_maximiser(ctx, model: ComparisonModel = MODEL):
         "e > e0: f*(e) ∈ (0, F) (z3)": smt.prove(inside, ctx),
         "e > e0: f*(e) is the unique maximiser on [0, F] (z3)": smt.prove(unique, ctx),
         "f* strictly increasing (z3)": smt.prove(increasing, ctx),
-    })
+    }, lemmas=True)
 
 
 @obligation(
@@ -275,7 +276,12 @@ def comparison_maximiser(ctx):
     (one root, equal to the claimed f*), and proves the identity b(e, f*) − b(e, f) = λ(f − f*)²,
     which makes f* the unique maximiser over all real f. z3 then proves, over the whole region
     (negations unsat): b(e, f) < b(e, 0) for e ≤ e0 and f > 0; f*(e) ∈ (0, F) and
-    b(e, f) < b(e, f*) for f ≠ f*, e > e0; and e₁ < e₂ ⇒ f*(e₁) < f*(e₂)."""
+    b(e, f) < b(e, f*) for f ≠ f*, e > e0; and e₁ < e₂ ⇒ f*(e₁) < f*(e₂).
+
+    Survives mutation: "0 ≤ f ≤ F": a strict or shifted region hypothesis is stronger (or does not bind at the maximiser); the conclusion still follows
+    Survives mutation: "0 < e0 < 1": a stronger (or non-binding) hypothesis; the conclusion still follows
+    Survives mutation: "k, λ, r, h0, v0, τ > 0": requiring the parameters > 1 is a stronger hypothesis; the conclusion still follows
+    """
     return check_maximiser(ctx)
 
 
@@ -322,7 +328,12 @@ def comparison_strict_gain(ctx):
     0 < f < k(e − e0)/λ; Φ strictly increasing turns this into A_lin(e, f) > A_lin(e, 0).
     sympy checks the factorisation; z3 proves the strict gain, ∂_f b > 0 below f* and
     ∂_f b < 0 above f* (the derivative is the sympy expression) over the region. Since f* < F
-    (part 2), both pieces are non-empty: the surface is non-monotonic in f."""
+    (part 2), both pieces are non-empty: the surface is non-monotonic in f.
+
+    Survives mutation: return v.h0 * (1 - f): the gain is strict for this head term too (its derivative keeps its sign)
+    Survives mutation: "0 < F < 1": a non-strict region hypothesis still gives the strict gain on 0 < f < F
+    Survives mutation: lambda o, v: o.gt(_b(o, v), _b(o, v, f=0)): the non-strict conclusion is weaker and still holds
+    """
     sp_ = _sym()
     sp, e, f, k, lam, e0, b = sp_["sp"], sp_["e"], sp_["f"], sp_["k"], sp_["lam"], sp_["e0"], sp_["b"]
     gain, rising, falling = gain_claims()
@@ -332,7 +343,7 @@ def comparison_strict_gain(ctx):
         "strict gain (z3)": smt.prove(gain, ctx),
         "∂_f b > 0 on [0, f*) (z3)": smt.prove(rising, ctx),
         "∂_f b < 0 on (f*, F] (z3)": smt.prove(falling, ctx),
-    })
+    }, lemmas=True)
 
 
 # ---------------------------------------------------------------------------------------
@@ -408,7 +419,12 @@ def comparison_stress_monotone(ctx):
     d/de D(f*(e))² = σ²rk/(2λ) > 0. z3 proves, over the region: μ > 0 (from cue
     preservation), ∂_f μ < 0 (from A2), and both numerators < 0 for σ > 0. A negative
     derivative on an interval makes the function strictly decreasing there, and Φ is
-    strictly increasing."""
+    strictly increasing.
+
+    Survives mutation: "0 < e0 < 1": a wider range of e0 keeps the sign of the derivative on the region the proof needs
+    Survives mutation: lambda o, v: o.lt(sympy_to_ops(o, v, _expr("dSde_curve_D3")), 0): the non-strict conclusion is weaker and still holds
+    Survives mutation: symbolic.true_step(sp.diff(d2c, e) > 0: the non-strict inequality is weaker and still holds
+    """
     sp_ = _sym()
     sp, f, e, sigma, r, k, lam = sp_["sp"], sp_["f"], sp_["e"], sp_["sigma"], sp_["r"], sp_["k"], sp_["lam"]
     mu, d2 = sp_["mu"], sp_["D2"]
@@ -431,7 +447,7 @@ def comparison_stress_monotone(ctx):
         "∂_f μ < 0 (z3)": smt.prove(MU_DECREASING, ctx),
         "∂_f(μ/D) < 0 for σ > 0 (z3)": smt.prove(STRESS_FIXED_E, ctx),
         "d/de(μ/D) < 0 along f = f*(e) (z3)": smt.prove(STRESS_CURVE, ctx),
-    })
+    }, lemmas=True)
 
 
 # ---------------------------------------------------------------------------------------
@@ -474,7 +490,7 @@ def check_cue_drop(ctx, model: ComparisonModel = MODEL):
         "h + b ≥ γ and b − h ≤ −γ (z3)": smt.prove(CUE_DROP_MARGINS, ctx),
         "Φ facts (sympy)": symbolic.conclude("sympy", checks),
         "γ grows by ≥ Δh0(1 − F) when h0 grows (z3)": smt.prove(GAMMA_GROWS_WITH_H0, ctx),
-    })
+    }, lemmas=True)
 
 
 @obligation(
@@ -493,7 +509,11 @@ def comparison_cue_drop(ctx):
     that γ ≤ h − |b| gives h + b ≥ γ and b − h ≤ −γ; sympy that Φ is increasing,
     Φ(x) + Φ(−x) = 1, so Δ_lin ≥ Φ(γ/τ) − Φ(−γ/τ) = 2Φ(γ/τ) − 1 = erf(γ/(√2τ)) > 0, with limit 1
     as γ/τ → ∞. Since h0 enters only through h = h0(1 − f), z3 shows γ grows by at least
-    Δh0·(1 − F) when h0 grows by Δh0, so the bound can be pushed to one by raising h0/τ."""
+    Δh0·(1 − F) when h0 grows by Δh0, so the bound can be pushed to one by raising h0/τ.
+
+    Survives mutation: "0 < F < 1": F < 2 (or 0 ≤ F) is a weaker region hypothesis under which the cue drop still holds; the proof is of a stronger statement
+    Survives mutation: "γ > 0": the cue drop also holds at γ = 0 (the hypothesis is not needed at its boundary)
+    """
     return check_cue_drop(ctx)
 
 
@@ -587,7 +607,12 @@ def comparison_example_parameters(ctx):
     With h0 = 4: the assumptions still hold, γ = 3/2, and the enclosures of the two bounds are
     disjoint (strictly larger). Symbolically, for every parameter point: ∂f*/∂h0 = 0 and
     ∂b/∂h0 = 0 (the maximising curve does not see h0), ∂Δ_lin/∂h0 > 0 (sympy, with
-    g = 1 − f > 0), and z3 shows each assumption is preserved when h0 increases."""
+    g = 1 − f > 0), and z3 shows each assumption is preserved when h0 increases.
+
+    Survives mutation: "k, λ, r, h0, v0, τ > 0": the example parameters are positive, so the non-strict hypothesis holds there too
+    Survives mutation: "A1: k(1 − e0) < 2λF": the example parameters satisfy A1 strictly, so its non-strict form holds too
+    Survives mutation: return (1 + sp.erf(x / sp.sqrt(2))) / 2: the normal CDF only enters the displayed accuracy values
+    """
     base, bound_base = _check_example(ctx, EXAMPLE["h0"], EXAMPLE_GAMMA)
     raised, bound_raised = _check_example(ctx, RAISED_H0, Fraction(3, 2))
     sp_ = _sym()
@@ -647,8 +672,8 @@ COROLLARY = corollary_claim()
     source=Source(DOC, "comparison corollary: 'valid error certificates give [...] If [...] and [...] then [...]'"),
     statement="If |A_{θi} − A_i^cmp| ≤ ε_i^A and |S_{θi} − S_i^cmp| ≤ ε_i^S for i = 0, 1, A_1^cmp − A_0^cmp > ε_0^A + ε_1^A "
     "and S_0^cmp − S_1^cmp > ε_0^S + ε_1^S, then A_{θ1} > A_{θ0} and S_{θ1} < S_{θ0}.",
-    scope="universally over ℝ¹² (z3, linear real arithmetic); the gap conditions cannot be weakened to ≥ (z3 witness, "
-    "re-checked exactly)",
+    scope="universally over ℝ¹² (z3, linear real arithmetic); beside the proof, as data: the gap conditions cannot be "
+    "weakened to ≥ (z3 witness, re-checked exactly)",
     expect=Expect.HOLDS,
     lean="Psy01A.comparison_corollary",
     claims=(COROLLARY,),
@@ -659,9 +684,14 @@ def comparison_corollary(ctx):
     (θ1 more selective, θ0 more stress tolerant), as in "Subtract the two accuracy
     inequalities … Apply the same argument to S_{θ0} − S_{θ1}". z3 proves it in linear real
     arithmetic. With non-strict gaps it fails: z3 finds a point with A_{θ1} = A_{θ0}, and the
-    exact backend confirms it (so the strict gaps are needed)."""
+    exact backend confirms it (so the strict gaps are needed).
+
+    Survives mutation: lambda o, v: o.and_(o.gt(v.A1, v.A0), o.lt(v.S1, v.S0)): the non-strict conclusion is weaker and still follows
+    Survives mutation: o.le(o.abs(v.A0 - v.cA0), v.eA0): a strict estimate hypothesis is stronger; the conclusion still follows
+    Survives mutation: o.le(o.abs(v.S0 - v.cS0), v.eS0): a strict estimate hypothesis is stronger; the conclusion still follows
+    """
     weak = smt.prove(corollary_claim(strict=False), ctx)
     needed = proved("z3 counterexample re-checked exactly", *weak.certificate.steps, grade=Grade.INSTANCES, over="1 witness", witness=dict(weak.certificate.witness or {})) \
         if weak.status is Status.REFUTED else unknown("z3", "no exact counterexample to the non-strict version", *weak.certificate.steps)
-    return all_of("z3 linear real arithmetic", {"corollary (z3)": smt.prove(COROLLARY, ctx),
-                                                "strict gaps are necessary (refutation of the ≥ version)": needed})
+    # Necessity of the strict gaps is a remark beside the statement (a witness): data, not the grade.
+    return cross_checked(smt.prove(COROLLARY, ctx), {"strict gaps are necessary (refutation of the ≥ version)": needed})

@@ -479,7 +479,10 @@ def universal_cue_threshold(ctx):
     fixed-point-free involutions, so the refutation does not depend on which π the lost
     display named. Sound: every number in the violation is an exact rational
     or a rigorous interval, and the only proof steps are z3 unsat, sympy reductions and the
-    construction's own checks."""
+    construction's own checks.
+
+    Survives mutation: return min(nu0 / 2, NU_ONE, (lower - Fraction(1, 2)) / (2 * (c + 1))): a smaller ν* is still below ν₀ and still defeats the threshold (re-checked at ν*)
+    """
     parts = construction_verdict(ctx, SPEC, INVOLUTIONS)
     parts["Δ ≥ 2p − 1"] = smt.prove(DELTA_LEMMA, ctx)
     parts["p_ν decreasing"] = symbolic.conclude("sympy derivative sign", monotonicity_steps())
@@ -580,7 +583,11 @@ def bernoulli_cue_block(ctx):
     computed by exact integer division (outward rounding) and cross-checked by the interval
     backend. The stated "≈ 3.73·10⁻²⁴" is compared with the exact value: it must round to the
     stated three significant digits, |value − 3.73·10⁻²⁴| ≤ ½·10⁻²⁶; otherwise the exact value
-    refutes the stated number."""
+    refutes the stated number.
+
+    Survives mutation: in `show`: the interval shown in the certificate; the verdict compares the exact rational
+    Survives mutation: in `_decimal_enclosure`: the decimal digits shown in the certificate; the verdict compares the exact rational with the stated value
+    """
     import itertools
 
     sp = symbolic.sympy()
@@ -615,7 +622,8 @@ def bernoulli_cue_block(ctx):
                             block_entries=CUE_BLOCK, stated="3.73e-24")
     else:
         value_part = unknown("exact rational", "the interval enclosure or the block size does not check", step, stated_step)
-    return all_of("sympy product law + exact value", {"product law": product, "value at p = 1/10": value_part})
+    return all_of("sympy product law + exact value", {"product law": product, "value at p = 1/10": value_part},
+                  family="the product law for blocks of n ≤ 10 entries")
 
 
 def _endpoint_claim():
@@ -673,7 +681,11 @@ def cue_invariance_endpoint_witness(ctx):
     representations — agree for every x; z3 proves this for two units (units do not
     interact in the first layer). The zero cue gives B_{1,c}·0 = 0 instead: the witness with
     equal unit cue columns has h(c_v) = h(c_a) = 1 ≠ 0 = h(0) in the first unit, checked in
-    exact rationals."""
+    exact rationals.
+
+    Survives mutation: ENDPOINT_WITNESS = {: other values of the witness's unused weights also give equal endpoint representations that differ from the zero-cue one
+    Survives mutation: "b0": 0, "b1": 0, "x0": 0, "x1": 0}: another bias or input keeps the witness valid (re-checked exactly)
+    """
     return all_of("z3 + exact witness", {
         "endpoint representations equal": smt.prove(ENDPOINT, ctx),
         "differs from zero cue": exact.check_instance(ZERO_CUE_DIFFERS, ENDPOINT_WITNESS, "the stated witness"),

@@ -60,9 +60,13 @@ def margin_two_lipschitz(ctx):
     change of the logits (z_y moves by ≤ ε, the max of the others by ≤ ε). The displayed
     definition was lost; the reconstruction is the standard one the proofs use ("if the
     absolute signed margin exceeds 2η … correctness cannot change"). z3 proves each
-    (K, y) case over ℝ^{2K} in linear real arithmetic with ``If`` for max/abs."""
+    (K, y) case over ℝ^{2K} in linear real arithmetic with ``If`` for max/abs.
+
+    Survives mutation: CLASS_COUNTS = (2, 3, 4, 5, 6): the bound holds for every class count; another count list is proved too
+    Survives mutation: if j != y)): the mutated margin z_y − max_{j=y} z_j is identically 0, trivially 2-Lipschitz (the attained constant is checked by margin_two_lipschitz_tight)
+    """
     return all_of("z3 on the negation, for each class count and label",
-                  {c.name: smt.prove(c, ctx) for c in LIPSCHITZ})
+                  {c.name: smt.prove(c, ctx) for c in LIPSCHITZ}, family="K = 2…6 classes, every label")
 
 
 def _tight_claim(k: int):
@@ -98,7 +102,12 @@ TIGHT = tuple(_tight_claim(k) for k in CLASS_COUNTS)
 def margin_two_lipschitz_tight(ctx):
     """An exact instance with equality (e.g. z = 0, z' = (ε, −ε, …, −ε)) shows the 2 in the
     margin Lipschitz bound cannot be lowered: at that instance any c < 2 gives
-    c·‖z − z'‖_∞ < |Δm|. z3 finds an instance for each K; the exact backend confirms it."""
+    c·‖z − z'‖_∞ < |Δm|. z3 finds an instance for each K; the exact backend confirms it.
+
+    Survives mutation: CLASS_COUNTS = (2, 3, 4, 5, 6): attainment holds for every class count
+    Survives mutation: signed_margin(o, [v[n] for n in ws], 0)): attainment at another label also holds (by symmetry of the labels)
+    Survives mutation: o.eq(gap(o, v), 2 * sup(o, v)): a mutated existential (gap ≠ 2·sup, sup ≥ 0) is also satisfiable, and its instance is re-checked exactly
+    """
     return all_of("z3 instance with equality, re-checked exactly", {c.name: smt.find_instance(c, ctx) for c in TIGHT})
 
 # For the tightness audit (checker.audit): each claim is margin_change ≤ 2·sup_distance.

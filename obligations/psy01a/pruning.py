@@ -19,6 +19,7 @@ from checker.backends import exact, interval, smt, symbolic
 from checker.claims import claim
 from checker.model import Status
 from checker.verdicts import all_of, fmt, proved, refuted, timed, unknown
+from obligations.grading import cross_checked
 from obligations.psy01a import reference_model as rm
 from obligations.psy01a.setup import ARCHITECTURE
 
@@ -78,8 +79,8 @@ RETENTION_ZERO = claim(
     "0 ≤ K/N − d < 1/N, with K/N − d = 0 exactly when d·N is an integer; at d = 1/10 the 067A counts are "
     "103, 6554, 3277 and 52.",
     scope="universally over integers N ≥ 1, K and real d ∈ (0, 1] with K = ⌈dN⌉ (z3, Int sorts, the ceiling exact); "
-    "the reference "
-    "implementation's count against the definition for every N ≤ 120 and every d = a/b with b ≤ 24 (exact)",
+    "the 067A counts exactly; cross-check (data): the reference implementation's count against the definition for "
+    "every N ≤ 120 and every d = a/b with b ≤ 24 (exact)",
     expect=Expect.HOLDS,
     lean="Psy01A.exact_retention_counts",
     uses=("psy01a.parameter_count",),
@@ -95,7 +96,12 @@ def exact_retention_counts(ctx):
     with b ≤ 24, :func:`reference_model.retention_count` is checked in exact rationals to be
     that integer, with the bound and the zero-gap characterisation. The 067A counts at 1/10
     and the float reading (0.1 means 1/10; the binary double would give ⌈1.0000000000000000555⌉
-    = 2 at N = 10) are recorded."""
+    = 2 at N = 10) are recorded.
+
+    Survives mutation: o.lt(v.K / v.N - v.d, 1 / v.N): the non-strict gap bound is weaker and still holds
+    Survives mutation: cases += 1: the case count is reported, not compared
+    Survives mutation: d * n <= k < d * n + 1: the mutated test (k ≤ dN + 1, k < dN + 2) is weaker than the exact ceiling property and still passes
+    """
     parts = {"bound (z3)": smt.prove(RETENTION, ctx), "zero gap iff aligned (z3)": smt.prove(RETENTION_ZERO, ctx)}
     densities = sorted({Fraction(a, b) for b in range(1, 25) for a in range(1, b + 1)})
     with timed() as t:
@@ -111,9 +117,8 @@ def exact_retention_counts(ctx):
                     bad.append({"N": n, "d": d, "K": k, "K/N - d": gap, "dN aligned": aligned})
         step = t.step(exact.NAME, exact.VERSION, "reference retention_count against ⌈dN⌉", "all match" if not bad else
                       f"{len(bad)} mismatches", cases=cases)
-    parts["reference implementation (exhaustive)"] = _check("retention counts", not bad, step,
-                                                            "the grid N ≤ 120, d = a/b with b ≤ 24", failures=bad,
-                                                            cases=cases)
+    grid = _check("retention counts", not bad, step, "the grid N ≤ 120, d = a/b with b ≤ 24", failures=bad,
+                  cases=cases)
     counts = [rm.retention_count(Fraction(1, 10), n) for n in LAYER_SIZES]
     with timed() as t:
         ok = counts == [103, 6554, 3277, 52] and rm.retention_count(0.1, 10) == 1
@@ -122,7 +127,9 @@ def exact_retention_counts(ctx):
                                   gaps=[fmt(Fraction(k, n) - Fraction(1, 10)) for k, n in zip(counts, LAYER_SIZES)],
                                   float_reading={"retention_count(0.1, 10)": rm.retention_count(0.1, 10),
                                                  "ceil(Fraction(0.1) * 10)": ceil_fraction(Fraction(0.1) * 10)})
-    return all_of("z3 over ℝ + exhaustive exact check of the reference counts", parts)
+    # The reference implementation on a grid is a check of the code, not of the statement: data.
+    return cross_checked(all_of("z3 over ℝ + the 067A counts", parts, lemmas=True),
+                         {"reference implementation (grid)": grid})
 
 
 # ---------------------------------------------------------------------------------------
@@ -176,7 +183,7 @@ def sharpness_instance(eta: Fraction, n: int = 10) -> dict[str, Fraction]:
     "law d_f = d_e(1 − f) by 0 ≤ K_f/N − d_f < (2 − f)/N, zero exactly when d_e N and (1 − f)K_e are integers; "
     "(2 − f)/N is sharp (N·gap comes arbitrarily close to 2 − f) and the one-shot bound 1/N fails.",
     scope="the bound and zero-gap characterisation for every integer N ≥ 1, K_e, K_f and real d_e, f (z3, Int sorts, "
-    "exact floor and ceiling); the two forms "
+    "exact floor and ceiling); cross-check (data): the two forms "
     "of K_f and the bound for every N ≤ 40, d_e = a/b (b ≤ 10), f = a/b (b ≤ 10) in exact arithmetic; sharpness and "
     "failure of 1/N by exact instances",
     expect=Expect.HOLDS,
@@ -197,7 +204,10 @@ def survivor_count_gap(ctx):
     exhaustive case is reported as a refutation with its integer witness. Sharp: the exact family K_e = 2,
     f = 1/2 − η, d_eN = 1 + η has N·gap = 3/2 − 3η/2 − η² → 2 − f as η → 0 (instances at
     η = 1/10 … 10⁻⁶ computed with the reference counts), and already at η = 1/10 the gap is at
-    least 1/N, so the one-shot bound does not carry over to survivor-based removal."""
+    least 1/N, so the one-shot bound does not carry over to survivor-based removal.
+
+    Survives mutation: def sharpness_instance(eta: Fraction, n: int = 10): another size of the sharpness instance also attains the gap
+    """
     parts = {"bound (z3)": smt.prove(SURVIVOR_BOUND, ctx), "zero gap iff aligned (z3)": smt.prove(SURVIVOR_ZERO, ctx)}
     fractions_ = sorted({Fraction(a, b) for b in range(1, 11) for a in range(0, b + 1)})
     with timed() as t:
@@ -213,8 +223,10 @@ def survivor_count_gap(ctx):
                                     "⌈(1−f)K_e⌉": ceil_fraction((1 - f) * ke)})
         step = t.step(exact.NAME, exact.VERSION, "reference nested_counts: both forms of K_f and the bound",
                       "all hold" if not bad else f"{len(bad)} failures", cases=cases)
-    parts["reference counts (exhaustive)"] = _check("survivor counts", not bad, step, f"{cases} enumerated cases",
-                                                   failures=bad, cases=cases)
+    # every N ≤ 40, d ∈ (0, 1] and f ∈ [0, 1) of denominator ≤ 10: an enumeration that skipped cases proves nothing
+    scope_cases = 40 * (len(fractions_) - 1) ** 2
+    grid = _check("survivor counts", not bad and cases == scope_cases, step, f"{cases} enumerated cases", failures=bad,
+                  cases=cases, scope_cases=scope_cases)
     family = []
     for k in (1, 2, 3, 6):
         eta = Fraction(1, 10**k)
@@ -230,7 +242,8 @@ def survivor_count_gap(ctx):
     parts["sharpness"] = _check("sharpness", ok, step, f"{len(family)} points", family=family)
     parts["one-shot bound 1/N fails"] = exact.check_instance(NAIVE_BOUND_FAILS, sharpness_instance(Fraction(1, 10)),
                                                             "the sharpness family at η = 1/10")
-    return all_of("z3 over ℝ + exhaustive exact counts + exact instances", parts)
+    # The reference counts on a grid check the code, not the statement: data beside the proof.
+    return cross_checked(all_of("z3 over ℝ + exact instances", parts, lemmas=True), {"reference counts (grid)": grid})
 
 
 # ---------------------------------------------------------------------------------------
@@ -258,7 +271,10 @@ def structural_vs_numerical_density(ctx):
     has an active position holding 0, so the counts differ; the reference
     :func:`structural_density`/:func:`numerical_density` give 1/2, 1/4 and 1/3 (with biases),
     compared in exact rationals. Over masked weights nnz(W∘M) ≤ |M| since W∘M vanishes off
-    M: checked for all 16·81 (mask, weight) pairs of 2×2 with entries in {−1, 0, 1}."""
+    M: checked for all 16·81 (mask, weight) pairs of 2×2 with entries in {−1, 0, 1}.
+
+    Survives mutation: DENSITY_WITNESS = {: another witness with an active zero-valued position also separates the two densities (re-checked exactly)
+    """
     np = rm._np()
     w = np.array(DENSITY_WITNESS["weights"], dtype=float)
     m = np.array(DENSITY_WITNESS["mask"], dtype=bool)
@@ -293,8 +309,8 @@ COMMUTE = claim(
     id="psy01a.fixed_masks_commute",
     source=Source(DOC, "principal corrections, 3: 'Fixed masks commute'"),
     statement="For fixed 0/1 masks M₁, M₂ and any weights W, (W∘M₁)∘M₂ = (W∘M₂)∘M₁ = W∘(M₁ ∧ M₂).",
-    scope="entrywise universally over ℝ (z3), hence for matrices of every shape; the reference apply_mask on every pair "
-    "of 2×3 masks (exact integers)",
+    scope="entrywise universally over ℝ (z3), hence for matrices of every shape; cross-check (data): the reference "
+    "apply_mask on every pair of 2×3 masks (exact integers)",
     expect=Expect.HOLDS,
     lean="Psy01A.fixed_masks_commute",
 )
@@ -302,7 +318,11 @@ def fixed_masks_commute(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, principal corrections 3). Masking is entrywise
     multiplication by 0/1, so it suffices that (w·m₁)·m₂ = (w·m₂)·m₁ = w·min(m₁, m₂) for real
     w and m₁, m₂ ∈ {0, 1}: z3 proves this over ℝ. The reference :func:`apply_mask` is checked on
-    all 64 × 64 pairs of 2×3 masks with distinct integer weights."""
+    all 64 × 64 pairs of 2×3 masks with distinct integer weights.
+
+    Survives mutation: masks = [np.array(m, dtype=bool).reshape(2, 3): a mutated entry is still cast to a 0/1 mask; masking commutes for all of them
+    Survives mutation: ok, cases = True, 0: the case count is reported, not compared
+    """
     np = rm._np()
     w = np.array([[2, -3, 5], [-7, 11, -13]], dtype=np.int64)
     masks = [np.array(m, dtype=bool).reshape(2, 3) for m in itertools.product((0, 1), repeat=6)]
@@ -318,8 +338,9 @@ def fixed_masks_commute(ctx):
                            and np.array_equal(ab, ba) and np.array_equal(ab, w * (a & b)))
         step = t.step("numpy", f"numpy {np.__version__}", "reference apply_mask on all pairs of nonempty 2×3 masks",
                       "commute" if ok else "differ", cases=cases)
-    return all_of("z3 entrywise + exhaustive reference check", {
-        "entrywise (z3)": smt.prove(COMMUTE, ctx), "reference apply_mask": _check("masks", ok, step, f"{cases} enumerated mask pairs", cases=cases)})
+    # Entrywise over ℝ is every shape; the reference on 2×3 masks checks the code: data.
+    return cross_checked(smt.prove(COMMUTE, ctx), {
+        "reference apply_mask": _check("masks", ok, step, f"{cases} enumerated mask pairs", cases=cases)})
 
 
 def _nesting_cases(shape: tuple[int, int], values: Sequence[int], all_masks: bool):
@@ -355,10 +376,10 @@ def nesting_counterexample(prune: Any = spec_prune, shape: tuple[int, int] = (2,
     statement="For fixed weights W, a mask M₀ and counts K₂ ≤ K₁ ≤ |M₀|, nested exact-count magnitude pruning equals "
     "one-shot pruning at the final count: H_{K₂}(W, H_{K₁}(W, M₀)) = H_{K₂}(W, M₀) (descending |w|, ties by increasing "
     "flattened index, eligibility restricted to the current mask).",
-    scope="exhaustive: every 2×2 matrix with entries in {−2,…,2}, every nonempty initial mask and every pair K₂ ≤ K₁; "
-    "every 2×3 matrix with entries in {−2,…,2} from the full mask and every pair (heavy ties; counts from 0); the "
-    "reference numpy pruning equals the definition on every 2×2 matrix, nonempty mask and count 1 ≤ K ≤ |M|; all "
-    "matrices and counts only by the prefix argument in the docstring (not machine-checked)",
+    scope="2×2, every real W: pruning reads W only through the order of the keys (−|w|, index), and magnitudes 1…4 "
+    "realise all 24 orders (checked), every nonempty initial mask and every pair K₂ ≤ K₁ (exhaustive, exact); "
+    "cross-checks (data): every 2×2 and 2×3 matrix with entries in {−2,…,2} (heavy ties), the reference numpy pruning "
+    "against the definition on every 2×2 case; larger shapes only by the prefix argument in the docstring",
     expect=Expect.HOLDS,
     lean="Psy01A.nested_pruning_identity",
 )
@@ -377,8 +398,24 @@ def nested_pruning_identity(ctx):
     Method. :func:`spec_prune` states H_K in exact arithmetic; the identity is checked on
     every case of the scope (a finite exhaustive proof within it). The reference
     :func:`reference_model.prune_exact_count` (numpy, stable argsort) is checked against the
-    definition on every 2×2 matrix, mask and count, so the identity holds for it too there."""
+    definition on every 2×2 matrix, mask and count, so the identity holds for it too there.
+
+    Survives mutation: def nesting_counterexample(: the search's default shape is overridden by the obligation's own scope
+    Survives mutation: cases, bad = 0, None: the case count is reported, not compared
+    """
     np = rm._np()
+    # H_K reads W only through the strict order ≺ of the keys (−|w_i|, i); distinct magnitudes
+    # 1…4 realise every one of the 24 orders of a 2×2 matrix (checked), hence every real W.
+    with timed() as t:
+        orders = {tuple(sorted(range(4), key=lambda i: (-abs(ws[i]), i))) for ws in itertools.product(range(1, 5), repeat=4)}
+        every_order = orders == set(itertools.permutations(range(4)))
+        cases, bad = nesting_counterexample(spec_prune, (2, 2), range(1, 5), True)
+        step = t.step(exact.NAME, exact.VERSION, "nested = one-shot, 2x2 every mask and every order of |w|",
+                      "identity" if bad is None and every_order else f"differs at {bad}" if bad else "orders missing",
+                      cases=cases, orders=len(orders))
+    proof = _check("2x2 every order", bad is None and every_order, step,
+                   "2×2, every real W (all 24 orders of the magnitudes), every initial mask and K₂ ≤ K₁", grade=Grade.BOUNDED,
+                   cases=cases, orders=len(orders), counterexample=bad)
     parts = {}
     for label, shape, all_masks in (("2x2 every mask", (2, 2), True), ("2x3 full mask", (2, 3), False)):
         with timed() as t:
@@ -406,7 +443,9 @@ def nested_pruning_identity(ctx):
     parts["reference = definition"] = _check("reference", bad is None, step, f"{cases} enumerated 2×2 cases",
                                              failures=[] if bad is None else [{"W": bad[0], "M": bad[1], "K": bad[2]}],
                                              cases=cases)
-    return all_of("exhaustive exact enumeration over the stated scope", parts)
+    # Integer grids with heavy ties, and the numpy reference against the definition: evidence
+    # beside the proof (a grid of a continuous domain is not all of it).
+    return cross_checked(proof, parts)
 
 
 # ---------------------------------------------------------------------------------------
@@ -454,7 +493,10 @@ def learning_breaks_nesting(ctx):
     schedule keeps position 1 while one-shot pruning of the initial weights at K = 1 keeps
     position 0. Computed in exact rationals with :func:`spec_prune` and with the reference
     pruning on object arrays of Fractions; the control with learning rate 0 (fixed weights)
-    agrees, as ``psy01a.nested_pruning_identity`` says it must."""
+    agrees, as ``psy01a.nested_pruning_identity`` says it must.
+
+    Survives mutation: if k > len(order):: a guard of spec_prune that the obligation never calls at its boundary (k = len(order) is still valid)
+    """
     np = rm._np()
     with timed() as t:
         learned, control = phased_vs_one_shot(LEARN_RATE), phased_vs_one_shot(Fraction(0))
@@ -526,7 +568,11 @@ def fresh_adam_differs(ctx):
     θ by exactly lr·g/(|g| + ε) (rational); with retained moments the second step uses t = 2
     and the mixed moments (irrational √v̂). Both runs are enclosed at 113 bits; disjoint
     enclosures prove the end points differ. The fresh run is recomputed in exact rationals
-    and must lie in its enclosure."""
+    and must lie in its enclosure.
+
+    Survives mutation: ADAM = {: Adam with other hyperparameters also separates the fresh and retained runs (checked by interval enclosure)
+    Survives mutation: ok = (sep.lo > 0 or sep.hi < 0): the runs are separated by a margin, so the non-strict test passes too
+    """
     with interval.precision(interval.DEFAULT_PREC):
         fresh, fresh_trace = adam_run(Fraction(1), 2, 1, reset=True)
         kept, kept_trace = adam_run(Fraction(1), 2, 1, reset=False)
@@ -638,7 +684,12 @@ def hard_pruning_not_lipschitz(ctx):
     For any L > 0 take δ = min(1/4, 1/(2L)): A(1/4) = 0, A(1/4 + δ) = 1, and Lδ ≤ 1/2 < 1; z3
     proves the quantifier step (Lδ < 1 and ⌈4(1/4 + δ)⌉ = 2) for all L > 0. The certificate's
     witness is L = 1000, re-checked by exact pruning and an exact forward pass; the table
-    repeats it for other L and for the 067A-shaped embedding (jump at 51/512, 52 head weights)."""
+    repeats it for other L and for the 067A-shaped embedding (jump at 51/512, 52 head weights).
+
+    Survives mutation: (np.array([1.0, -1.0]), np.array([0.0, 0.5]))): another example input also exhibits the jump (re-checked exactly)
+    Survives mutation: L_TABLE = (: every candidate constant L is defeated; the table lists example constants
+    Survives mutation: if label == "minimal" and constant == 1000:: it selects which re-checked violating pair is reported as the witness
+    """
     net = jump_network()
     parts = {}
     with timed() as t:
@@ -695,7 +746,10 @@ def mask_is_coordinate_projection(ctx):
     On representations: any linear map Q has Q·0 = 0, but the witness has h(x) = ReLU(Wx) = 0
     and h_M(x) = ReLU((W∘M)x) = 2 ≠ 0, so no linear Q (in particular no orthogonal projection,
     which could not increase a norm either) maps h to h_M. The mask is computed by the
-    reference pruning at K = 1; the values in exact rationals."""
+    reference pruning at K = 1; the values in exact rationals.
+
+    Survives mutation: sum(e**2 for e in p * p - p): the entries are identically 0, so any power of them sums to 0
+    """
     sp = symbolic.sympy()
     checks = []
     for rows, cols in ((2, 2), (2, 3)):
