@@ -400,7 +400,8 @@ class Cache:
         try:
             content = json.dumps(result.to_json(), ensure_ascii=False, sort_keys=True, allow_nan=False)
             path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(path, json.dumps({"key": key, "content": content, "mac": _mac(secret, key, content)}, ensure_ascii=False))
+            atomic_write(path, json.dumps({"key": key, "content": content, "mac": _mac(secret, key, content)}, ensure_ascii=False),
+                         durable=False)
         except (OSError, ValueError, TypeError) as exc:
             warnings.warn(f"cannot write cache entry {path} ({exc}); continuing without it", CacheWarning, stacklevel=2)
 
@@ -446,10 +447,13 @@ def check_writable(path: str | os.PathLike[str], what: str = "output") -> None:
         raise UsageError(f"{what} {shown}: cannot write in {parent} ({exc.strerror}); choose another path") from None
 
 
-def atomic_write(path: str | os.PathLike[str], text: str) -> None:
+def atomic_write(path: str | os.PathLike[str], text: str, durable: bool = True) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same directory and a rename,
-    so a reader (or a crash) never sees a half-written file. A symlink is followed; an existing
-    file keeps its mode, a new one gets the user's umask (as ``open`` would)."""
+    so a reader never sees a half-written file. A symlink is followed; an existing file keeps its
+    mode, a new one gets the user's umask (as ``open`` would). ``durable`` also flushes the file
+    to disk before the rename (``fsync``), so that a crash cannot leave a truncated file behind;
+    cache entries skip that (it was most of the cache's per-entry cost): a truncated entry fails
+    its authentication and is only a miss."""
     path = output_target(path)
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode)
@@ -460,8 +464,9 @@ def atomic_write(path: str | os.PathLike[str], text: str) -> None:
         os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:

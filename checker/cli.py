@@ -158,6 +158,7 @@ def exit_code_for(results: Sequence[Result]) -> ExitCode:
 def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
     from pathlib import Path
 
+    from checker import schedule
     from checker.cache import Cache
     from checker.registry import discover
     from checker.runner import RunConfig, run
@@ -170,7 +171,9 @@ def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
     cache = None if args.no_cache else Cache(Path(args.cache_dir))
     # With patterns: the rejected declarations they name, and every module that did not import.
     errors = catalogue.errors_for(patterns)
-    return run(chosen, config, errors, progress, cache=cache, package=args.packages[0])
+    results = run(chosen, config, errors, progress, cache=cache, package=args.packages[0])
+    schedule.record_times(cache.directory if cache is not None else None, results)
+    return results
 
 
 def _catalogue(args: argparse.Namespace):

@@ -395,18 +395,40 @@ def _analysis(file: str, module: str, store: Path | None) -> _Analysis:
 def _data_files(directory: Path, root: Path) -> dict[str, str]:
     """Non-Python files in ``directory`` and its non-package subdirectories, by path from ``root``."""
     out: dict[str, str] = {}
-    if not directory.is_dir():
+    try:
+        listing = _listing(str(directory), directory.stat().st_mtime_ns)
+    except (FileNotFoundError, NotADirectoryError):
         return out
-    for entry in sorted(directory.iterdir()):
+    subdirs, files = listing
+    for sub in subdirs:
+        # whether a subdirectory is a package is asked each time: adding or removing its
+        # __init__.py changes its own mtime, not this directory's
+        if not (Path(sub) / "__init__.py").exists():
+            out.update(_data_files(Path(sub), root))
+    for name in files:
+        try:
+            st = Path(name).stat()
+        except FileNotFoundError:
+            continue
+        out[Path(name).relative_to(root).as_posix()] = _bytes_digest(name, st.st_mtime_ns, st.st_size)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _listing(directory: str, mtime_ns: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(subdirectories, non-code files) of ``directory``, sorted. Keyed on the directory's mtime,
+    which any entry added, removed or renamed changes: the many obligations of one module, and
+    the modules of one package, list the directory once per process."""
+    subdirs: list[str] = []
+    files: list[str] = []
+    for entry in sorted(Path(directory).iterdir()):
         if entry.name.startswith(".") or entry.name == "__pycache__":
             continue
         if entry.is_dir():
-            if not (entry / "__init__.py").exists():
-                out.update(_data_files(entry, root))
+            subdirs.append(str(entry))
         elif entry.is_file() and not entry.name.endswith(_CODE_SUFFIXES):
-            out[entry.relative_to(root).as_posix()] = _bytes_digest(str(entry), entry.stat().st_mtime_ns,
-                                                                    entry.stat().st_size)
-    return out
+            files.append(str(entry))
+    return tuple(subdirs), tuple(files)
 
 
 @lru_cache(maxsize=None)

@@ -39,6 +39,7 @@ from checker.model import (
     derive_seed,
     result_for,
 )
+from checker import schedule
 from checker.cache import Cache, cache_key
 from checker.registry import LoadError
 
@@ -397,7 +398,7 @@ def run(
                 finish(hit, cached=True)
                 continue
         pending.append(ob)
-    pending.reverse()  # pop() from the end hands them out in catalogue order
+    pending = schedule.longest_first(pending, cache)  # pop() from the end: longest expected first
     n_workers = min(config.workers, len(pending))
     running: dict[int, tuple[Obligation, float]] = {}
     grace_s = 30.0  # the template enforces the limit; this only guards against a stuck template

@@ -101,6 +101,27 @@ def test_corrupt_entry_is_a_miss_with_a_warning(tmp_path):
         assert c.get(key, ob.id) is None
 
 
+def test_truncated_entry_is_a_miss(tmp_path):
+    """Entries are written without fsync: what a crash can leave behind (an empty file or any
+    prefix of the entry) must read as a miss, never as a result."""
+    import warnings
+
+    from checker.testing import run_obligation
+
+    ob = discover("obligations").by_id("psy01a.parameter_count")
+    key = _key(ob)
+    c = Cache(tmp_path)
+    c.put(key, run_obligation(ob.id, "obligations"))
+    path = c._path(key)
+    text = path.read_text(encoding="utf-8")
+    assert c.get(key, ob.id) is not None
+    for cut in (0, 1, len(text) // 3, len(text) // 2, len(text) - 1):
+        path.write_text(text[:cut], encoding="utf-8")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", CacheWarning)
+            assert c.get(key, ob.id) is None, cut
+
+
 def test_unwritable_cache_does_not_fail_the_run(tmp_path):
     """A cache directory that cannot be written only warns."""
     blocker = tmp_path / "file"
