@@ -341,7 +341,7 @@ def family_verdict(slot: Slot) -> Any:
         c_lean = lean(slot.dims[2], slot.dims[3], p["w1"], p["w2"], p["a"], p["D"]) * p["t"] * p["D"]
         best = terms["bound"]
         ratios.append({"n": m.n, "t": str(p["t"]), "D": str(p["D"]),
-                       "drift/(C*·t·D) ≥": round(float(terms["drift"].lo / best.hi), 6),
+                       "drift/(C*·t·D) ≥": round(float(terms["drift"].lo / best.hi), 10),
                        "drift/(C·t·D) ≥": round(float(terms["drift"].lo / c_lean), 6)})
     v = all_of("rigorous intervals at each member", parts)
     return with_data(v, members=ratios)
