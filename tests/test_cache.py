@@ -66,7 +66,9 @@ def test_warm_run_reuses_results_without_starting_workers(tmp_path, monkeypatch)
     def no_workers(*a, **k):
         raise AssertionError("a worker was started on a warm run")
 
-    monkeypatch.setattr(runner, "_Worker", no_workers)
+    from checker import workers
+
+    monkeypatch.setattr(workers.Template, "submit", no_workers)
     c2 = Cache(tmp_path)
     warm = run(chosen, RunConfig(jobs=1), cache=c2)
     assert c2.hits == 2

@@ -503,6 +503,12 @@ def parse_number(text: str, what: str) -> Fraction:
     t = text.strip()
     if t.lower().lstrip("+-") in ("nan", "inf", "infinity"):
         raise UsageError(f"{what} {text!r} is not a finite number")
+    import re
+
+    exponent = re.search(r"[eE]([+-]?\d+)\s*$", t)
+    if exponent and abs(int(exponent.group(1))) > 400 or len(t) > 2000:
+        # an exact 10^±10⁸ alone takes minutes to build; no binary32 computation needs one
+        raise UsageError(f"{what} {text[:40]!r} is out of range: write a number with |exponent| ≤ 400")
     try:
         return Fraction(t)
     except (ValueError, ZeroDivisionError):
