@@ -213,6 +213,13 @@ def _witness(layer: str) -> dict[str, Fraction]:
 
 ATTAINMENT = {layer: attainment_claim(layer) for layer in ("W1", "W0")}
 
+LEAN_OVER_BEST = claim(
+    "lean-constant-over-best", ["w2", "rho", "D"],
+    lambda o, v: o.eq(lipschitz.slot_constant(_D3, v.w2, v.rho, v.D),
+                      (2 * _D3 / (1 - 2 * v.w2 * v.rho * v.D)) * (v.w2 * v.w2 * v.rho * v.rho)),
+    hypotheses={"small_step": lambda o, v: o.lt(2 * v.w2 * v.rho * v.D, 1)},
+)
+
 
 def _ratio_steps() -> list:
     """C/C* = 2·d₃/(1 − 2·w₂·ρ·D) for both layers; the ratio sandwich's first-order factor is 2."""
@@ -241,7 +248,7 @@ def _ratio_steps() -> list:
     lean="SgdDescentMlp.grad_lipschitz_best_constant",
     uses=("lean_mlp.mlp_hidden_loss_grad_lipschitz", "lean_mlp.mlp_input_loss_grad_lipschitz",
           "lean_mlp.mlp_slot_loss_grad_lipschitz"),
-    claims=(*SOFTMAX_LINKS, *ATTAINMENT.values()),
+    claims=(*SOFTMAX_LINKS, *ATTAINMENT.values(), LEAN_OVER_BEST),
 )
 def grad_lipschitz_best_constant(ctx):
     """The referee's question: how loose are the stated constants? First order in t the gradient
@@ -262,6 +269,7 @@ def grad_lipschitz_best_constant(ctx):
     parts = {c.name: smt.prove(c, ctx) for c in SOFTMAX_LINKS}
     for layer, c in ATTAINMENT.items():
         parts[c.name] = exact.check_instance(c, _witness(layer), "the extremal configuration")
+    parts[LEAN_OVER_BEST.name] = smt.prove(LEAN_OVER_BEST, ctx)
     parts["C/C* = 2·d₃/(1 − 2·w₂·ρ·D) (sympy)"] = symbolic.conclude("sympy", _ratio_steps())
     v = all_of("z3 first-order links + exact attainment + sympy ratio", parts, family=LIP_SHAPE, lemmas=True)
     return with_data(v, best_hidden="w₂²·a²", best_input="d₂²·w₁²·w₂²·a²", lean_over_best="2·d₃/(1 − 2·w₂·ρ·D)",
