@@ -48,6 +48,8 @@ def load(path: str | Path) -> list[Result]:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot read baseline {path}: {exc.strerror}; create one with --save-baseline") from exc
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"baseline {path} is not UTF-8 text ({exc.reason}); create one with --save-baseline") from exc
     return read_json(text)
 
 

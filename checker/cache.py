@@ -9,14 +9,23 @@ A result is reused only when nothing it could depend on has changed. Its key has
   every catalogue module it imports (transitively, whole) and the data files next to them — but
   not its ``expect``, ``statement``, ``source``, ``scope`` or ``lean``: a hit is given the
   current values of those, and its outcome is recomputed from its cached status;
+- every project module outside the catalogue package it imports (transitively; any module that
+  is not installed library code, e.g. a user's helper module), whole;
+- every data file (anything but Python sources and bytecode) in the directory tree of each
+  module of that closure (e.g. ``obligations/lean_mlp/data/example_mlp.npz``);
 - the installed versions of Python and of the libraries the backends use (read from package
   metadata, without importing them);
 - the limits (timeout, memory), the obligation's seed, the ``slow`` switch and whether the
   audits ran (an audited result is never served for a plain run, nor the reverse).
 
 Entries are JSON (never pickle: a shared cache must not be able to run code), written
-atomically (temporary file + rename). An unreadable entry is a miss with a warning; any
-cache trouble degrades to re-running, never to a failed check. ``timeout`` and ``error``
+atomically (temporary file + rename), and authenticated: each carries an HMAC-SHA256 over its
+key and content under a secret kept outside the cache directory (``$OBLIGATIONS_CACHE_SECRET``,
+else ``$XDG_STATE_HOME/obligations/cache-secret``, else ``~/.local/state/obligations/cache-secret``;
+created 0600 on first use), so a cache restored from elsewhere cannot forge a status. An entry
+that is unreadable, unparsable or fails its MAC is a miss with a warning; a ``refuted`` entry is
+served only if its witness re-checks against the obligation's declared claims
+(:mod:`checker.recheck`). Any cache trouble degrades to re-running, never to a failed check. ``timeout`` and ``error``
 results are not stored (they may depend on the machine's load).
 """
 
@@ -24,6 +33,10 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import hmac
+import secrets
+import stat
+import sysconfig
 import importlib.util
 import json
 import os
@@ -60,9 +73,65 @@ def _library_versions() -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
 def _file_digest(path: str) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    st = os.stat(path)
+    return _digest_of(path, st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+@lru_cache(maxsize=None)
+def _digest_of(path: str, mtime_ns: int, size: int, ino: int) -> str:
+    # keyed on the file's stat signature: a file edited during the process is hashed again
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+_SOURCE_SUFFIXES = (".py", ".pyc", ".pyo")
+
+
+def data_files(directory: str, recursive: bool) -> dict[str, str]:
+    """``{path: digest}`` of every data file (not Python source or bytecode) in ``directory``."""
+    out: dict[str, str] = {}
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__") if recursive else []
+        for name in sorted(files):
+            if name.endswith(_SOURCE_SUFFIXES):
+                continue
+            path = os.path.join(root, name)
+            try:
+                out[os.path.relpath(path, directory)] = _file_digest(path)
+            except OSError as exc:
+                out[os.path.relpath(path, directory)] = f"unreadable: {exc.strerror}"
+    return out
+
+
+@lru_cache(maxsize=None)
+def _library_dirs() -> tuple[str, ...]:
+    dirs = {sysconfig.get_paths().get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+    dirs |= {os.path.join(p, "lib") for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    return tuple(sorted(os.path.realpath(d) + os.sep for d in dirs if d))
+
+
+@lru_cache(maxsize=None)
+def _top_level_is_project(top: str) -> bool:
+    """Whether the top-level module ``top`` is project code (looked up without importing it)."""
+    module = sys.modules.get(top)
+    file = getattr(module, "__file__", None)
+    if not file:
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError, AttributeError):
+            return False
+        file = spec.origin if spec is not None else None
+    return bool(file) and _is_project_file(file)
+
+
+def _is_project_file(path: str) -> bool:
+    """Not installed library code (standard library, site-packages)."""
+    real = os.path.realpath(path)
+    return real.endswith(".py") and not any(real.startswith(d) for d in _library_dirs())
 
 
 @lru_cache(maxsize=None)
@@ -119,38 +188,79 @@ def _parse_imports(source: str, path: str, module: str) -> frozenset[str]:
     return frozenset(names)
 
 
-def module_closure(module: str, roots: Iterable[str]) -> dict[str, str]:
-    """``{module name: source digest}`` for ``module`` and every module under ``roots`` that it
-    imports, transitively."""
-    roots = tuple(roots)
+def _closure_files(module: str, roots: tuple[str, ...]) -> dict[str, str]:
+    """``{module name: file}`` for ``module`` and every project module it imports, transitively:
+    those under ``roots``, and any other whose file is not installed library code (the engine,
+    ``checker``, is hashed whole elsewhere)."""
     seen: dict[str, str] = {}
+    skipped: set[str] = set()
     todo = [module]
     while todo:
         name = todo.pop()
-        if name in seen or not any(name == r or name.startswith(r + ".") for r in roots):
+        if name in seen or name in skipped or name == "checker" or name.startswith("checker."):
+            continue
+        in_roots = any(name == r or name.startswith(r + ".") for r in roots)
+        if not in_roots and not _top_level_is_project(name.partition(".")[0]):
+            skipped.add(name)  # library code: never looked up (a dotted lookup would import it)
             continue
         file = _module_file(name)
-        if file is None:
-            continue  # an attribute imported with `from x import y`, not a module
-        seen[name] = _file_digest(file)
-        todo.extend(_imports_of(file, name))
-    return dict(sorted(seen.items()))
+        if file is None or not (in_roots or _is_project_file(file)):
+            skipped.add(name)  # an attribute imported with `from x import y`, or library code
+            continue
+        seen[name] = file
+        try:
+            todo.extend(_imports_of(file, name))
+        except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+            pass  # its digest still keys it; the worker will report the module itself
+    return seen
+
+
+def module_closure(module: str, roots: Iterable[str], files: dict[str, str] | None = None) -> dict[str, str]:
+    """``{module name: source digest}`` for ``module`` and every project module it imports,
+    transitively (see :func:`_closure_files`)."""
+    files = _closure_files(module, tuple(roots)) if files is None else files
+    return dict(sorted((name, _file_digest(file)) for name, file in files.items()))
+
+
+def data_closure(module: str, roots: Iterable[str], files: dict[str, str] | None = None) -> dict[str, str]:
+    """``{path: digest}`` of the data files an obligation of ``module`` could read: everything
+    but Python files in the directory tree of each module of its closure (for a top-level
+    catalogue package, only the files directly in its directory: its subpackages' trees are
+    added by their own modules)."""
+    roots = tuple(roots)
+    out: dict[str, str] = {}
+    dirs: dict[str, bool] = {}
+    for name, file in (_closure_files(module, roots) if files is None else files).items():
+        directory = os.path.dirname(os.path.realpath(file))
+        recursive = name not in roots
+        dirs[directory] = dirs.get(directory, False) or recursive
+    for directory, recursive in sorted(dirs.items()):
+        for rel, digest in data_files(directory, recursive).items():
+            out[os.path.join(directory, rel)] = digest
+    return dict(sorted(out.items()))
 
 
 def cache_key(ob: Obligation, *, seed: int, timeout_s: float, memory_mib: int, slow: bool, package: str,
               audit: bool = False, fingerprint: str | None = None) -> str:
     """``fingerprint``: the obligation's code fingerprint (:func:`checker.fingerprint.code_fingerprint`,
-    computed here when not given): its code closure, imported catalogue modules and data files."""
+    computed here when not given): its code closure, imported catalogue modules and data files.
+    Added to it: project modules outside the catalogue package, and the data files of every
+    module's directory tree."""
     if fingerprint is None:
         from checker.fingerprint import code_fingerprint
 
         fingerprint = code_fingerprint(ob, {package, "obligations"}).digest
+    roots = {package, "obligations", ob.module.split(".")[0]}
+    files = _closure_files(ob.module, tuple(sorted(roots)))
+    outside = {n: f for n, f in files.items() if not any(n == r or n.startswith(r + ".") for r in roots)}
     payload = {
         "checker": __version__,
         "schema": SCHEMA_VERSION,
         "engine": _engine_digest(),
         "id": ob.id,
         "fingerprint": fingerprint,
+        "outside_modules": module_closure(ob.module, sorted(roots), outside),
+        "data": data_closure(ob.module, sorted(roots), files),
         "libraries": _library_versions(),
         "limits": [timeout_s, memory_mib],
         "seed": seed,
@@ -160,63 +270,203 @@ def cache_key(ob: Obligation, *, seed: int, timeout_s: float, memory_mib: int, s
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
+SECRET_ENV = "OBLIGATIONS_CACHE_SECRET"
+
+
+def secret_path() -> Path:
+    """Where the cache's MAC secret lives: ``$OBLIGATIONS_CACHE_SECRET`` (a file path), else the
+    user's state directory (``$XDG_STATE_HOME`` or ``~/.local/state``)/``obligations/cache-secret``."""
+    if os.environ.get(SECRET_ENV):
+        return Path(os.environ[SECRET_ENV]).expanduser()
+    state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(state) / "obligations" / "cache-secret"
+
+
+def load_secret(path: Path) -> bytes:
+    """The secret in ``path``, created (32 random bytes, hex, mode 0600) if it does not exist."""
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another process created it meanwhile
+            return load_secret(path)
+        with os.fdopen(fd, "w", encoding="ascii") as fh:
+            fh.write(secrets.token_hex(32) + "\n")
+        text = path.read_text(encoding="ascii").strip()
+    except UnicodeDecodeError as exc:
+        raise OSError(f"{path} is not a cache secret") from exc
+    if len(text) < 32:
+        raise OSError(f"{path} is too short to be a cache secret")
+    return text.encode("ascii")
+
+
+def _mac(secret: bytes, key: str, content: str) -> str:
+    return hmac.new(secret, key.encode() + b"\0" + content.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
 @dataclass
 class Cache:
-    """A directory of JSON results keyed by :func:`cache_key`."""
+    """A directory of authenticated JSON results keyed by :func:`cache_key`."""
 
     directory: Path = field(default_factory=lambda: Path(DEFAULT_DIR))
     hits: int = 0
     misses: int = 0
+    secret_file: Path | None = None
+    _secret: bytes | None = field(default=None, init=False, repr=False)
+    _disabled: str | None = field(default=None, init=False, repr=False)
 
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"
 
-    def get(self, key: str, ob_id: str) -> Result | None:
+    def _key_secret(self) -> bytes | None:
+        if self._secret is not None or self._disabled is not None:
+            return self._secret
+        path = self.secret_file or secret_path()
+        try:
+            inside = Path(os.path.realpath(path)).is_relative_to(os.path.realpath(self.directory))
+            if inside:
+                raise OSError("it is inside the cache directory, where whoever writes the cache could read it")
+            self._secret = load_secret(path)
+        except OSError as exc:
+            self._disabled = f"the cache secret {path} is unusable ({exc}); the cache is off for this run"
+            warnings.warn(self._disabled, CacheWarning, stacklevel=3)
+        return self._secret
+
+    def get(self, key: str, ob_id: str, obligation: Obligation | None = None) -> Result | None:
+        """The cached result, or ``None`` (a miss) — never an exception."""
+        secret = self._key_secret()
+        if secret is None:
+            self.misses += 1
+            return None
         path = self._path(key)
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             self.misses += 1
             return None
-        except OSError as exc:
+        except (OSError, UnicodeDecodeError) as exc:
             warnings.warn(f"cache entry {path} unreadable ({exc}); re-running {ob_id}", CacheWarning, stacklevel=2)
             self.misses += 1
             return None
         try:
             data = json.loads(text)
+            if not isinstance(data, dict) or not isinstance(data.get("content"), str) or not isinstance(data.get("mac"), str):
+                raise ValueError("not a cache entry")
             if data.get("key") != key:
                 raise ValueError("key mismatch")
-            result = Result.from_json(data["result"])
+            if not hmac.compare_digest(data["mac"], _mac(secret, key, data["content"])):
+                raise ValueError("its MAC does not match: edited, or written with another secret")
+            result = Result.from_json(json.loads(data["content"]))
             if result.id != ob_id:
                 raise ValueError("id mismatch")
-        except (ValueError, KeyError, TypeError) as exc:
-            warnings.warn(f"cache entry {path} is corrupt ({exc}); re-running {ob_id}", CacheWarning, stacklevel=2)
+        except Exception as exc:  # noqa: BLE001 - any damage is a miss, never a failed run
+            warnings.warn(f"cache entry {path} is corrupt or not authentic ({type(exc).__name__}: {str(exc)[:200]}); re-running {ob_id}",
+                          CacheWarning, stacklevel=2)
+            self.misses += 1
+            return None
+        if result.status is Status.REFUTED and not self._witness_rechecks(result, obligation):
             self.misses += 1
             return None
         self.hits += 1
         return result
 
+    @staticmethod
+    def _witness_rechecks(result: Result, obligation: Obligation | None) -> bool:
+        from checker.recheck import Recheck, recheck_witness
+
+        if obligation is None:
+            return False
+        try:
+            c = result.certificate
+            found = recheck_witness(obligation.claims, c.witness, c.data.get("claim")).verdict
+        except Exception:  # noqa: BLE001 - cannot re-check: re-run
+            return False
+        if found is Recheck.NOT_RECHECKED:
+            # A custom witness no declared claim fits (the certificate says "not independently
+            # re-checked"): the entry's MAC shows this checker wrote it for this key, so it is
+            # served as written; re-running it would only repeat the same discharge.
+            return bool(c.witness) and "witness_recheck" in c.data
+        return found is Recheck.REFUTES
+
     def put(self, key: str, result: Result) -> None:
         if result.status in _UNCACHED:
             return
+        secret = self._key_secret()
+        if secret is None:
+            return
         path = self._path(key)
         try:
+            content = json.dumps(result.to_json(), ensure_ascii=False, sort_keys=True, allow_nan=False)
             path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(path, json.dumps({"key": key, "result": result.to_json()}, ensure_ascii=False))
-        except OSError as exc:
+            atomic_write(path, json.dumps({"key": key, "content": content, "mac": _mac(secret, key, content)}, ensure_ascii=False),
+                         durable=False)
+        except (OSError, ValueError, TypeError) as exc:
             warnings.warn(f"cannot write cache entry {path} ({exc}); continuing without it", CacheWarning, stacklevel=2)
 
 
-def atomic_write(path: str | os.PathLike[str], text: str) -> None:
+def _umask() -> int:
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    old = os.umask(0o022)  # no procfs: read it by setting it (and put it back at once)
+    os.umask(old)
+    return old
+
+
+def output_target(path: str | os.PathLike[str]) -> Path:
+    """The file a report, baseline or cache entry written to ``path`` ends up in: a symlink is
+    followed (its target is replaced, the link stays)."""
+    return Path(os.path.realpath(os.fspath(path)))
+
+
+def check_writable(path: str | os.PathLike[str], what: str = "output") -> None:
+    """Raise :class:`~checker.errors.UsageError` now if ``path`` cannot be written, so a run is
+    never lost at the end to a bad output path."""
+    from checker.errors import UsageError
+
+    target = output_target(path)
+    shown = os.fspath(path) if os.fspath(path) == str(target) else f"{os.fspath(path)} (→ {target})"
+    if target.is_dir():
+        raise UsageError(f"{what} {shown} is a directory; name a file")
+    parent = target.parent
+    if not parent.is_dir():
+        raise UsageError(f"{what} {shown}: the directory {parent} does not exist; create it first")
+    if target.exists() and not os.access(target, os.W_OK):
+        raise UsageError(f"{what} {shown} is not writable; fix its permissions or choose another path")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=parent)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as exc:
+        raise UsageError(f"{what} {shown}: cannot write in {parent} ({exc.strerror}); choose another path") from None
+
+
+def atomic_write(path: str | os.PathLike[str], text: str, durable: bool = True) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same directory and a rename,
-    so a reader (or a crash) never sees a half-written file."""
-    path = Path(path)
+    so a reader never sees a half-written file. A symlink is followed; an existing file keeps its
+    mode, a new one gets the user's umask (as ``open`` would). ``durable`` also flushes the file
+    to disk before the rename (``fsync``), so that a crash cannot leave a truncated file behind;
+    cache entries skip that (it was most of the cache's per-entry cost): a truncated entry fails
+    its authentication and is only a miss."""
+    path = output_target(path)
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:

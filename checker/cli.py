@@ -49,6 +49,8 @@ def _positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not x > 0:
         raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    if not x < 10**7:  # also rejects inf and nan: a limit must be a number of seconds a clock can reach
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds below 10⁷, got {text}")
     return x
 
 
@@ -136,7 +138,9 @@ def _progress(stream=None):
 
     def show(result: Result, done: int, total: int, cached: bool) -> None:
         width = len(str(total))
-        text = f"[{done:>{width}}/{total}] {result.status.value:<9} {result.id} ({result.time_s:.2f}s{', cached' if cached else ''})"
+        from checker.report_formats import terminal_safe
+
+        text = terminal_safe(f"[{done:>{width}}/{total}] {result.status.value:<9} {result.id} ({result.time_s:.2f}s{', cached' if cached else ''})")
         if tty:
             stream.write("\r\033[K" + text + ("\n" if done == total else ""))
         else:
@@ -154,6 +158,7 @@ def exit_code_for(results: Sequence[Result]) -> ExitCode:
 def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
     from pathlib import Path
 
+    from checker import schedule
     from checker.cache import Cache
     from checker.registry import discover
     from checker.runner import RunConfig, run
@@ -164,22 +169,43 @@ def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
                        audit=bool(getattr(args, "audit", False)))
     progress = None if args.quiet else _progress()
     cache = None if args.no_cache else Cache(Path(args.cache_dir))
-    # Module load errors belong to a whole-catalogue run; a run restricted by patterns keeps only
-    # the rejected declarations it names.
+    # With patterns: the rejected declarations they name, and every module that did not import.
     errors = catalogue.errors_for(patterns)
-    return run(chosen, config, errors, progress, cache=cache, package=args.packages[0])
+    results = run(chosen, config, errors, progress, cache=cache, package=args.packages[0])
+    schedule.record_times(cache.directory if cache is not None else None, results)
+    return results
 
 
 def _catalogue(args: argparse.Namespace):
     """Every package of the run, discovered and merged into one catalogue; warnings to stderr."""
     from checker.registry import Catalogue, discover
 
-    parts = [discover(package) for package in args.packages]
+    parts = [discover(package, timeout_s=getattr(args, "timeout", None), memory_mib=getattr(args, "memory", None))
+             for package in args.packages]
     catalogue = Catalogue(tuple(sorted((ob for c in parts for ob in c.obligations), key=lambda o: o.id)),
                           tuple(e for c in parts for e in c.errors), tuple(w for c in parts for w in c.warnings))
     for warning in catalogue.warnings:
         print(f"obligations: warning: {warning.message}", file=sys.stderr)
     return catalogue
+
+
+def _check_outputs(*paths: str | None) -> None:
+    """Every output path checked before the run starts, so a bad one loses no results."""
+    from checker.cache import check_writable
+
+    for path in paths:
+        if path:
+            check_writable(path, "output file")
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start}); is it a JSON report?") from exc
 
 
 def cmd_list(args: argparse.Namespace) -> ExitCode:
@@ -205,6 +231,7 @@ def cmd_check(args: argparse.Namespace) -> ExitCode:
             print(f"obligations: no baseline at {args.config.baseline} yet ([tool.obligations] baseline); "
                   f"save one with --save-baseline {os.path.relpath(args.config.baseline)}", file=sys.stderr)
     before = baseline.load(compare_with) if compare_with else None
+    _check_outputs(args.output, args.save_baseline)
     results = _run(args, args.patterns)
     text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail)
     if args.output:
@@ -240,6 +267,7 @@ def cmd_audit(args: argparse.Namespace) -> ExitCode:
     if getattr(args, "mutate", False):
         return cmd_mutate(args)
     args.audit = True
+    _check_outputs(args.output)
     results = _run(args, args.patterns)
     text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail)
     if args.output:
@@ -281,11 +309,8 @@ def cmd_mutate(args: argparse.Namespace) -> ExitCode:
 def cmd_report(args: argparse.Namespace) -> ExitCode:
     from checker.reports import read_json, render
 
-    try:
-        with open(args.report, encoding="utf-8") as fh:
-            results = read_json(fh.read())
-    except OSError as exc:
-        raise UsageError(f"cannot read {args.report}: {exc.strerror}") from exc
+    _check_outputs(args.output)
+    results = read_json(_read_text(args.report))
     text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail)
     if args.output:
         atomic_write(args.output, text)
@@ -298,11 +323,7 @@ def cmd_show(args: argparse.Namespace) -> ExitCode:
     from checker.reports import read_json, render_certificate
 
     if args.report:
-        try:
-            with open(args.report, encoding="utf-8") as fh:
-                results = read_json(fh.read())
-        except OSError as exc:
-            raise UsageError(f"cannot read {args.report}: {exc.strerror}") from exc
+        results = read_json(_read_text(args.report))
         found = [r for r in results if r.id == args.id]
         if not found:
             raise UsageError(f"{args.report} has no result for {args.id!r}")
@@ -321,7 +342,9 @@ def cmd_show(args: argparse.Namespace) -> ExitCode:
         results = [r for r in _run(args, wanted) if r.id in wanted]
         result = next(r for r in results if r.id == args.id)
         context = results
-    sys.stdout.write(render_certificate(result, context))
+    from checker.report_formats import terminal_safe
+
+    sys.stdout.write("\n".join(terminal_safe(line) for line in render_certificate(result, context).split("\n")))
     return exit_code_for([result])
 
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import hmac
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -322,6 +323,27 @@ def _from_json(d: Mapping[str, Any]) -> _Analysis:
     return _Analysis(str(d["digest"]), frozenset(d["imports"]), _ModuleTable(rows, d["dynamic"]))
 
 
+def _store_secret(store: Path) -> bytes | None:
+    """The cache's secret (outside the cache directory), or ``None``: then no stored analysis is
+    read or written."""
+    import os
+
+    from checker.cache import load_secret, secret_path
+
+    try:
+        path = secret_path()
+        if Path(os.path.realpath(path)).is_relative_to(os.path.realpath(store)):
+            return None
+        return load_secret(path)
+    except OSError:
+        return None
+
+
+def _store_mac(secret: bytes, key: str, body: Any) -> str:
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return hmac.new(secret, key.encode() + b"\0" + text.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
 def _analysis(file: str, module: str, store: Path | None) -> _Analysis:
     """The analysis of one module file, keyed on its exact bytes (and the analysis version, the
     Python version whose syntax trees it hashes, and the module name for relative imports)."""
@@ -335,16 +357,20 @@ def _analysis(file: str, module: str, store: Path | None) -> _Analysis:
     mem = _MEMORY.get((key, module))
     if mem is not None:
         return mem
-    path = None if store is None else store / "fingerprints" / key[:2] / f"{key}.json"
+    secret = None if store is None else _store_secret(store)
+    path = None if secret is None else store / "fingerprints" / key[:2] / f"{key}.json"
     if path is not None:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("key") == key:
-                found = _from_json(data["analysis"])
+            body = data["analysis"]
+            # A stored analysis decides what the cache key covers: it is used only when its MAC
+            # (the cache's secret, kept outside the cache) shows this checker wrote it.
+            if data.get("key") == key and hmac.compare_digest(str(data.get("mac")), _store_mac(secret, key, body)):
+                found = _from_json(body)
                 _MEMORY[(key, module)] = found
                 return found
-        except (OSError, ValueError, KeyError, TypeError):
-            pass  # a missing or damaged entry is recomputed
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            pass  # a missing, damaged or unauthenticated entry is recomputed
     source = raw.decode("utf-8")
     name = Path(file).name
     found = _Analysis(module_digest(source, name), frozenset(_parse_imports(source, file, module)), _table(source, name))
@@ -354,7 +380,8 @@ def _analysis(file: str, module: str, store: Path | None) -> _Analysis:
             from checker.cache import atomic_write
 
             path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(path, json.dumps({"key": key, "analysis": _to_json(found)}))
+            body = _to_json(found)
+            atomic_write(path, json.dumps({"key": key, "analysis": body, "mac": _store_mac(secret, key, body)}))
         except OSError:
             pass  # the store is only a speed-up
     return found
@@ -368,18 +395,40 @@ def _analysis(file: str, module: str, store: Path | None) -> _Analysis:
 def _data_files(directory: Path, root: Path) -> dict[str, str]:
     """Non-Python files in ``directory`` and its non-package subdirectories, by path from ``root``."""
     out: dict[str, str] = {}
-    if not directory.is_dir():
+    try:
+        listing = _listing(str(directory), directory.stat().st_mtime_ns)
+    except (FileNotFoundError, NotADirectoryError):
         return out
-    for entry in sorted(directory.iterdir()):
+    subdirs, files = listing
+    for sub in subdirs:
+        # whether a subdirectory is a package is asked each time: adding or removing its
+        # __init__.py changes its own mtime, not this directory's
+        if not (Path(sub) / "__init__.py").exists():
+            out.update(_data_files(Path(sub), root))
+    for name in files:
+        try:
+            st = Path(name).stat()
+        except FileNotFoundError:
+            continue
+        out[Path(name).relative_to(root).as_posix()] = _bytes_digest(name, st.st_mtime_ns, st.st_size)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _listing(directory: str, mtime_ns: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(subdirectories, non-code files) of ``directory``, sorted. Keyed on the directory's mtime,
+    which any entry added, removed or renamed changes: the many obligations of one module, and
+    the modules of one package, list the directory once per process."""
+    subdirs: list[str] = []
+    files: list[str] = []
+    for entry in sorted(Path(directory).iterdir()):
         if entry.name.startswith(".") or entry.name == "__pycache__":
             continue
         if entry.is_dir():
-            if not (entry / "__init__.py").exists():
-                out.update(_data_files(entry, root))
+            subdirs.append(str(entry))
         elif entry.is_file() and not entry.name.endswith(_CODE_SUFFIXES):
-            out[entry.relative_to(root).as_posix()] = _bytes_digest(str(entry), entry.stat().st_mtime_ns,
-                                                                    entry.stat().st_size)
-    return out
+            files.append(str(entry))
+    return tuple(subdirs), tuple(files)
 
 
 @lru_cache(maxsize=None)

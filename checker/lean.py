@@ -60,7 +60,13 @@ def parse_file(path: Path) -> list[Declaration]:
     decls: list[Declaration] = []
     stack: list[str] = []
     in_comment = 0
-    for lineno, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        from checker.errors import UsageError
+
+        raise UsageError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); Lean sources are UTF-8") from None
+    for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw
         # drop block comments (docstrings included) and line comments
         out = ""

@@ -6,8 +6,11 @@ names the catalogue package (default: as for ``obligations check``). With pytest
 (``-n 2``) the items spread over processes — the route for catalogues that outgrow one machine's ``obligations check``.
 
 An item fails when its outcome is ``contradicted`` or ``broken``, is skipped when ``open``,
-and passes otherwise (confirmed, or evidence). The item runs the discharge in the pytest
-process (the xdist worker); wall-clock limits are pytest's (e.g. pytest-timeout), not ours.
+and passes otherwise (confirmed, or evidence). Each item runs its discharge the way ``obligations
+check`` does: in a fresh worker process with the wall-clock and memory limits
+(``--obligations-timeout``, ``--obligations-memory``), so an obligation that exits, crashes or
+hangs is a failed item — never a dead or hung pytest — and the catalogue's modules are imported
+in an isolated worker first. The terminal summary counts the items' outcomes.
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ from typing import Any
 
 import pytest
 
-from checker.model import Context, Outcome, derive_seed
+from checker.model import Outcome
+
+_OUTCOMES: dict[str, int] = {}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -26,6 +31,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--obligations-package", action="append", default=None, metavar="PACKAGE",
                     help="catalogue package (repeatable; default: [tool.obligations] packages, else every registered catalogue)")
     group.addoption("--obligations-slow", action="store_true", help="include obligations marked slow")
+    group.addoption("--obligations-timeout", type=float, default=None, help="wall-clock seconds per obligation")
+    group.addoption("--obligations-memory", type=int, default=None, help="memory limit per obligation (MiB)")
 
 
 class ObligationItem(pytest.Item):
@@ -34,11 +41,16 @@ class ObligationItem(pytest.Item):
         self.obligation = obligation
 
     def runtest(self) -> None:
-        from checker.runner import DEFAULT_SEED, DEFAULT_TIMEOUT_S, execute
+        from checker.runner import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_S, RunConfig, run
 
         ob = self.obligation
-        result, _ = execute(ob, Context(ob.id, derive_seed(DEFAULT_SEED, ob.id), DEFAULT_TIMEOUT_S, False))
+        cfg = self.config
+        config = RunConfig(jobs=1, timeout_s=cfg.getoption("--obligations-timeout") or DEFAULT_TIMEOUT_S,
+                           memory_mib=cfg.getoption("--obligations-memory") or DEFAULT_MEMORY_MIB,
+                           slow=bool(cfg.getoption("--obligations-slow")))
+        (result,) = run([ob], config)
         self.user_properties.append(("status", result.status.value))
+        _OUTCOMES[result.outcome.value] = _OUTCOMES.get(result.outcome.value, 0) + 1
         outcome = result.outcome
         if outcome is Outcome.OPEN:
             pytest.skip(f"{result.status.value}: {result.certificate.reason}")
@@ -96,7 +108,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     packages = resolve_packages(config.getoption("--obligations-package"), project_config.load(config.rootpath))
     patterns = [p for p in spec.split(",") if p]
     for package in packages:
-        catalogue = discover(package)
+        catalogue = discover(package, timeout_s=config.getoption("--obligations-timeout"),
+                             memory_mib=config.getoption("--obligations-memory"))
         for warning in catalogue.warnings:
             warnings.warn(warning.message, UserWarning, stacklevel=1)
         for err in catalogue.errors:
@@ -106,3 +119,10 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             continue
         for ob in catalogue.select(mine, include_slow=config.getoption("--obligations-slow")):
             items.append(ObligationItem.from_parent(session, name=ob.id, obligation=ob))
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    if config.getoption("--obligations", default=None) is None or not _OUTCOMES:
+        return
+    counts = ", ".join(f"{n} {k}" for k, n in sorted(_OUTCOMES.items()))
+    terminalreporter.write_sep("-", f"obligations (this process): {counts}")

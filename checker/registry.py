@@ -208,11 +208,12 @@ class Catalogue:
 
     def errors_for(self, patterns: Iterable[str]) -> tuple[LoadError, ...]:
         """Every error of a whole-catalogue run; with patterns, the rejected declarations whose
-        id they match (module import failures belong to whole-catalogue runs)."""
+        id they match, and every module that did not import (it may have held obligations the
+        patterns select, so a run with a broken module never passes)."""
         pats = list(patterns)
         if not pats:
             return self.errors
-        return tuple(e for e in self.errors if e.subject and any(_matches(e.id, p) for p in pats))
+        return tuple(e for e in self.errors if not e.subject or any(_matches(e.id, p) for p in pats))
 
 
 def _matches(id: str, pattern: str) -> bool:
@@ -230,32 +231,184 @@ def _location_of(exc: BaseException, module: str) -> str:
     return f"{frames[-1].filename}:{frames[-1].lineno}" if frames else module
 
 
-def discover(package: str) -> Catalogue:
-    """Import every module of ``package`` and collect the obligations they declare."""
-    errors: list[LoadError] = []
+def _module_names(package: str) -> list[str]:
+    """The modules of ``package``, found on disk without importing any of them."""
+    import importlib.util
+    import os
+
     try:
-        pkg = importlib.import_module(package)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and (package == exc.name or package.startswith(exc.name + ".")):
-            raise UsageError(
-                f"cannot import the catalogue package {package!r}: no module named {exc.name!r}; run from the folder "
-                "that holds it, add that folder to PYTHONPATH, or install it (pip install -e .)") from exc
-        raise UsageError(f"the catalogue package {package!r} does not import: {_location_of(exc, package)}: "
-                         f"{type(exc).__name__}: {exc}") from exc
-    except Exception as exc:  # noqa: BLE001 - a broken catalogue must not crash the checker
-        raise UsageError(f"the catalogue package {package!r} does not import: {_location_of(exc, package)}: "
-                         f"{type(exc).__name__}: {exc}") from exc
-    module_names = [package]
-    if hasattr(pkg, "__path__"):
-        module_names += sorted(
-            m.name for m in pkgutil.walk_packages(pkg.__path__, prefix=f"{package}.", onerror=lambda name: None)
-        )
-    for name in module_names:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError) as exc:
+        raise UsageError(f"cannot import the catalogue package {package!r}: {type(exc).__name__}: {exc}") from exc
+    if spec is None:
+        raise UsageError(f"cannot import the catalogue package {package!r}: no such package; is it on PYTHONPATH?")
+    names = [package]
+    todo = [(package, list(spec.submodule_search_locations or ()))]
+    while todo:
+        prefix, paths = todo.pop()
+        for info in sorted(pkgutil.iter_modules(paths), key=lambda m: m.name):
+            name = f"{prefix}.{info.name}"
+            names.append(name)
+            if info.ispkg:
+                todo.append((name, [os.path.join(p, info.name) for p in paths if os.path.isdir(os.path.join(p, info.name))]))
+    return [package] + sorted(names[1:])
+
+
+def _load_error(name: str, exc: BaseException) -> LoadError:
+    if isinstance(exc, InvalidObligation):
+        message = str(exc)
+    elif isinstance(exc, SystemExit):
+        message = f"the module called sys.exit({exc.code!r}) while being imported; a catalogue module must not exit"
+    else:
+        message = f"{type(exc).__name__}: {exc}"
+    return LoadError(name, message, _location_of(exc, name))
+
+
+def probe_job(send: Callable[[Any], None], names: Sequence[str]) -> None:
+    """What a forked worker runs to see which modules import: one frame per module tried."""
+    for name in names:
+        send(["start", name])
         try:
             importlib.import_module(name)
-        except Exception as exc:  # noqa: BLE001
-            message = str(exc) if isinstance(exc, InvalidObligation) else f"{type(exc).__name__}: {exc}"
-            errors.append(LoadError(name, message, _location_of(exc, name)))
+        except BaseException as exc:  # noqa: BLE001 - exit, interrupt-like or any failure of the module
+            err = _load_error(name, exc)
+            send(["error", name, err.message, err.location])
+        else:
+            send(["ok", name])
+
+
+def probe(names: Sequence[str], timeout_s: float, memory_mib: int) -> dict[str, LoadError]:
+    """Import ``names`` in isolated workers, in order, under the limits of a discharge; the modules
+    that did not import, each with why (an exception, an exit, a crash, a hang)."""
+    import time
+
+    from checker import workers
+
+    failed: dict[str, LoadError] = {}
+    todo = list(names)
+    while todo:
+        started = time.monotonic()
+        finished = workers.run_job("probe", todo, timeout_s=timeout_s, memory_mib=memory_mib)
+        answered: set[str] = set()
+        current = None
+        for frame in finished.frames:
+            if not isinstance(frame, list) or not frame:
+                continue
+            if frame[0] == "start" and len(frame) == 2:
+                current = frame[1]
+            elif frame[0] == "ok" and len(frame) == 2:
+                answered.add(frame[1])
+                current = None
+            elif frame[0] == "error" and len(frame) == 4:
+                answered.add(frame[1])
+                failed[frame[1]] = LoadError(frame[1], str(frame[2]), str(frame[3]))
+                current = None
+        if current is None:
+            if all(n in answered for n in todo):
+                break
+            current = next(n for n in todo if n not in answered)
+        if finished.killed == "timeout":
+            why = f"importing it did not finish within the {timeout_s:g} s limit (the import was killed)"
+        elif finished.killed == "memory":
+            why = f"importing it exceeded the memory limit of {memory_mib} MiB"
+        else:
+            why = f"importing it ended the process ({finished.how})"
+        spent = time.monotonic() - started
+        failed[current] = LoadError(current, f"{why}; a catalogue module must import cleanly ({spent:.1f} s)", current)
+        todo = todo[todo.index(current) + 1:]
+    return failed
+
+
+def _quiet_import(name: str) -> None:
+    """Import ``name`` with fd 1/2 sent to /dev/null: what a module prints at import must not
+    reach a report written to stdout."""
+    import os
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    saved = []
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        for fd in (1, 2):
+            saved.append((fd, os.dup(fd)))
+            os.dup2(devnull, fd)
+        os.close(devnull)
+    except OSError:
+        pass
+    try:
+        importlib.import_module(name)
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError, AttributeError):
+                pass
+        for fd, copy in saved:
+            os.dup2(copy, fd)
+            os.close(copy)
+
+
+def _cycles(obs: Sequence[Obligation]) -> list[list[str]]:
+    """The ``uses`` cycles among ``obs`` (each once, as a path that returns to its start)."""
+    uses = {ob.id: [u for u in ob.uses] for ob in obs}
+    state: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(x: str) -> None:
+        state[x] = 1
+        stack.append(x)
+        for y in uses.get(x, ()):
+            if y not in uses:
+                continue
+            if state.get(y) == 1:
+                found.append(stack[stack.index(y):] + [y])
+            elif y not in state:
+                visit(y)
+        stack.pop()
+        state[x] = 2
+
+    for ob in obs:
+        if ob.id not in state:
+            visit(ob.id)
+    return found
+
+
+def discover(package: str = "obligations", *, isolate: bool = True, timeout_s: float | None = None,
+             memory_mib: int | None = None) -> Catalogue:
+    """Import every module of ``package`` and collect the obligations they declare.
+
+    With ``isolate`` (the default) each module not yet imported here is first imported in an
+    isolated worker under a discharge's limits: one that raises, exits, crashes, hangs or runs
+    out of memory becomes a :class:`LoadError` and is not imported into this process."""
+    import sys
+
+    from checker.runner import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_S
+
+    names = _module_names(package)
+    failed: dict[str, LoadError] = {}
+    fresh = [n for n in names if n not in sys.modules]
+    if isolate and fresh:
+        failed = probe(fresh, timeout_s or DEFAULT_TIMEOUT_S, memory_mib or DEFAULT_MEMORY_MIB)
+    if package in failed:
+        raise UsageError(f"cannot import the catalogue package {package!r}: {failed[package].message}")
+    errors: list[LoadError] = []
+    for name in names:
+        if name in failed:
+            errors.append(failed[name])
+            continue
+        try:
+            _quiet_import(name)
+        except BaseException as exc:  # noqa: BLE001 - a broken catalogue must not crash the checker
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            if name == package:
+                raise UsageError(f"cannot import the catalogue package {package!r}: {type(exc).__name__}: {exc}") from exc
+            errors.append(_load_error(name, exc))
     prefix = package + "."
 
     def ours(module: str) -> bool:
@@ -275,4 +428,9 @@ def discover(package: str) -> Catalogue:
         for dep in ob.uses:
             if dep not in known:
                 errors.append(LoadError(ob.module, f"{ob.location}: obligation {ob.id!r} uses unknown id {dep!r}; fix the 'uses' list", ob.location))
+    by_id = {ob.id: ob for ob in obs}
+    for cycle in _cycles(obs):
+        first = by_id[cycle[0]]
+        errors.append(LoadError(first.module, f"{first.location}: the 'uses' links form a cycle {' → '.join(cycle)}; "
+                                "a claim cannot rest on itself: break the cycle", first.location))
     return Catalogue(tuple(obs), tuple(errors), tuple(w for w in _WARNINGS if ours(w.module)))

@@ -12,6 +12,23 @@ from xml.sax.saxutils import quoteattr
 from checker.texify import texify, texttt
 
 
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` with every character XML 1.0 forbids (control characters, lone surrogates)
+    written as a visible ``\\xNN`` / ``\\uNNNN`` escape, so the document always parses."""
+    return _XML_INVALID.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with control characters (ANSI escapes, carriage returns, bidi overrides) shown as
+    escapes instead of acting on the terminal; newlines and tabs become spaces."""
+    text = text.replace("\n", " ").replace("\t", " ")
+    return _TERMINAL_UNSAFE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
+
+
 def _shown(r: Mapping[str, Any]) -> str:
     return r.get("shown_status") or r["status"]
 
@@ -266,7 +283,12 @@ def latex_document(doc: Mapping[str, Any], detail: bool = False, options: str = 
 
 def junit(doc: Mapping[str, Any]) -> str:
     """One testcase per obligation: contradicted, vacuous and broken are failures (with the witness
-    and both sides where there is one), open is skipped; every case says its status cell."""
+    and both sides where there is one), open is skipped; every case says its status cell.
+    Characters XML forbids are escaped visibly (:func:`xml_text`)."""
+    return xml_text(_junit(doc))
+
+
+def _junit(doc: Mapping[str, Any]) -> str:
     from checker.reports import status_cell
 
     results = doc["results"]

@@ -125,7 +125,10 @@ def _by_grade(results: Sequence[Result]) -> dict[str, int]:
 
 
 def render_json(results: Sequence[Result]) -> str:
-    return json.dumps(to_document(results), indent=2, ensure_ascii=False) + "\n"
+    """Strict JSON: a non-finite float is written as the string "NaN", "Infinity" or "-Infinity"."""
+    from checker.workers import strict
+
+    return json.dumps(strict(to_document(results)), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def read_json(text: str) -> list[Result]:
@@ -135,6 +138,8 @@ def read_json(text: str) -> list[Result]:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SchemaError(f"not a JSON report: {exc}") from exc
+    except RecursionError:
+        raise SchemaError("not a JSON report: nested too deeply to read") from None
     if not isinstance(doc, Mapping) or doc.get("schema_version") not in READABLE_SCHEMA_VERSIONS:
         raise SchemaError(
             f"schema_version {doc.get('schema_version') if isinstance(doc, Mapping) else None!r} is not "
@@ -142,7 +147,7 @@ def read_json(text: str) -> list[Result]:
         )
     try:
         return [Result.from_json(r) for r in doc["results"]]
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
         raise SchemaError(f"malformed result in report: {exc!r}") from exc
 
 
@@ -361,7 +366,9 @@ def render_table(results: Sequence[Result], wide: bool = False) -> str:
     else:
         for k, part in enumerate(line.split(" | ")):
             out += [("  " if k or j else "") + p for j, p in enumerate(_wrap(part, TABLE_WIDTH - 4))]
-    return "\n".join(out) + "\n"
+    from checker.report_formats import terminal_safe
+
+    return "\n".join(terminal_safe(line) for line in out) + "\n"  # a terminal shows escapes, never runs them
 
 
 _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]|#~"} | {"<": "&lt;", ">": "&gt;", "&": "&amp;"})

@@ -1,9 +1,15 @@
-"""Running obligations: a pool of worker processes with hard limits.
+"""Running obligations: one fresh process per obligation, with hard limits.
 
-Each worker is a separate (spawned) process with an address-space limit and BLAS limited to
-one thread. The parent hands out one obligation at a time, enforces the wall-clock limit by
-terminating (then killing) a late worker, and replaces any worker that died, hung or ran
-out of memory. A crashing, hanging or memory-hungry obligation costs only itself.
+Each obligation runs in a child forked from a clean template (:mod:`checker.workers`): its own
+process group, an address-space limit plus a limit on the whole group's resident memory, BLAS
+limited to one thread, stdout/stderr captured into its certificate (never into the report
+stream), and a wall-clock limit enforced by killing the group. A crashing, hanging or
+memory-hungry obligation costs only itself, and no obligation sees what another one did.
+
+Every verdict is validated where it is built, whoever built it: a certificate that is not JSON
+data is that obligation's ``error``; a ``proved`` verdict must carry the steps it rests on; a
+``refuted`` verdict's witness is re-evaluated against the obligation's declared claims
+(:mod:`checker.recheck`), and one that is not a counterexample is ``unknown``.
 
 Results do not depend on ``jobs``: every obligation's seed is derived from its id, and
 results are returned in catalogue order whatever order they finish in.
@@ -11,14 +17,13 @@ results are returned in catalogue order whatever order they finish in.
 
 from __future__ import annotations
 
-import multiprocessing
+import dataclasses
 import os
 from dataclasses import replace
 import time
 import traceback
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from checker.model import (
     Certificate,
@@ -29,17 +34,18 @@ from checker.model import (
     Result,
     Source,
     Status,
+    Step,
     Verdict,
     derive_seed,
     result_for,
 )
+from checker import schedule
 from checker.cache import Cache, cache_key
 from checker.registry import LoadError
 
 DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MEMORY_MIB = 4096
 DEFAULT_SEED = 20260806
-_THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +86,8 @@ def _own_frame(exc: BaseException, file: str) -> str:
 
 
 def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: bool = False) -> tuple[Result, bool]:
-    """Run one discharge function in this process and wrap whatever happens into a Result
-    (pytest's ``CallInfo.from_call``). The flag asks for the worker to be replaced.
+    """Run one discharge function in this process and wrap whatever happens into a validated
+    Result (pytest's ``CallInfo.from_call``). The flag says the process ran out of memory.
 
     With ``audit``, the audits of :mod:`checker.audit` run afterwards in the same process,
     within what is left of the wall-clock limit; an audit failure becomes an entry of the
@@ -118,6 +124,7 @@ def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: b
                 data={"traceback": "".join(traceback.format_exception(exc)).strip()[-4000:]},
             ),
         )
+    verdict = validated(ob, verdict)
     elapsed = time.perf_counter() - start
     vacuity_json = None
     if not restart:
@@ -125,8 +132,78 @@ def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: b
     audit_json = None
     if audit and not restart:
         verdict, audit_json, restart = _audit(ob, ctx, verdict, elapsed)
-    result = result_for(ob, verdict, elapsed, seed=ctx.seed, limits=limits, audit=audit_json, vacuity=vacuity_json)
+    result = _json_checked(ob, result_for(ob, verdict, elapsed, seed=ctx.seed, limits=limits, audit=audit_json,
+                                          vacuity=vacuity_json))
     return replace(result, claims=_printed_claims(ob)), restart
+
+
+def _invalid(what: str, fix: str) -> Verdict:
+    return Verdict(Status.ERROR, Certificate(method="invalid verdict", reason=f"{what}; {fix}"))
+
+
+def validated(ob: Obligation, verdict: Verdict) -> Verdict:
+    """``verdict`` if it passes the re-checks every backend verdict passes; else the honest
+    status: ``error`` for a malformed certificate or a proof without steps, ``unknown`` for a
+    refutation whose witness does not re-check. A witness that cannot be re-evaluated (no
+    declared claim fits it) is kept, marked "witness not independently re-checked"."""
+    from checker.recheck import Recheck, recheck_witness
+
+    c = verdict.certificate
+    if not isinstance(c.method, str) or not c.method.strip():
+        return _invalid(f"{ob.location}: the certificate's method is {c.method!r}", "name the method in a non-empty string")
+    if not isinstance(c.steps, tuple) or not all(isinstance(s, Step) for s in c.steps):
+        return _invalid(f"{ob.location}: the certificate's steps are not a tuple of Step", "build steps with checker.verdicts.timed()")
+    for name in ("witness", "sides", "shrunk_witness"):
+        value = getattr(c, name)
+        if value is not None and not isinstance(value, Mapping):
+            return _invalid(f"{ob.location}: the certificate's {name} is a {type(value).__name__}", f"give {name} as a dict of names to exact values")
+    if c.reason is not None and not isinstance(c.reason, str):
+        return _invalid(f"{ob.location}: the certificate's reason is a {type(c.reason).__name__}", "give the reason as a string")
+    if not isinstance(c.data, Mapping):
+        return _invalid(f"{ob.location}: the certificate's data is a {type(c.data).__name__}", "give data as a dict")
+    match verdict.status:
+        case Status.PROVED:
+            if not c.steps:
+                return _invalid(f"{ob.location}: a proved verdict carries no steps",
+                                "a proof must record the backend calls it rests on (checker.verdicts.proved(method, step, ...))")
+        case Status.REFUTED:
+            check = recheck_witness(ob.claims, c.witness, c.data.get("claim"))
+            match check.verdict:
+                case Recheck.REFUTES:
+                    pass
+                case Recheck.DOES_NOT_REFUTE:
+                    return Verdict(Status.UNKNOWN, Certificate(
+                        method=c.method, steps=c.steps, reason=f"refutation rejected: {check.reason}",
+                        data={"rejected_witness": _plain(c.witness), "rejected_sides": _plain(c.sides)}))
+                case Recheck.NOT_RECHECKED:
+                    return Verdict(verdict.status, dataclasses.replace(
+                        c, data={**dict(c.data), "witness_recheck": f"witness not independently re-checked: {check.reason}"}))
+        case Status.SUPPORTED | Status.UNKNOWN | Status.TIMEOUT | Status.ERROR:
+            pass
+    return verdict
+
+
+def _plain(value: Any) -> Any:
+    from checker.workers import strict
+
+    try:
+        return strict(value)
+    except TypeError:
+        return repr(value)[:2000]
+
+
+def _json_checked(ob: Obligation, result: Result) -> Result:
+    """``result`` exactly as it reads back from strict JSON (non-finite floats as strings); a
+    value that is not JSON data makes it this obligation's ``error``."""
+    from checker.workers import strict
+
+    try:
+        return Result.from_json(strict(result.to_json(), "result"))
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        bad = Verdict(Status.ERROR, Certificate(
+            method="invalid verdict",
+            reason=f"{ob.location}: the result is not JSON data ({exc}); certificates hold only str, int, float, bool, None, lists and dicts"))
+        return Result.from_json(strict(result_for(ob, bad, result.time_s, seed=result.seed, limits=result.limits).to_json()))
 
 
 def _printed_claims(ob: Obligation) -> tuple[dict[str, Any], ...]:
@@ -168,80 +245,26 @@ def _audit(ob: Obligation, ctx: Context, verdict: Verdict, elapsed: float) -> tu
     return verdict, audit_json, False
 
 
-def _worker_main(conn: Connection, memory_mib: int) -> None:
-    for var in _THREAD_VARS:
-        os.environ[var] = "1"
-    if memory_mib > 0:
-        try:
-            import resource
-
-            limit = memory_mib * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        except (ImportError, ValueError, OSError):  # pragma: no cover - platform without limits
-            pass
+def obligation_job(send: Callable[[Any], None], payload: Any) -> None:
+    """What a forked worker runs for one obligation (see :mod:`checker.workers`)."""
     import importlib
 
     from checker import registry
 
-    limits = None
-    while True:
-        try:
-            msg = conn.recv()
-        except EOFError:
-            return
-        if msg is None:
-            return
-        ob_id, module, seed, timeout_s, slow, audit = msg
-        limits = Limits(timeout_s, memory_mib)
-        try:
-            importlib.import_module(module)
-            ob = registry._REGISTRY[ob_id]
-        except BaseException as exc:  # noqa: BLE001
-            conn.send(("load-error", f"{type(exc).__name__}: {exc}", False))
-            continue
-        result, restart = execute(ob, Context(ob_id, seed, timeout_s, slow), limits, audit=audit)
-        conn.send(("result", result.to_json(), restart))
-        if restart:
-            return
+    ob_id, module, seed, timeout_s, memory_mib, slow, audit = payload
+    try:
+        importlib.import_module(module)
+        ob = registry._REGISTRY[ob_id]
+    except BaseException as exc:  # noqa: BLE001
+        send(["load-error", f"{type(exc).__name__}: {exc}"])
+        return
+    result, _ = execute(ob, Context(ob_id, seed, timeout_s, slow), Limits(timeout_s, memory_mib), audit=audit)
+    send(["result", result.to_json()])
 
 
 # ---------------------------------------------------------------------------------------
 # Parent side
 # ---------------------------------------------------------------------------------------
-
-
-class _Worker:
-    def __init__(self, mp: Any, memory_mib: int) -> None:
-        self.conn, child = mp.Pipe()
-        self.proc = mp.Process(target=_worker_main, args=(child, memory_mib), daemon=True)
-        self.proc.start()
-        child.close()
-        self.job: Obligation | None = None
-        self.deadline = 0.0
-        self.started = 0.0
-
-    def give(self, ob: Obligation, seed: int, config: RunConfig) -> None:
-        self.job = ob
-        self.started = time.monotonic()
-        self.deadline = self.started + config.timeout_s
-        self.conn.send((ob.id, ob.module, seed, config.timeout_s, config.slow, config.audit))
-
-    def stop(self, hard: bool = False) -> None:
-        if hard:
-            self.proc.terminate()
-            self.proc.join(1.0)
-            if self.proc.is_alive():
-                self.proc.kill()
-                self.proc.join(1.0)
-        else:
-            try:
-                self.conn.send(None)
-            except (BrokenPipeError, OSError):
-                pass
-            self.proc.join(2.0)
-            if self.proc.is_alive():
-                self.stop(hard=True)
-        self.conn.close()
 
 
 def _failure(ob: Obligation, status: Status, method: str, reason: str, elapsed: float, seed: int, config: RunConfig, **data: Any) -> Result:
@@ -259,6 +282,45 @@ def load_error_result(err: LoadError) -> Result:
         certificate=Certificate(method="import", reason=err.message, data={"location": err.location}),
         time_s=0.0,
     )
+
+
+def _with_output(result: Result, finished: Any) -> Result:
+    """The result with the worker's captured stdout/stderr in its certificate."""
+    if not finished.output:
+        return result
+    c = result.certificate
+    data = {**dict(c.data), "output": finished.output + ("\n… (truncated)" if finished.output_truncated else "")}
+    return dataclasses.replace(result, certificate=dataclasses.replace(c, data=data))
+
+
+def result_of_job(ob: Obligation, finished: Any, seed: int, config: RunConfig) -> Result:
+    """The Result of one finished worker: its answer if it sent a valid one, else why not."""
+    frames = [f for f in finished.frames if isinstance(f, list) and f]
+    answer = frames[-1] if frames else None
+    if finished.killed == "timeout":
+        r = _failure(ob, Status.TIMEOUT, "wall-clock limit",
+                     f"{ob.id} exceeded the {config.timeout_s:g} s wall-clock limit; its process group was killed",
+                     finished.time_s, seed, config, limit_s=config.timeout_s)
+    elif finished.killed == "memory":
+        r = _failure(ob, Status.ERROR, "memory limit",
+                     f"{ob.location}: memory limit of {config.memory_mib} MiB exceeded by the obligation's process group "
+                     f"(resident memory {finished.peak_rss_mib:g} MiB); its process group was killed",
+                     finished.time_s, seed, config, limit_mib=config.memory_mib)
+    elif answer is not None and answer[0] == "result" and len(answer) == 2:
+        try:
+            r = Result.from_json(answer[1])
+            if r.id != ob.id:
+                raise ValueError(f"the worker answered for {r.id!r}")
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            r = _failure(ob, Status.ERROR, "worker", f"{ob.location}: the worker's answer is malformed ({exc!r:.200})",
+                         finished.time_s, seed, config)
+    elif answer is not None and answer[0] == "load-error" and len(answer) == 2:
+        r = _failure(ob, Status.ERROR, "import", f"{ob.location}: {answer[1]}", finished.time_s, seed, config)
+    else:
+        r = _failure(ob, Status.ERROR, "worker crash",
+                     f"{ob.location}: the worker process died ({finished.how}) while discharging {ob.id}",
+                     finished.time_s, seed, config, exitcode=finished.exitcode, signal=finished.signal)
+    return _with_output(r, finished)
 
 
 def with_fingerprint(r: Result, ob: Obligation, code: Any) -> Result:
@@ -288,6 +350,7 @@ def run(
     """Discharge ``obligations`` in worker processes; return results in the given order,
     preceded by one ``error`` result per module that failed to load. With a ``cache``,
     results whose every dependency is unchanged are reused and no worker is started for them."""
+    from checker import workers
     from checker import fingerprint as fp
 
     results: dict[str, Result] = {}
@@ -318,8 +381,11 @@ def run(
         if progress is not None:
             progress(r, done, total, cached)
 
-    for err in load_errors:
-        finish(load_error_result(err))
+    load_results = [load_error_result(err) for err in load_errors]
+    for r in load_results:
+        done += 1
+        if progress is not None:
+            progress(r, done, total, False)
 
     pending = []
     for ob in obligations:
@@ -327,67 +393,62 @@ def run(
             keys[ob.id] = cache_key(ob, seed=derive_seed(config.seed, ob.id), timeout_s=config.timeout_s,
                                     memory_mib=config.memory_mib, slow=config.slow, package=package,
                                     audit=config.audit, fingerprint=codes[ob.id].digest)
-            hit = cache.get(keys[ob.id], ob.id)
+            hit = cache.get(keys[ob.id], ob.id, ob)
             if hit is not None:
                 finish(hit, cached=True)
                 continue
         pending.append(ob)
-    pending.reverse()  # pop() from the end hands them out in catalogue order
-    mp = multiprocessing.get_context("spawn")
-    idle: list[_Worker] = []
-    busy: list[_Worker] = []
+    pending = schedule.longest_first(pending, cache)  # pop() from the end: longest expected first
     n_workers = min(config.workers, len(pending))
+    running: dict[int, tuple[Obligation, float]] = {}
+    grace_s = 30.0  # the template enforces the limit; this only guards against a stuck template
+    completed = False
     try:
-        while pending or busy:
-            while pending and len(busy) < n_workers:
-                worker = idle.pop() if idle else _Worker(mp, config.memory_mib)
-                ob = pending.pop()
+        while pending or running:
+            tpl = workers.template()
+            try:
+                tpl.preload(ob.module for ob in pending)
+            except workers.TemplateDied:
+                workers.discard_template()
+                continue
+            while pending and len(running) < n_workers:
+                ob = pending[-1]
                 seed = derive_seed(config.seed, ob.id)
+                payload = (ob.id, ob.module, seed, config.timeout_s, config.memory_mib, config.slow, config.audit)
                 try:
-                    worker.give(ob, seed, config)
-                except (BrokenPipeError, OSError) as exc:
-                    worker.stop(hard=True)
-                    finish(_failure(ob, Status.ERROR, "worker", f"could not start a worker: {exc}", 0.0, seed, config))
+                    job = tpl.submit("obligation", payload, timeout_s=config.timeout_s, memory_mib=config.memory_mib)
+                except workers.TemplateDied:
+                    workers.discard_template()
+                    tpl = workers.template()
                     continue
-                busy.append(worker)
+                pending.pop()
+                running[job] = (ob, time.monotonic())
+            try:
+                events = tpl.events(1.0)
+            except workers.TemplateDied as exc:
+                workers.discard_template()
+                for job, (ob, started) in running.items():
+                    finish(_failure(ob, Status.ERROR, "worker crash", f"{ob.location}: {exc} while discharging {ob.id}",
+                                    time.monotonic() - started, derive_seed(config.seed, ob.id), config))
+                running.clear()
+                continue
+            for event in events:
+                if event[0] != "done" or event[1].job_id not in running:
+                    continue
+                ob, _ = running.pop(event[1].job_id)
+                finish(result_of_job(ob, event[1], derive_seed(config.seed, ob.id), config))
             now = time.monotonic()
-            timeout = max(0.0, min(w.deadline for w in busy) - now)
-            ready = wait([w.conn for w in busy], timeout=timeout)
-            now = time.monotonic()
-            for worker in list(busy):
-                ob = worker.job
-                assert ob is not None
-                seed = derive_seed(config.seed, ob.id)
-                if worker.conn in ready:
-                    try:
-                        kind, payload, restart = worker.conn.recv()
-                    except (EOFError, OSError):
-                        worker.proc.join(1.0)
-                        code = worker.proc.exitcode
-                        how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
-                        busy.remove(worker)
-                        worker.stop(hard=True)
-                        finish(_failure(ob, Status.ERROR, "worker crash",
-                                        f"{ob.location}: the worker process died ({how}) while discharging {ob.id}",
-                                        now - worker.started, seed, config, exitcode=code))
-                        continue
-                    busy.remove(worker)
-                    if kind == "result":
-                        finish(Result.from_json(payload))
-                    else:
-                        finish(_failure(ob, Status.ERROR, "import", f"{ob.location}: {payload}", now - worker.started, seed, config))
-                    if worker.proc.is_alive() and not restart:
-                        idle.append(worker)
-                    else:
-                        worker.stop(hard=True)
-                elif now >= worker.deadline:
-                    busy.remove(worker)
-                    worker.stop(hard=True)
+            stuck = [j for j, (_, started) in running.items() if now - started > config.timeout_s + grace_s]
+            if stuck:
+                workers.discard_template()
+                for job, (ob, started) in list(running.items()):
                     finish(_failure(ob, Status.TIMEOUT, "wall-clock limit",
-                                    f"{ob.id} exceeded the {config.timeout_s:g} s wall-clock limit; the worker was killed",
-                                    now - worker.started, seed, config, limit_s=config.timeout_s))
+                                    f"{ob.id} exceeded the {config.timeout_s:g} s wall-clock limit; the workers were killed",
+                                    now - started, derive_seed(config.seed, ob.id), config, limit_s=config.timeout_s))
+                running.clear()
+        completed = True
     finally:
-        for worker in idle + busy:
-            worker.stop(hard=bool(busy))
-    ordered = [results[e.id] for e in load_errors] + [results[ob.id] for ob in obligations]
+        if not completed:  # interrupted: take every running obligation's process group down
+            workers.discard_template()
+    ordered = load_results + [results[ob.id] for ob in obligations]
     return ordered

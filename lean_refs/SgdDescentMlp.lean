@@ -284,4 +284,24 @@ theorem mlp_input_loss_gradAt_reluMask {d₀ d₁ d₂ d₃ : ℕ} (x : Fin d₀
       x i * reluMask z₀ (dense (fun j' i' => W₁ i' j') 0 (reluMask z₁ (dense (fun j' i' => W₂ i' j') 0 c))) j := by
   sorry
 
+/-- The best first-order constant of the segment-Lipschitz chain (not in the sources: the
+referee's sharpness question). At first order in the step the frozen-mask gradient drift is
+bounded by w₂²·ρ²·‖e‖₁ (ρ = a hidden, ρ = d₂·w₁·a input) and this is attained; the stated constant
+is (2·d₃/(1 − 2·w₂·ρ·D)) times it. Obligation: `lean_mlp.grad_lipschitz_best_constant`. -/
+theorem grad_lipschitz_best_constant (d₃ : ℕ) (w₂ ρ D : ℝ) (hsmall : 2 * w₂ * ρ * D < 1) (hρ : 0 < ρ) (hw : 0 < w₂) :
+    2 * d₃ * w₂ ^ 2 * ρ ^ 2 / (1 - 2 * w₂ * ρ * D) = (2 * d₃ / (1 - 2 * w₂ * ρ * D)) * (w₂ ^ 2 * ρ ^ 2) := by
+  sorry
+
+/-- A family of segments (t = 2⁻ⁿ) meeting every hypothesis of the Lipschitz lemmas whose
+drift/(t·D) is ≥ (1 − 2^{−(2n+6)})·w₂²·ρ² (hidden layer shown; the input layer likewise), for
+n = 1…6. Obligation: `lean_mlp.grad_lipschitz_witness_family`. -/
+theorem grad_lipschitz_witness_family (n : ℕ) :
+    ∃ (W₀ : Fin 2 → Fin 3 → ℝ) (b₀ : Fin 3 → ℝ) (W₁ : Fin 3 → Fin 2 → ℝ) (b₁ : Fin 2 → ℝ)
+      (W₂ : Fin 2 → Fin 3 → ℝ) (b₂ : Fin 3 → ℝ) (x : Fin 2 → ℝ) (e : Fin 3 → Fin 2 → ℝ) (a w₂ D : ℝ),
+      (∀ i, |relu (dense W₀ b₀ x) i| ≤ a) ∧ (∀ j k, |W₂ j k| ≤ w₂) ∧ wMass e ≤ D ∧
+      (∀ j, a * D < |dense W₁ b₁ (relu (dense W₀ b₀ x)) j|) ∧ 2 * w₂ * a * D < 1 ∧
+      |hiddenGrad W₀ b₀ (W₁ + (1 / 2 ^ n : ℝ) • e) b₁ W₂ b₂ x 0 0 0 - hiddenGrad W₀ b₀ W₁ b₁ W₂ b₂ x 0 0 0| ≥
+        (1 - 1 / 2 ^ (2 * n + 6)) * w₂ ^ 2 * a ^ 2 * ((1 / 2 ^ n) * D) := by
+  sorry
+
 end SgdDescentMlp

@@ -8,7 +8,12 @@ import os
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
+import tempfile  # noqa: E402
+
 import pytest  # noqa: E402
+
+# The cache's MAC secret: one per test session, never the user's own.
+os.environ.setdefault("OBLIGATIONS_CACHE_SECRET", os.path.join(tempfile.mkdtemp(prefix="obligations-test-"), "cache-secret"))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -66,7 +66,9 @@ def test_warm_run_reuses_results_without_starting_workers(tmp_path, monkeypatch)
     def no_workers(*a, **k):
         raise AssertionError("a worker was started on a warm run")
 
-    monkeypatch.setattr(runner, "_Worker", no_workers)
+    from checker import workers
+
+    monkeypatch.setattr(workers.Template, "submit", no_workers)
     c2 = Cache(tmp_path)
     warm = run(chosen, RunConfig(jobs=1), cache=c2)
     assert c2.hits == 2
@@ -97,6 +99,27 @@ def test_corrupt_entry_is_a_miss_with_a_warning(tmp_path):
     path.write_text(json.dumps({"key": "other", "result": {}}), encoding="utf-8")
     with pytest.warns(CacheWarning):
         assert c.get(key, ob.id) is None
+
+
+def test_truncated_entry_is_a_miss(tmp_path):
+    """Entries are written without fsync: what a crash can leave behind (an empty file or any
+    prefix of the entry) must read as a miss, never as a result."""
+    import warnings
+
+    from checker.testing import run_obligation
+
+    ob = discover("obligations").by_id("psy01a.parameter_count")
+    key = _key(ob)
+    c = Cache(tmp_path)
+    c.put(key, run_obligation(ob.id, "obligations"))
+    path = c._path(key)
+    text = path.read_text(encoding="utf-8")
+    assert c.get(key, ob.id) is not None
+    for cut in (0, 1, len(text) // 3, len(text) // 2, len(text) - 1):
+        path.write_text(text[:cut], encoding="utf-8")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", CacheWarning)
+            assert c.get(key, ob.id) is None, cut
 
 
 def test_unwritable_cache_does_not_fail_the_run(tmp_path):

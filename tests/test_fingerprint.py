@@ -109,3 +109,23 @@ def test_a_top_level_call_counts_for_every_obligation_of_its_module(tmp_path):
     changed = _changed(base, _fingerprints(project))
     assert {"psy01a.margin_two_lipschitz", "psy01a.margin_two_lipschitz_tight"} <= changed
     assert all(i.startswith("psy01a.") or i in PSY01A_IMPORTERS for i in changed), sorted(changed)
+
+
+def test_a_planted_stored_analysis_is_ignored(tmp_path, monkeypatch):
+    """The per-file analyses under the cache decide what a key covers, so a stored analysis is
+    used only with a valid MAC: one edited (or planted without the secret) is recomputed."""
+    from checker import fingerprint as fp
+
+    monkeypatch.setenv("OBLIGATIONS_CACHE_SECRET", str(tmp_path / "secret"))
+    store = tmp_path / "cache"
+    module = ROOT / "obligations" / "psy01a" / "cue.py"
+    fp._MEMORY.clear()
+    fresh = fp._analysis(str(module), "obligations.psy01a.cue", store)
+    [entry] = list((store / "fingerprints").rglob("*.json"))
+    data = json.loads(entry.read_text())
+    assert data["mac"]
+    data["analysis"]["digest"] = "0" * 64  # a forged digest that would hide any edit
+    entry.write_text(json.dumps(data))
+    fp._MEMORY.clear()
+    again = fp._analysis(str(module), "obligations.psy01a.cue", store)
+    assert again.digest == fresh.digest != "0" * 64

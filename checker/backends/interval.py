@@ -68,6 +68,44 @@ def precision(bits: int) -> Iterator[None]:
         iv.prec = old
 
 
+class _Raw:
+    """mpmath's interval primitives on raw endpoint pairs, looked up once.
+
+    :class:`Interval` calls them directly instead of going through ``iv.mpf``'s operators, which
+    convert and dispatch on every call (most of the backend's time); the primitives and the
+    precision are the ones those operators use, so every enclosure is bit-for-bit the same."""
+
+    __slots__ = ("iv", "make", "add", "sub", "mul", "div", "neg", "abs", "from_int", "from_float", "lt", "le",
+                 "floor", "ceiling", "fnan", "finf", "fninf", "fzero")
+
+    def __init__(self) -> None:
+        mp = _mp()
+        lib = mp.libmp
+        self.iv = mp.iv
+        self.make = mp.iv.make_mpf
+        self.add, self.sub, self.mul, self.div = lib.mpi_add, lib.mpi_sub, lib.mpi_mul, lib.mpi_div
+        self.neg, self.abs = lib.mpi_neg, lib.mpi_abs
+        self.from_int, self.from_float = lib.from_int, lib.from_float
+        self.lt, self.le = lib.mpf_lt, lib.mpf_le
+        self.floor, self.ceiling = lib.round_floor, lib.round_ceiling
+        self.fnan, self.finf, self.fninf, self.fzero = lib.fnan, lib.finf, lib.fninf, lib.fzero
+
+
+_RAW: _Raw | None = None
+
+
+def _raw() -> _Raw:
+    global _RAW
+    if _RAW is None:
+        _RAW = _Raw()
+    return _RAW
+
+
+def _raw_int(r: _Raw, n: int, prec: int) -> tuple:
+    """``iv.mpf(n)``'s endpoints."""
+    return r.from_int(n, prec, r.floor), r.from_int(n, prec, r.ceiling)
+
+
 def _raw_to_fraction(raw: tuple) -> Fraction:
     p, q = _mp().libmp.to_rational(raw)
     return Fraction(p, q)
@@ -87,15 +125,22 @@ class Interval:
         """The tightest interval around an exact number (int, Fraction, str, float)."""
         if isinstance(x, Interval):
             return x
-        iv = _mp().iv
+        r = _raw()
+        iv = r.iv
         if isinstance(x, bool):
             raise TypeError("a boolean is not a number")
+        # the endpoints iv.mpf(x) would give (and iv.mpf(p) / iv.mpf(q) for a fraction p/q)
         if isinstance(x, int):
-            return cls(iv.mpf(x))
+            return cls(r.make(_raw_int(r, x, iv.prec)))
         if isinstance(x, Fraction):
-            return cls(iv.mpf(x.numerator) / iv.mpf(x.denominator))
+            prec = iv.prec
+            return cls(r.make(r.div(_raw_int(r, x.numerator, prec), _raw_int(r, x.denominator, prec), prec)))
         if isinstance(x, float):
-            return cls(iv.mpf(x))  # a float is an exact binary value
+            # a float is an exact binary value
+            lo, hi = r.from_float(x, iv.prec, r.floor), r.from_float(x, iv.prec, r.ceiling)
+            if lo == r.fnan or hi == r.fnan:
+                lo, hi = r.fninf, r.finf
+            return cls(r.make((lo, hi)))
         if isinstance(x, str):
             return cls.of(Fraction(x))
         if isinstance(x, tuple) and len(x) == 2:
@@ -120,8 +165,9 @@ class Interval:
         return self.lo <= x <= self.hi
 
     def hull(self, other: Interval) -> Interval:
-        iv = _mp().iv
-        return Interval(iv.mpf([min(self.v.a, other.v.a), max(self.v.b, other.v.b)]))
+        r = _raw()
+        (a, b), (c, d) = self.v._mpi_, other.v._mpi_
+        return Interval(r.make((c if r.lt(c, a) else a, d if r.lt(b, d) else b)))
 
     def __repr__(self) -> str:
         return f"Interval([{float(self.lo)!r}, {float(self.hi)!r}])"
@@ -134,36 +180,44 @@ class Interval:
         return f"[{to_str(lo, digits)}, {to_str(hi, digits)}]"
 
     # arithmetic ------------------------------------------------------------------
-    def _lift(self, other: Any) -> Any:
-        return other.v if isinstance(other, Interval) else Interval.of(other).v
+    @staticmethod
+    def _lift(other: Any) -> tuple:
+        """The raw endpoint pair of an operand (numbers lifted as :meth:`of` does)."""
+        return other.v._mpi_ if isinstance(other, Interval) else Interval.of(other).v._mpi_
 
     def __add__(self, o: Any) -> Interval:
-        return Interval(self.v + self._lift(o))
+        r = _raw()
+        return Interval(r.make(r.add(self.v._mpi_, self._lift(o), r.iv.prec)))
 
     __radd__ = __add__
 
     def __sub__(self, o: Any) -> Interval:
-        return Interval(self.v - self._lift(o))
+        r = _raw()
+        return Interval(r.make(r.sub(self.v._mpi_, self._lift(o), r.iv.prec)))
 
     def __rsub__(self, o: Any) -> Interval:
-        return Interval(self._lift(o) - self.v)
+        r = _raw()
+        return Interval(r.make(r.sub(self._lift(o), self.v._mpi_, r.iv.prec)))
 
     def __mul__(self, o: Any) -> Interval:
-        return Interval(self.v * self._lift(o))
+        r = _raw()
+        return Interval(r.make(r.mul(self.v._mpi_, self._lift(o), r.iv.prec)))
 
     __rmul__ = __mul__
 
     def __truediv__(self, o: Any) -> Interval:
+        r = _raw()
         d = self._lift(o)
-        if d.a <= 0 <= d.b:
+        if r.le(d[0], r.fzero) and r.le(r.fzero, d[1]):
             raise CannotDecide("interval division by an interval containing zero")
-        return Interval(self.v / d)
+        return Interval(r.make(r.div(self.v._mpi_, d, r.iv.prec)))
 
     def __rtruediv__(self, o: Any) -> Interval:
         return Interval.of(o) / self
 
     def __neg__(self) -> Interval:
-        return Interval(-self.v)
+        r = _raw()
+        return Interval(r.make(r.neg(self.v._mpi_, r.iv.prec)))
 
     def __pow__(self, n: int) -> Interval:
         if not isinstance(n, int) or n < 0:
@@ -241,25 +295,34 @@ class IntervalOps:
 
     @staticmethod
     def relu(x: Any) -> Interval:
-        x = _interval(x)
-        iv = _mp().iv
-        return Interval(iv.mpf([max(x.v.a, 0), max(x.v.b, 0)]))
+        r = _raw()
+        a, b = _interval(x).v._mpi_
+        return Interval(r.make((r.fzero if r.lt(a, r.fzero) else a, r.fzero if r.lt(b, r.fzero) else b)))
 
     @staticmethod
     def abs(x: Any) -> Interval:
-        return Interval(abs(_interval(x).v))
+        r = _raw()
+        return Interval(r.make(r.abs(_interval(x).v._mpi_, r.iv.prec)))
 
     @staticmethod
     def max(*xs: Any) -> Interval:
-        ivs = [_interval(x) for x in xs]
-        iv = _mp().iv
-        return Interval(iv.mpf([max(i.v.a for i in ivs), max(i.v.b for i in ivs)]))
+        r = _raw()
+        pairs = [_interval(x).v._mpi_ for x in xs]
+        lo, hi = pairs[0]
+        for a, b in pairs[1:]:
+            lo = a if r.lt(lo, a) else lo
+            hi = b if r.lt(hi, b) else hi
+        return Interval(r.make((lo, hi)))
 
     @staticmethod
     def min(*xs: Any) -> Interval:
-        ivs = [_interval(x) for x in xs]
-        iv = _mp().iv
-        return Interval(iv.mpf([min(i.v.a for i in ivs), min(i.v.b for i in ivs)]))
+        r = _raw()
+        pairs = [_interval(x).v._mpi_ for x in xs]
+        lo, hi = pairs[0]
+        for a, b in pairs[1:]:
+            lo = a if r.lt(a, lo) else lo
+            hi = b if r.lt(b, hi) else hi
+        return Interval(r.make((lo, hi)))
 
     @staticmethod
     def ite(c: Tri, a: Any, b: Any) -> Interval:
@@ -309,19 +372,21 @@ class IntervalOps:
 
     @staticmethod
     def le(a: Any, b: Any) -> Tri:
-        a, b = _interval(a), _interval(b)
-        if a.v.b <= b.v.a:
+        r = _raw()
+        (a_lo, a_hi), (b_lo, b_hi) = _interval(a).v._mpi_, _interval(b).v._mpi_
+        if r.le(a_hi, b_lo):
             return Tri.TRUE
-        if a.v.a > b.v.b:
+        if r.lt(b_hi, a_lo):
             return Tri.FALSE
         return Tri.UNKNOWN
 
     @staticmethod
     def lt(a: Any, b: Any) -> Tri:
-        a, b = _interval(a), _interval(b)
-        if a.v.b < b.v.a:
+        r = _raw()
+        (a_lo, a_hi), (b_lo, b_hi) = _interval(a).v._mpi_, _interval(b).v._mpi_
+        if r.lt(a_hi, b_lo):
             return Tri.TRUE
-        if a.v.a >= b.v.b:
+        if r.le(b_hi, a_lo):
             return Tri.FALSE
         return Tri.UNKNOWN
 

@@ -12,7 +12,7 @@ what was simplified to what.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from checker.backends import CannotDecide
 from checker.model import Grade, Step, Verdict
@@ -161,6 +161,33 @@ def zero_step(expr: Any, what: str, at: Sequence[Mapping[Any, Any]] = ()) -> tup
         step = t.step(NAME, version(), f"simplify: {what}", "0" if ok else f"{simplified}",
                       expression=sp.sstr(expr), simplified=sp.sstr(simplified), refutes=refutes)
     return ok, step
+
+
+def rational_zero_step(expr: Any, what: str, fallback: Callable[[], tuple[bool, Step]] | None = None) -> tuple[bool, Step]:
+    """Is ``expr`` identically 0 as a rational function of its atoms (symbols, and any function
+    application such as ``exp(·)`` taken as an independent indeterminate)?
+
+    Decided by exact arithmetic in the field of fractions ℚ(atoms) (sympy's ``sfield``): the
+    normal form there is 0 exactly when the expression is 0 wherever it is defined, whatever
+    values the atoms take, so this is an exact identity, not a heuristic. Much faster than
+    bringing the expression over one denominator and calling ``simplify`` on its numerator. When
+    the field does not give 0 (relations between the atoms, say exp(2a) = exp(a)², are invisible
+    to it) or the coefficients are not exact, the answer is ``fallback()`` (default
+    :func:`zero_step` on ``expr``)."""
+    sp = sympy()
+    with timed() as t:
+        try:
+            field, element = sp.polys.fields.sfield(expr)
+            exact = field.domain.is_Exact
+        except (sp.PolynomialError, sp.polys.polyerrors.PolificationFailed, ValueError, TypeError):
+            exact, element = False, None
+        ok = exact and element == 0
+        if ok:
+            step = t.step(NAME, version(), f"rational-function identity: {what}", "0", expression=sp.sstr(expr),
+                          normal_form="0", field=str(field))
+    if ok:
+        return ok, step
+    return fallback() if fallback is not None else zero_step(expr, what)
 
 
 def true_step(relation: Any, what: str) -> tuple[bool, Step]:

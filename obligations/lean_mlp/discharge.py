@@ -31,7 +31,7 @@ import os
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from checker.backends import CannotDecide
 from checker.backends.interval import DEFAULT_PREC, OPS, Interval, Tri, precision
@@ -426,11 +426,35 @@ def discharge(capstone: str, net: mlp.Mlp, x: Sequence[Any], label: int, lr: Any
         return _discharge(cap, is_float, net, x, label, lr, eta_in or Fraction(0))
 
 
+# The setup (forward pass, certified gradient) and the oracle do not depend on the learning
+# rate; a search over lr at one network (descent.capstones_at_largest_admissible_lr asks about
+# twenty rates per network) computes them once. Keyed on everything they read and the interval
+# precision, so a reused value is the one that would have been recomputed.
+_ONCE: dict[Any, Any] = {}
+
+
+def _once(key: Any, compute: Callable[[], Any]) -> Any:
+    from checker.backends import interval
+
+    key = (key, interval._mp().iv.prec)
+    try:
+        hash(key)
+    except TypeError:  # a network given with lists: nothing to key on, compute
+        return compute()
+    if key not in _ONCE:
+        if len(_ONCE) > 128:
+            _ONCE.clear()
+        _ONCE[key] = compute()
+    return _ONCE[key]
+
+
 def _discharge(cap, is_float, net, x, label, lr, eta) -> Report:
-    setup = _setup(cap, net, x, label)
+    setup = _once(("setup", cap, net, x, label), lambda: _setup(cap, net, x, label))
     d0, d1, d2, d3 = net.dims
     entries = len(setup.W) * len(setup.W[0])
-    g, eta, oracle, hyps = _oracle(setup, cap, net, x, label, eta, is_float)
+    g, eta, oracle, hyps = _once(("oracle", cap, net, x, label, eta, is_float),
+                                 lambda: _oracle(setup, cap, net, x, label, eta, is_float))
+    hyps = list(hyps)  # extended below: the remembered list stays as computed
     grad = _flat(setup.gradient)
     g1 = sum((OPS.abs(c) for c in grad[1:]), start=OPS.abs(grad[0]))
     g2 = sum((c * c for c in grad[1:]), start=grad[0] * grad[0])
@@ -503,6 +527,12 @@ def parse_number(text: str, what: str) -> Fraction:
     t = text.strip()
     if t.lower().lstrip("+-") in ("nan", "inf", "infinity"):
         raise UsageError(f"{what} {text!r} is not a finite number")
+    import re
+
+    exponent = re.search(r"[eE]([+-]?\d+)\s*$", t)
+    if exponent and abs(int(exponent.group(1))) > 400 or len(t) > 2000:
+        # an exact 10^±10⁸ alone takes minutes to build; no binary32 computation needs one
+        raise UsageError(f"{what} {text[:40]!r} is out of range: write a number with |exponent| ≤ 400")
     try:
         return Fraction(t)
     except (ValueError, ZeroDivisionError):

@@ -10,10 +10,12 @@ the difference from the reference's closed forms (``gradients``, ``head_cotangen
 ``relu_mask``, ``dense_transpose``) is reduced to 0.
 
 How a difference is reduced: every ``exp(·)`` atom (the softmax's shifted exponentials) is
-replaced by a fresh positive symbol, the result is put over one denominator and its numerator
-expanded. The denominator is a product of sums of those positive symbols, never 0; a numerator
-that expands to 0 as a polynomial in independent symbols is 0 for every value of them, in
-particular at the exponentials' values. So "numerator = 0" proves the identity on the region.
+replaced by a fresh positive symbol, and the result is reduced to its normal form p/q in the
+field of rational functions of the symbols over ℚ (exact arithmetic; when that is not 0, it is
+instead put over one denominator and its numerator expanded and simplified). The denominator is a
+product of sums of those positive symbols, never 0; a numerator that is 0 as a polynomial in
+independent symbols is 0 for every value of them, in particular at the exponentials' values. So
+"numerator = 0" proves the identity on the region.
 """
 
 from __future__ import annotations
@@ -104,8 +106,16 @@ def numerator_zero(expr: Any, what: str) -> tuple[bool, Any]:
     sp = symbolic.sympy()
     atoms = sorted(expr.atoms(sp.exp), key=sp.default_sort_key)
     subs = {a: sp.Symbol(f"E{k}", positive=True) for k, a in enumerate(atoms)}
-    numerator = sp.numer(sp.together(expr.xreplace(subs)))
-    return symbolic.zero_step(numerator, what + (" (exp atoms as positive symbols, numerator)" if atoms else ""))
+    replaced = expr.xreplace(subs)
+
+    def numerator_simplifies() -> tuple[bool, Any]:
+        numerator = sp.numer(sp.together(replaced))
+        return symbolic.zero_step(numerator, what + (" (exp atoms as positive symbols, numerator)" if atoms else ""))
+
+    # first as an exact identity in the rational functions of the symbols (fast); when that does
+    # not give 0, the slower common-denominator + simplify route decides as before
+    return symbolic.rational_zero_step(replaced, what + (" (exp atoms as positive symbols)" if atoms else ""),
+                                       fallback=numerator_simplifies)
 
 
 def _sp_exp(x: Any) -> Any:

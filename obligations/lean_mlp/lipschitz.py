@@ -252,10 +252,36 @@ def segment_claim(slot: Slot, label: int, constant: Constant | None = None, *, g
     constant = constant or (hidden_constant if slot.layer == "W1" else input_constant)
 
     def fwd(o, v, t):
-        return mlp.forward(slot.net(v, t), vec(v, "x", d0), _sign_test(o))
+        return _memo(o, v, t, ("fwd",), lambda: mlp.forward(slot.net(v, t), vec(v, "x", d0), _sign_test(o)))
 
     def grad(o, v, t):
-        return mlp.gradients(slot.net(v, t), vec(v, "x", d0), label, _exp, _sign_test(o))[slot.layer]
+        return _memo(o, v, t, ("grad",),
+                     lambda: mlp.gradients(slot.net(v, t), vec(v, "x", d0), label, _exp, _sign_test(o))[slot.layer])
+
+    # One interval evaluation of the claim asks for the forward pass at v three times (bounds,
+    # margins) and for both gradients twice (conclusion and terms), and every t of a segment
+    # asks for the same gradient at v: each is computed once. The key is everything they read
+    # (the exact endpoints of the parameters, of e when t ≠ 0, t itself) and the precision, so a
+    # reused value is the value that would have been recomputed. Other backends recompute.
+    cache: dict[Any, Any] = {}
+    moving = es
+
+    def _memo(o, v, t, what, compute):
+        if getattr(o, "name", None) != "interval":
+            return compute()
+        from checker.backends import interval
+
+        try:
+            at_v = tuple(v[n].v._mpi_ for n in slot.params)
+            moved = () if isinstance(t, int) and t == 0 else (tuple(v[n].v._mpi_ for n in moving), t.v._mpi_)
+        except AttributeError:  # a value that is not an Interval: no key, recompute
+            return compute()
+        key = (what, interval._mp().iv.prec, at_v, moved)
+        if key not in cache:
+            if len(cache) > 256:
+                cache.clear()
+            cache[key] = compute()
+        return cache[key]
 
     def drift(o, v):
         g0, gt = grad(o, v, 0), grad(o, v, v.t)

@@ -112,7 +112,12 @@ def from_arrays(arrays: dict[str, Any], *, where: str = "network") -> Mlp:
             bad = np.argwhere(~np.isfinite(a))[0]
             raise NetworkFileError(f"{where}: {name}{list(map(int, bad))} is {a[tuple(bad)]}; every value must be finite")
         f32 = a.astype(np.float32)
-        if not np.array_equal(f32.astype(np.float64), a.astype(np.float64)):
+        if a.dtype.kind in "iu":
+            # compare as Python integers: through float64, an int64 above 2⁵³ would round first
+            exact_ints = all(int(x) == int(y) for x, y in zip(a.flat, f32.flat))
+        else:
+            exact_ints = True
+        if not exact_ints or not np.array_equal(f32.astype(np.float64), a.astype(np.float64)):
             raise NetworkFileError(f"{where}: {name} holds values that are not binary32 numbers; store it as float32")
         checked[name] = f32
     d0, d1 = checked["W0"].shape
@@ -127,10 +132,49 @@ def from_arrays(arrays: dict[str, Any], *, where: str = "network") -> Mlp:
     return Mlp(**{name: _exact_matrix(checked[name]) for name in LAYERS})
 
 
+MAX_NETWORK_BYTES = 64 * 1024 * 1024  # far above any network the exact discharge could handle
+
+
+def _check_npz_size(path: str | os.PathLike[str]) -> None:
+    """Refuse, before loading anything, an .npz whose arrays (as the zip directory and each
+    array's own header declare them) exceed :data:`MAX_NETWORK_BYTES`: a small file must not be
+    able to expand into gigabytes."""
+    import math
+    import zipfile
+
+    from numpy.lib import format as npy
+
+    try:
+        with zipfile.ZipFile(path) as zf:
+            infos = zf.infolist()
+            declared = sum(i.file_size for i in infos)
+            if declared > MAX_NETWORK_BYTES:
+                raise NetworkFileError(f"{path}: its arrays would take {declared / 2**20:.0f} MiB unpacked, over the "
+                                       f"{MAX_NETWORK_BYTES // 2**20} MiB limit for a network file")
+            total = 0
+            for info in infos:
+                if not info.filename.endswith(".npy"):
+                    continue
+                with zf.open(info) as fh:
+                    version = npy.read_magic(fh)
+                    header = npy.read_array_header_1_0(fh) if version == (1, 0) else npy.read_array_header_2_0(fh)
+                shape, _, dtype = header
+                total += math.prod(shape) * dtype.itemsize
+                if total > MAX_NETWORK_BYTES:
+                    raise NetworkFileError(f"{path}: array {info.filename[:-4]} has shape {shape} ({dtype}): over the "
+                                           f"{MAX_NETWORK_BYTES // 2**20} MiB limit for a network file")
+    except NetworkFileError:
+        raise
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError):
+        return  # not a readable zip/npy: np.load below says so
+
+
 def load_npz(path: str | os.PathLike[str]) -> Mlp:
     """Read a network saved with :func:`save_npz` (or any .npz with the six arrays)."""
     import numpy as np
 
+    if os.path.exists(path):
+        _check_npz_size(path)
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: data[k] for k in data.files}

@@ -243,8 +243,10 @@ def _soft_checks():
         symbolic.true_step(sig(x) * (1 - sig(x)) > 0, "σ(1 − σ) > 0"),
         _cancel_step(sp.diff(count, q) + r, "∂_q[(1/N)Σ s_i] + r(q): strictly decreasing (r > 0)"),
         symbolic.true_step(sp.Eq(continuous_domain(s[0], q, sp.S.Reals), sp.S.Reals), "s_i continuous on ℝ"),
-        symbolic.limit_step(count, q, -sp.oo, 1, what="(1/N)Σ s_i → 1 as q → −∞"),
-        symbolic.limit_step(count, q, sp.oo, 0, what="(1/N)Σ s_i → 0 as q → +∞"),
+        # termwise: each s_i tends to its limit, so their mean does (the limit of a finite sum);
+        # sympy's gruntz takes a fraction of the time on one sigmoid that it takes on the sum
+        *(symbolic.limit_step(si, q, -sp.oo, 1, what=f"s_{i} → 1 as q → −∞ (so (1/N)Σ s_i → 1)") for i, si in enumerate(s)),
+        *(symbolic.limit_step(si, q, sp.oo, 0, what=f"s_{i} → 0 as q → +∞ (so (1/N)Σ s_i → 0)") for i, si in enumerate(s)),
         symbolic.zero_step(const + 1, "d/dp[S(Q(p)) − p] has constant term −1"),
         _cancel_step(coeff.subs(qf, q) + r, "its Q′-coefficient + r(Q): so Q′(p) = −1/r(Q(p))"),
         _cancel_step(b_prime - w[0] * s[0] * (1 - s[0]) / (tt * r), "∂_p B_i − W_i s_i(1 − s_i)/(T r)"),

@@ -270,3 +270,32 @@ def test_describe_prints_two_endpoints():
     with precision(113):
         text = Interval.of(Fraction(1, 3)).describe(6)
     assert text.count("[") == 1 and text.count(",") == 1 and len(text) < 30
+
+
+@S.given(a=S.rationals(), b=S.rationals(), c=S.rationals(), d=S.rationals())
+@S.examples(60)
+def test_raw_arithmetic_is_bit_for_bit_mpmath_iv(a, b, c, d):
+    """The backend calls mpmath's interval primitives directly: every result has exactly the
+    endpoints that the same operation on ``iv.mpf`` gives, at low and at default precision."""
+    import mpmath
+
+    iv = mpmath.iv
+    for prec in (20, interval.DEFAULT_PREC):
+        with precision(prec):
+            x, y = Interval.of((min(a, b), max(a, b))), Interval.of((min(c, d), max(c, d)))
+            ref_x = iv.mpf(a.numerator) / iv.mpf(a.denominator)
+            assert Interval.of(a).v._mpi_ == ref_x._mpi_
+            assert Interval.of(float(a)).v._mpi_ == iv.mpf(float(a))._mpi_
+            pairs = {"+": (x + y, x.v + y.v), "-": (x - y, x.v - y.v), "*": (x * y, x.v * y.v), "neg": (-x, -x.v),
+                     "abs": (OPS.abs(x), abs(x.v)), "3-x": (3 - x, 3 - x.v), "x*5": (x * 5, x.v * 5)}
+            if not (y.v.a <= 0 <= y.v.b):
+                pairs["/"] = (x / y, x.v / y.v)
+            for name, (got, want) in pairs.items():
+                assert got.v._mpi_ == want._mpi_, name
+            assert OPS.relu(x).v._mpi_ == iv.mpf([max(x.v.a, 0), max(x.v.b, 0)])._mpi_
+            assert OPS.max(x, y).v._mpi_ == iv.mpf([max(x.v.a, y.v.a), max(x.v.b, y.v.b)])._mpi_
+            assert OPS.min(x, y).v._mpi_ == iv.mpf([min(x.v.a, y.v.a), min(x.v.b, y.v.b)])._mpi_
+            assert x.hull(y).v._mpi_ == iv.mpf([min(x.v.a, y.v.a), max(x.v.b, y.v.b)])._mpi_
+            le = Tri.TRUE if x.v.b <= y.v.a else Tri.FALSE if x.v.a > y.v.b else Tri.UNKNOWN
+            lt = Tri.TRUE if x.v.b < y.v.a else Tri.FALSE if x.v.a >= y.v.b else Tri.UNKNOWN
+            assert OPS.le(x, y) is le and OPS.lt(x, y) is lt

@@ -141,3 +141,29 @@ def test_a_nonzero_residual_refutes_only_when_it_is_decisive():
     assert free.status is Status.UNKNOWN and "computed nothing decisive" in free.certificate.reason
     tiny = symbolic.conclude("t", [symbolic.zero_step(sp.sqrt(2) ** 2 - 2, "√2² = 2")])
     assert tiny.status is Status.PROVED
+@pytest.mark.parametrize("entry", IDENTITIES, ids=[e.name for e in IDENTITIES])
+def test_rational_zero_step_agrees_with_zero_step_on_the_corpus(entry):
+    """The field-of-fractions identity check proves exactly the true identities of the corpus that
+    are rational functions, and never a false one (it falls back to simplify otherwise)."""
+    diff = _difference(entry)
+    ok, step = symbolic.rational_zero_step(diff, entry.name)
+    if not entry.true:
+        assert not ok, step.detail
+    elif not entry.claim.hypotheses:
+        assert ok == symbolic.zero_step(diff, entry.name)[0], step.detail
+
+
+def test_rational_zero_step_is_an_identity_of_rational_functions():
+    """x/(x+y) + y/(x+y) − 1 is 0 in ℚ(x, y); x/(x+y) − 1 is not; exp atoms are indeterminates;
+    inexact (Float) coefficients never decide in the field but go to the fallback."""
+    sp = symbolic.sympy()
+    x, y = sp.symbols("x y", real=True)
+    ok, step = symbolic.rational_zero_step(x / (x + y) + y / (x + y) - 1, "sum of fractions")
+    assert ok and step.action.startswith("rational-function identity") and step.answer == "0"
+    assert not symbolic.rational_zero_step(x / (x + y) - 1, "not an identity")[0]
+    e = sp.exp(x)
+    assert symbolic.rational_zero_step(e / (1 + e) - 1 + 1 / (1 + e), "sigmoid")[0]
+    calls = []
+    ok, step = symbolic.rational_zero_step(sp.Float(0.1) * x + sp.Float(0.2) * x - sp.Float(0.3) * x, "floats",
+                                           fallback=lambda: (calls.append(1), (False, None))[1])
+    assert calls == [1] and not ok

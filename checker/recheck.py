@@ -1,0 +1,84 @@
+"""Independent re-checks of a verdict, whoever built it.
+
+A backend's ``refuted`` has already been re-evaluated exactly; a discharge function (or a cache
+entry) can build one by hand. :func:`recheck_witness` re-evaluates a refutation's witness against
+the claims the obligation declares — in exact rationals, else in rigorous intervals at the exact
+point — so a witness that is not a counterexample is caught wherever it came from.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+
+class Recheck(enum.Enum):
+    REFUTES = "refutes"  # a declared claim's hypotheses hold and its conclusion fails at the witness
+    DOES_NOT_REFUTE = "does not refute"  # every declared claim that fits the witness holds there
+    NOT_RECHECKED = "not re-checked"  # no declared claim fits, or none could be evaluated
+
+
+@dataclass(frozen=True, slots=True)
+class RecheckResult:
+    verdict: Recheck
+    claim: str | None
+    reason: str
+
+
+def _exact(claim: Any, witness: Mapping[str, str]) -> bool | None:
+    from checker.backends import CannotDecide, exact
+
+    try:
+        return exact.evaluate(claim, witness).is_counterexample
+    except (CannotDecide, ArithmeticError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def _interval(claim: Any, witness: Mapping[str, str]) -> bool | None:
+    from fractions import Fraction
+
+    from checker.backends import CannotDecide, interval
+
+    try:
+        point = {k: Fraction(witness[k]) for k in claim.variables}
+        _, hyps, concl, _ = interval.decide(claim, point)
+    except (CannotDecide, ArithmeticError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+    if all(h is interval.Tri.TRUE for h in hyps.values()) and concl is interval.Tri.FALSE:
+        return True
+    if any(h is interval.Tri.FALSE for h in hyps.values()) or concl is interval.Tri.TRUE:
+        return False
+    return None
+
+
+def recheck_witness(claims: Sequence[Any], witness: Mapping[str, Any] | None, named: Any = None) -> RecheckResult:
+    """Is ``witness`` a counterexample to one of ``claims`` (to ``named`` alone when the certificate
+    names a declared claim)?"""
+    if not claims:
+        return RecheckResult(Recheck.NOT_RECHECKED, None, "the obligation declares no claim to re-evaluate the witness against")
+    if not isinstance(witness, Mapping) or not witness:
+        return RecheckResult(Recheck.DOES_NOT_REFUTE, None, "a refutation without a witness")
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in witness.items()):
+        return RecheckResult(Recheck.DOES_NOT_REFUTE, None, "the witness is not a map of names to exact values")
+    candidates = [c for c in claims if set(c.variables) <= set(witness)]
+    if isinstance(named, str) and any(c.name == named for c in candidates):
+        candidates = [c for c in candidates if c.name == named]
+    if not candidates:
+        return RecheckResult(Recheck.NOT_RECHECKED, None,
+                             "no declared claim has the witness's variables (a custom witness)")
+    undecided = []
+    for c in candidates:
+        verdict = _exact(c, witness)
+        if verdict is None:
+            verdict = _interval(c, witness)
+        if verdict is True:
+            return RecheckResult(Recheck.REFUTES, c.name, f"the witness refutes {c.name} when re-evaluated")
+        if verdict is None:
+            undecided.append(c.name)
+    if undecided:
+        return RecheckResult(Recheck.NOT_RECHECKED, None,
+                             f"{', '.join(undecided)} cannot be evaluated exactly or decided by intervals at the witness")
+    return RecheckResult(Recheck.DOES_NOT_REFUTE, None,
+                         f"the witness is not a counterexample to {', '.join(c.name for c in candidates)} "
+                         "when re-evaluated in exact rationals or rigorous intervals")

@@ -1,0 +1,600 @@
+"""Worker processes: one fresh process per job, forked from a clean template.
+
+The *template* is a process spawned once (per parent) that imports the engine and the heavy
+libraries (numpy, sympy, z3, mpmath, flint) and nothing of any catalogue. For every job (one
+obligation's discharge, or importing catalogue modules to see whether they load) it forks a
+child, so each job starts from the same clean state, whatever the previous one did, without
+paying for the imports again.
+
+Each child:
+
+- leads its own process group, so everything it starts is killed with it when it ends;
+- has an address-space limit (``RLIMIT_AS``), and the template also polls the total resident
+  memory of the whole group and kills the group over the limit;
+- has stdin from ``/dev/null`` and stdout/stderr in a temporary file, returned (truncated) with
+  the job's answer: nothing it prints reaches the parent's streams;
+- sends its answer as length-prefixed strict JSON frames on a pipe of its own.
+
+The template kills a child's group at the deadline, when the child ends, and — every group —
+when the parent goes away (its command pipe closes, or ``PR_SET_PDEATHSIG`` delivers SIGTERM);
+a child whose template dies gets SIGKILL (``PR_SET_PDEATHSIG`` again).
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import errno
+import importlib
+import json
+import math
+import multiprocessing
+import os
+import select
+import signal
+import struct
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any, Callable, Mapping
+
+# At start, only the light part of the engine: importing catalogue modules to see whether they load
+# (all a warm, fully cached run needs) must not wait for the heavy libraries.
+PRELOAD = ("checker.model", "checker.verdicts", "checker.claims", "checker.registry", "checker.runner")
+# Before the first discharge: what nearly every obligation uses.
+LIBRARIES = (
+    "numpy", "sympy", "z3", "mpmath", "flint", "checker.audit", "checker.recheck", "checker.vacuity",
+    "checker.backends.exact", "checker.backends.smt", "checker.backends.symbolic", "checker.backends.interval",
+    "checker.backends.sampling",
+)
+OUTPUT_LIMIT = 8000  # characters of a job's stdout/stderr kept
+THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
+_POLL_S = 0.01
+_MEMORY_POLL_S = 0.25
+_PR_SET_PDEATHSIG = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """How a job ended, as the template saw it."""
+
+    job_id: int
+    frames: tuple[Any, ...]  # the JSON frames the child sent, in order (an unreadable one: None)
+    exitcode: int | None
+    signal: int | None
+    killed: str | None  # "timeout" | "memory" | None
+    output: str
+    output_truncated: bool
+    time_s: float
+    peak_rss_mib: float
+
+    @property
+    def how(self) -> str:
+        if self.signal is not None:
+            name = signal.Signals(self.signal).name if self.signal in signal.Signals._value2member_map_ else "?"
+            return f"signal {self.signal} ({name})"
+        return f"exit code {self.exitcode}"
+
+
+# ---------------------------------------------------------------------------------------
+# Strict JSON frames
+# ---------------------------------------------------------------------------------------
+
+
+def strict(value: Any, where: str = "value") -> Any:
+    """``value`` as plain JSON data: dicts with string keys, lists, str, int, float, bool, None.
+    A non-finite float becomes the string ``"NaN"``, ``"Infinity"`` or ``"-Infinity"`` (strict
+    parsers reject the bare tokens). Anything else raises :class:`TypeError` naming where it is."""
+    if value is None or isinstance(value, (str, bool, int)):
+        if type(value) not in (str, bool, int, type(None)):
+            # a str/int subclass (an enum, numpy.bool_ is not one) would not read back as itself
+            return str(value) if isinstance(value, str) else int(value)
+        return value
+    if isinstance(value, float):
+        value = float(value)  # a float subclass (numpy.float64) reads back as a float
+        if math.isfinite(value):
+            return value
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, Mapping):
+        out = {}
+        for k, v in value.items():
+            if isinstance(k, (bool, int, float)) or k is None:
+                k = json.dumps(strict(k))  # as json.dumps writes such a key ("256", "true")
+                k = k[1:-1] if k.startswith('"') else k
+            elif type(k) is not str:
+                if not isinstance(k, str):
+                    raise TypeError(f"{where} has a key {k!r} of type {type(k).__name__}; keys must be strings")
+                k = str(k)
+            out[k] = strict(v, f"{where}[{k!r}]")
+        return out
+    if isinstance(value, (list, tuple)):
+        return [strict(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    raise TypeError(f"{where} is a {type(value).__module__}.{type(value).__name__} ({value!r:.60}), "
+                    "which is not JSON data; use str, int, float, bool, None, lists and dicts")
+
+
+def _send_frame(fd: int, obj: Any) -> None:
+    data = json.dumps(strict(obj), allow_nan=False, ensure_ascii=False).encode("utf-8")
+    payload = struct.pack(">I", len(data)) + data
+    view = memoryview(payload)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def _split_frames(buffer: bytearray) -> list[Any]:
+    frames = []
+    while len(buffer) >= 4:
+        (n,) = struct.unpack(">I", buffer[:4])
+        if len(buffer) < 4 + n:
+            break
+        raw = bytes(buffer[4:4 + n])
+        del buffer[:4 + n]
+        try:
+            frames.append(json.loads(raw.decode("utf-8")))
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            frames.append(None)
+    return frames
+
+
+# ---------------------------------------------------------------------------------------
+# Platform helpers
+# ---------------------------------------------------------------------------------------
+
+
+def _set_pdeathsig(sig: int) -> None:
+    """Ask Linux to send ``sig`` to this process when its parent dies (no-op elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, sig, 0, 0, 0)
+    except (OSError, AttributeError):  # pragma: no cover - no prctl
+        pass
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _rss_and_children(pid: int) -> tuple[int, int, list[int]] | None:
+    """(process group, resident pages, child pids) of ``pid``, from ``/proc``."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read().decode("ascii", "replace")
+        fields = stat[stat.rfind(")") + 2:].split()
+        children: list[int] = []
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as fh:
+                children.extend(int(x) for x in fh.read().split())
+        return int(fields[2]), int(fields[21]), children
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def tree_rss_mib(leaders: set[int]) -> dict[int, float] | None:
+    """Resident memory (MiB) of each leader with all its descendants (``/proc/PID/task/*/children``),
+    plus — through a full scan — any other member of its process group; ``None`` where the
+    kernel does not list children."""
+    page = os.sysconf("SC_PAGE_SIZE") / (1024 * 1024)
+    totals: dict[int, float] = {}
+    for leader in leaders:
+        todo, seen, pages = [leader], set(), 0
+        while todo:
+            pid = todo.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            info = _rss_and_children(pid)
+            if info is None:
+                if pid == leader and not os.path.exists(f"/proc/{pid}/task"):
+                    return None
+                continue
+            pages += info[1]
+            todo.extend(info[2])
+        totals[leader] = pages * page
+    return totals
+
+
+def group_rss_mib(pgids: set[int]) -> dict[int, float]:
+    """Resident memory (MiB) of every process in each process group, from a scan of ``/proc``."""
+    totals = {g: 0.0 for g in pgids}
+    page = os.sysconf("SC_PAGE_SIZE") / (1024 * 1024)
+    try:
+        entries = os.listdir("/proc")
+    except OSError:  # pragma: no cover - no procfs
+        return totals
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                stat = fh.read().decode("ascii", "replace")
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2:].split()
+        try:
+            pgrp, rss = int(fields[2]), int(fields[21])
+        except (IndexError, ValueError):
+            continue
+        if pgrp in totals:
+            totals[pgrp] += rss * page
+    return totals
+
+
+# ---------------------------------------------------------------------------------------
+# The child side: what a forked job runs
+# ---------------------------------------------------------------------------------------
+
+JobFunction = Callable[[Callable[[Any], None], Any], None]
+
+
+def _job_function(kind: str) -> JobFunction:
+    if kind == "obligation":
+        from checker.runner import obligation_job
+
+        return obligation_job
+    if kind == "probe":
+        from checker.registry import probe_job
+
+        return probe_job
+    raise ValueError(f"unknown job kind {kind!r}")
+
+
+def _become_job(writer: int, out_fd: int, memory_mib: int, sys_path: list[str], keep: set[int]) -> None:
+    os.setpgid(0, 0)
+    _set_pdeathsig(signal.SIGKILL)
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD, signal.SIGPIPE):
+        signal.signal(sig, signal.SIG_DFL)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    os.dup2(out_fd, 1)
+    os.dup2(out_fd, 2)
+    # every other descriptor the template holds (its pipe to the parent, other jobs' pipes)
+    for fd in _open_fds():
+        if fd > 2 and fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    sys.stdin = open(0, "r", closefd=False)
+    sys.stdout = open(1, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
+    sys.stderr = open(2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
+    if memory_mib > 0:
+        import resource
+
+        limit = memory_mib * 1024 * 1024
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        except (ValueError, OSError):  # pragma: no cover - a hard limit below ours
+            pass
+    sys.path[:] = sys_path
+
+
+def _open_fds() -> list[int]:
+    try:
+        return [int(x) for x in os.listdir("/proc/self/fd")]
+    except OSError:  # pragma: no cover - no procfs
+        return list(range(3, 256))
+
+
+def _child(kind: str, payload: Any, writer: int, out_fd: int, memory_mib: int, sys_path: list[str]) -> None:
+    code = 0
+    try:
+        _become_job(writer, out_fd, memory_mib, sys_path, {writer})
+        _job_function(kind)(lambda obj: _send_frame(writer, obj), payload)
+    except BaseException:  # noqa: BLE001 - the job's own failure is its answer's absence
+        code = 70
+        try:
+            traceback.print_exc()
+        except BaseException:  # noqa: BLE001
+            pass
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BaseException:  # noqa: BLE001
+            pass
+        os._exit(code)
+
+
+# ---------------------------------------------------------------------------------------
+# The template process
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Running:
+    pid: int
+    reader: int
+    out: Any
+    deadline: float
+    memory_mib: int
+    started: float
+    buffer: bytearray = field(default_factory=bytearray)
+    frames: list[Any] = field(default_factory=list)
+    killed: str | None = None
+    peak_rss_mib: float = 0.0
+    eof: bool = False  # the answer pipe is closed: stop selecting on it
+
+
+def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
+    for var in THREAD_VARS:
+        os.environ[var] = "1"
+    jobs: dict[int, _Running] = {}
+
+    def shutdown(*_: Any) -> None:
+        for job in jobs.values():
+            _kill_group(job.pid)
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, shutdown)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
+    _set_pdeathsig(signal.SIGTERM)
+    if os.getppid() == 1:  # the parent died before the death signal was armed
+        os._exit(0)
+    _preload(preload, list(sys.path))
+    conn_fd = conn.fileno()
+    last_memory_poll = 0.0
+    try:
+        while True:
+            readers = {job.reader: job_id for job_id, job in jobs.items() if not job.eof}
+            ready, _, _ = select.select([conn_fd, *readers], [], [], _POLL_S if jobs else None)
+            for fd in ready:
+                if fd == conn_fd:
+                    try:
+                        msg = conn.recv()
+                    except (EOFError, OSError):
+                        shutdown()
+                    if msg is None:
+                        shutdown()
+                    if msg[0] == "preload":
+                        _preload(msg[1], msg[2])
+                    else:
+                        _start(conn, jobs, msg)
+                else:
+                    job = jobs[readers[fd]]
+                    _read_available(job)
+            now = time.monotonic()
+            for job in jobs.values():
+                if job.killed is None and now > job.deadline:
+                    job.killed = "timeout"
+                    _kill_group(job.pid)
+            if any(j.memory_mib > 0 for j in jobs.values()) and now - last_memory_poll >= _MEMORY_POLL_S:
+                last_memory_poll = now
+                leaders = {j.pid for j in jobs.values()}
+                rss = tree_rss_mib(leaders)
+                if rss is None:
+                    rss = group_rss_mib(leaders)
+                for job in jobs.values():
+                    job.peak_rss_mib = max(job.peak_rss_mib, rss.get(job.pid, 0.0))
+                    if job.killed is None and job.memory_mib > 0 and rss.get(job.pid, 0.0) > job.memory_mib:
+                        job.killed = "memory"
+                        _kill_group(job.pid)
+            for job_id in list(jobs):
+                job = jobs[job_id]
+                try:
+                    info = os.waitid(os.P_PID, job.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+                except ChildProcessError:
+                    info = None
+                    ended = True
+                else:
+                    ended = info is not None
+                if ended:
+                    conn.send(("done", _finish(job_id, jobs.pop(job_id))))
+    except (BrokenPipeError, ConnectionResetError):
+        shutdown()
+
+
+def _preload(names: Any, sys_path: list[str]) -> None:
+    """Import ``names`` into the template (their output discarded), so that jobs start with them
+    loaded; a module that fails here is imported — and fails — in the job instead."""
+    sys.path[:] = sys_path
+    saved = os.dup(1), os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    try:
+        for name in names:
+            try:
+                importlib.import_module(name)
+            except BaseException:  # noqa: BLE001 - including SystemExit
+                sys.modules.pop(name, None)
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in (*saved, devnull):
+            os.close(fd)
+    import gc
+
+    gc.collect()
+    gc.freeze()  # the collector of a forked job then leaves the template's objects (and pages) alone
+
+
+def _start(conn: Connection, jobs: dict[int, _Running], msg: tuple) -> None:
+    _, job_id, kind, payload, timeout_s, memory_mib, sys_path = msg
+    reader, writer = os.pipe()
+    out = tempfile.TemporaryFile()
+    pid = os.fork()
+    if pid == 0:
+        os.close(reader)
+        _child(kind, payload, writer, out.fileno(), memory_mib, sys_path)
+    try:
+        os.setpgid(pid, pid)
+    except OSError:  # the child already did it (or already exited)
+        pass
+    os.close(writer)
+    os.set_blocking(reader, False)
+    now = time.monotonic()
+    jobs[job_id] = _Running(pid, reader, out, now + timeout_s, memory_mib, now)
+    conn.send(("started", job_id, pid))
+
+
+def _read_available(job: _Running) -> None:
+    while True:
+        try:
+            chunk = os.read(job.reader, 1 << 16)
+        except BlockingIOError:
+            break
+        except OSError as exc:
+            if exc.errno == errno.EINTR:
+                continue
+            break
+        if not chunk:
+            job.eof = True
+            break
+        job.buffer += chunk
+    job.frames.extend(_split_frames(job.buffer))
+
+
+def _finish(job_id: int, job: _Running) -> Finished:
+    # The leader is a zombie until reaped, so its pid (the group id) cannot be reused yet.
+    _kill_group(job.pid)
+    try:
+        _, status = os.waitpid(job.pid, 0)
+    except ChildProcessError:
+        status = None
+    _read_available(job)
+    os.close(job.reader)
+    job.out.seek(0)
+    raw = job.out.read(OUTPUT_LIMIT * 4 + 1)
+    job.out.close()
+    text = raw.decode("utf-8", "backslashreplace")
+    truncated = len(text) > OUTPUT_LIMIT or len(raw) > OUTPUT_LIMIT * 4
+    code = sig = None
+    if status is not None:
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+        else:
+            code = os.waitstatus_to_exitcode(status)
+    return Finished(job_id, tuple(job.frames), code, sig, job.killed, text[:OUTPUT_LIMIT], truncated,
+                    time.monotonic() - job.started, round(job.peak_rss_mib, 1))
+
+
+# ---------------------------------------------------------------------------------------
+# The parent side
+# ---------------------------------------------------------------------------------------
+
+
+class TemplateDied(RuntimeError):
+    """The template process is gone; every job it was running is lost."""
+
+
+class Template:
+    """The parent's handle on a template process."""
+
+    def __init__(self, preload: tuple[str, ...] = PRELOAD) -> None:
+        mp = multiprocessing.get_context("spawn")
+        self.conn, child = mp.Pipe()
+        self.proc = mp.Process(target=_template_main, args=(child, preload), daemon=True, name="obligations-template")
+        self.proc.start()
+        child.close()
+        self._next = 0
+        self.preloaded: set[str] = set()
+
+    def preload(self, modules: Any) -> None:
+        """Import the libraries and catalogue modules (already imported cleanly by an isolated
+        worker) into the template, so each job forked afterwards starts with them loaded."""
+        todo = [m for m in LIBRARIES if m not in self.preloaded]
+        if CATALOGUE_PRELOAD[0]:
+            todo += sorted(set(modules) - self.preloaded - set(LIBRARIES))
+        if not todo:
+            return
+        self.preloaded.update(todo)
+        try:
+            self.conn.send(("preload", todo, list(sys.path)))
+        except (BrokenPipeError, OSError) as exc:
+            raise TemplateDied(f"the worker template is gone ({exc})") from exc
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.is_alive() and not self.conn.closed
+
+    def submit(self, kind: str, payload: Any, *, timeout_s: float, memory_mib: int) -> int:
+        self._next += 1
+        try:
+            self.conn.send(("run", self._next, kind, payload, timeout_s, memory_mib, list(sys.path)))
+        except (BrokenPipeError, OSError) as exc:
+            raise TemplateDied(f"the worker template is gone ({exc})") from exc
+        return self._next
+
+    def events(self, timeout: float | None) -> list[tuple]:
+        """Messages from the template (``("started", id, pid)``, ``("done", Finished)``), waiting
+        up to ``timeout`` for the first."""
+        out = []
+        try:
+            if not self.conn.poll(timeout):
+                if not self.proc.is_alive():
+                    raise TemplateDied(f"the worker template died (exit code {self.proc.exitcode})")
+                return out
+            while self.conn.poll(0):
+                out.append(self.conn.recv())
+        except (EOFError, OSError) as exc:
+            if out:
+                return out
+            raise TemplateDied(f"the worker template died ({exc or 'its pipe closed'})") from exc
+        return out
+
+    def close(self) -> None:
+        try:
+            self.conn.send(None)
+        except (BrokenPipeError, OSError):
+            pass
+        self.proc.join(2.0)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join(1.0)
+        self.conn.close()
+
+
+_TEMPLATE: Template | None = None
+# Cleared for the rest of the process once a template dies: a module that behaved in its isolated
+# import but kills the template must not take every later template down too.
+CATALOGUE_PRELOAD = [True]
+
+
+def template() -> Template:
+    """The process-wide template, started on first use and restarted if it died."""
+    global _TEMPLATE
+    if _TEMPLATE is None or not _TEMPLATE.alive:
+        discard_template()
+        _TEMPLATE = Template()
+    return _TEMPLATE
+
+
+def discard_template() -> None:
+    """Stop the template (e.g. after it lost jobs); the next :func:`template` starts a new one."""
+    global _TEMPLATE
+    if _TEMPLATE is not None:
+        if _TEMPLATE.preloaded - set(LIBRARIES) and not _TEMPLATE.alive:
+            CATALOGUE_PRELOAD[0] = False
+        _TEMPLATE.close()
+        _TEMPLATE = None
+
+
+atexit.register(discard_template)
+
+
+def run_job(kind: str, payload: Any, *, timeout_s: float, memory_mib: int) -> Finished:
+    """Run one job in a fresh forked child and wait for it to end."""
+    tpl = template()
+    job_id = tpl.submit(kind, payload, timeout_s=timeout_s, memory_mib=memory_mib)
+    while True:
+        try:
+            events = tpl.events(timeout_s + 30.0)
+        except TemplateDied:
+            discard_template()
+            raise
+        if not events:
+            discard_template()  # the template itself is stuck: start afresh
+            raise TemplateDied("the worker template stopped answering")
+        for event in events:
+            if event[0] == "done" and event[1].job_id == job_id:
+                return event[1]
