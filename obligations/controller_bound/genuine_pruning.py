@@ -349,7 +349,12 @@ def eq10_genuine_pruning(ctx):
     entries are binary64 dyadics), every spectral norm bounded above with arb balls, and
     deviation² > (upper bound)² compared exactly. Widths 16 and 32 of every family are searched
     here too (the largest ratios are data; none of them exceeds 1); ReLU violations need width
-    ≥ 256 and are in ``controller_bound.eq10_genuine_pruning_wide`` (slow tier)."""
+    ≥ 256 and are in ``controller_bound.eq10_genuine_pruning_wide`` (slow tier).
+
+    Survives mutation: return np.maximum(x, 0.0) if activation == "relu" else x: the refutation's witness has identity activations and is re-checked exactly; the ReLU rows of the search are data
+    Survives mutation: if a.shape[0] <= 300: the float search's switch from a full SVD to power iteration; the widths searched here (16, 32, 128) are far from it
+    Survives mutation: (rng.random((n, n)) < p): a uniform float equals p with probability 0, so the masks are the same
+    """
     rng = ctx.rng("eq10-genuine")
     with timed() as t:
         rows, above = search((16, 32), rng, relu_rounds=20)
@@ -475,7 +480,10 @@ def eq10_norms_nonincreasing(ctx):
     and re-proved here); and the norm step — corrected constants are monotone in the norms —
     for L = 2, 3, 4 layers (zero biases). Matrix instances with non-increasing masked norms
     never exceed ratio 1 in a seeded search (data only). Genuine triangular masks violate
-    the hypothesis (‖H∘T‖ ≈ 2‖H‖), which is why ``eq10_genuine_pruning`` is refuted."""
+    the hypothesis (‖H∘T‖ ≈ 2‖H‖), which is why ``eq10_genuine_pruning`` is refuted.
+
+    Survives mutation: o.and_(*(o.ge(v[d], 0) for d in ds)): strictly positive deviations are a stronger hypothesis; the inequality still follows
+    """
     chain = smt.Lemma(corollary1.CORRECTED, lambda o, v: {k: v[k] for k in corollary1.CORRECTED.variables})
     parts = {
         "corrected bound (z3)": smt.prove(corollary1.CORRECTED, ctx,

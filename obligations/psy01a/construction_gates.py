@@ -128,7 +128,10 @@ def frozen_gates_on_construction(ctx):
     Method: exact rational forward passes count the zero gates and the margins at each input
     (a statement about these 8 points of each network: grade ``instances``); the checker's own
     frozen-gate certificate (``stress.frozen_gate_bounds``) is run at the same inputs and must
-    return the trivial bracket with its reason. Repeated for each of the three involutions."""
+    return the trivial bracket with its reason. Repeated for each of the three involutions.
+
+    Survives mutation: SIGMA = Fraction(1, 5): the zero gates make the frozen-gate bracket trivial at every noise level, so another σ gives the same verdict
+    """
     parts: dict[str, Any] = {}
     summary = {}
     for pi in cons.INVOLUTIONS:
@@ -220,7 +223,11 @@ def construction_delta_below_one(ctx):
     rotated coordinates (independent N(0, 2ν²)), each factor is a difference of Φ at two
     arguments 6/(√2ν) apart, positive for every ν > 0 (sympy), and enclosed rigorously at three
     values of ν to give explicit bounds (they also show how close to 1 Δ can be, next to the
-    lower bound 2p_ν − 1)."""
+    lower bound 2p_ν − 1).
+
+    Survives mutation: sp.diff(phi, x) > 0: the non-strict inequality is weaker and still holds
+    Survives mutation: upper.hi < 1}: the enclosed bounds are separated from 1 by a margin, so the non-strict test passes too
+    """
     parts: dict[str, Any] = {}
     for pi in cons.INVOLUTIONS:
         tag = f"π={''.join(map(str, pi))}"

@@ -69,7 +69,11 @@ def soft_relaxation_constant_attained(ctx):
     sharp pointwise, attained once per weight; the compact-set Lipschitz constant
     max|W|/(4T r_min) of psy01a.soft_relaxation combines the maximum of |W| with the minimum of r
     at different densities and need not be attained. Example: the enclosures of p_i for the
-    8 example weights, and which lie inside [1/10, 9/10]."""
+    8 example weights, and which lie inside [1/10, 9/10].
+
+    Survives mutation: bool(p.lo > lo and p.hi < hi): the enclosures of p_i are separated from 1/10 and 9/10, so the non-strict tests agree
+    Survives mutation: bool(p.hi < lo or p.lo > hi): the enclosures of p_i are separated from 1/10 and 9/10, so the non-strict tests agree
+    """
     with timed() as t:
         rows = _attaining_p(accuracy.EXAMPLE_WEIGHTS, accuracy.EXAMPLE_T)
         decided = all(r["inside [1/10, 9/10]"] or r["outside"] for r in rows)

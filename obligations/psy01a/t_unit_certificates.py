@@ -59,7 +59,10 @@ def frozen_gates_on_t_unit_networks(ctx):
 
     Method: ``stress.frozen_gate_bounds`` (arb balls, Interval.Phi) at 4 seeded inputs of
     each network; Φ(t/σ) enclosed rigorously; lower ≤ Φ(t/σ) ≤ upper compared between exact
-    rationals."""
+    rationals.
+
+    Survives mutation: ok = all(c.eps_gate is not None and c.lower <= phi.lo: the bracket is checked to be [0, 1] and Φ(t/σ) is enclosed strictly inside (0, 1), so the strict test passes too
+    """
     np = stress._np()
     rng = ctx.rng("t-unit-frozen-inputs")
     u = stress._grid(np, rng.normal(0, 3, size=(INPUTS, 4)))
