@@ -15,7 +15,7 @@ in an isolated worker first. The terminal summary counts the items' outcomes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 import pytest
 
@@ -33,6 +33,30 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--obligations-slow", action="store_true", help="include obligations marked slow")
     group.addoption("--obligations-timeout", type=float, default=None, help="wall-clock seconds per obligation")
     group.addoption("--obligations-memory", type=int, default=None, help="memory limit per obligation (MiB)")
+
+
+_EXPECTED = {"holds": "the claim to hold", "fails": "the claim to fail", "open": "an open question"}
+
+
+def failure_text(r: Any) -> str:
+    """What a failed obligation item prints: status with grade, what the source expected, the
+    reason, and for a refutation its witness, both sides and how the witness was re-checked."""
+    c = r.certificate
+    lines = [f"{r.id}: {r.status_label} ({r.outcome.value}); the source expects {_EXPECTED.get(r.expect.value, r.expect.value)}",
+             f"method: {c.method}"]
+    if r.outcome is Outcome.VACUOUS and isinstance(r.vacuity, Mapping):
+        lines.append(f"vacuity: {r.vacuity.get('reason')}")
+    if c.reason:
+        lines.append(f"reason: {c.reason}")
+    if c.witness:
+        lines.append("witness: " + ", ".join(f"{k} = {v}" for k, v in c.witness.items()))
+    if c.sides:
+        lines.append("sides: " + ", ".join(f"{k} = {v}" for k, v in c.sides.items()))
+    if c.witness:
+        checks = [f"{s.backend}: {s.action} → {s.answer}" for s in c.steps if s.backend in ("exact", "interval")]
+        recheck = c.data.get("witness_recheck") if isinstance(c.data, Mapping) else None
+        lines.append("re-check: " + ("; ".join(checks[-2:]) if checks else (recheck or "see the certificate steps")))
+    return "\n".join(lines)
 
 
 class ObligationItem(pytest.Item):
@@ -59,9 +83,7 @@ class ObligationItem(pytest.Item):
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> str:
         if isinstance(excinfo.value, ObligationFailed):
-            r = excinfo.value.result
-            return (f"{r.id}: {r.status.value} ({r.outcome.value}), expected the claim to "
-                    f"{r.expect.value}\n{r.certificate.reason or r.certificate.method}")
+            return failure_text(excinfo.value.result)
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[str, int, str]:

@@ -24,3 +24,6 @@ def test_obligations_run_as_pytest_items_under_xdist(tmp_path: Path):
                          capture_output=True, text=True, cwd=tmp_path, env={"PYTHONPATH": env_path, "PATH": ""}, timeout=300)
     assert "3 failed, 1 passed" in bad.stdout, bad.stdout + bad.stderr  # + the two modules that do not load
     assert "refuted (contradicted)" in bad.stdout and "syntax_error.py:3" in bad.stdout
+    # the failure shows where it fails: the witness, both sides and the exact re-check
+    assert "the source expects the claim to hold" in bad.stdout and "to holds" not in bad.stdout
+    assert "witness: x = 0" in bad.stdout and "re-check: exact:" in bad.stdout, bad.stdout
