@@ -122,14 +122,7 @@ def all_of(method: str, parts: Mapping[str, Verdict], family: str | None = None,
 
 def _claim_arities(v: Verdict) -> set[int]:
     """Numbers of variables of the claims a proved verdict (or its parts) proved by a backend."""
-    data = v.certificate.data
-    found: set[int] = set()
-    if isinstance(data.get("variables"), (list, tuple)):
-        found.add(len(data["variables"]))
-    for part in (data.get("parts") or {}).values():
-        if isinstance(part, Mapping):
-            found |= _arities_in(part)
-    return found
+    return _arities_in({"data": v.certificate.data})
 
 
 def _arities_in(part_json: Mapping[str, Any]) -> set[int]:
