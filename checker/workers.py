@@ -53,6 +53,7 @@ LIBRARIES = (
 OUTPUT_LIMIT = 8000  # characters of a job's stdout/stderr kept
 THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
 _POLL_S = 0.01
+_REAP_POLL_S = 0.0005
 _MEMORY_POLL_S = 0.25
 _PR_SET_PDEATHSIG = 1
 
@@ -346,7 +347,9 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
     try:
         while True:
             readers = {job.reader: job_id for job_id, job in jobs.items() if not job.eof}
-            ready, _, _ = select.select([conn_fd, *readers], [], [], _POLL_S if jobs else None)
+            # A job whose answer pipe closed is exiting: reap it within a millisecond, not a poll.
+            closing = any(job.eof for job in jobs.values())
+            ready, _, _ = select.select([conn_fd, *readers], [], [], (_REAP_POLL_S if closing else _POLL_S) if jobs else None)
             for fd in ready:
                 if fd == conn_fd:
                     try:
