@@ -24,6 +24,7 @@ optional, and reports without them read back unchanged.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
@@ -377,7 +378,11 @@ _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]|#~"} | {"<": "&lt;", 
 def md_escape(text: str) -> str:
     """Text for one GitHub-Markdown table cell: pipes and Markdown/HTML specials escaped, line
     breaks as ``<br>``; what GitHub shows is the text itself."""
-    return "<br>".join(line.translate(_MD_SPECIAL) for line in str(text).splitlines() or [""])
+    lines = str(text).splitlines() or [""]
+    return "<br>".join(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", line).translate(_MD_SPECIAL) for line in lines)
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # shown as \xNN, never passed to the page
 
 
 def _md_code(text: str) -> str:

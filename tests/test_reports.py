@@ -284,3 +284,18 @@ def test_html_is_self_contained():
     text = render(RESULTS, "html")
     assert "http://" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in text
     assert json.loads(render_json(RESULTS))["results"][0]["dependencies"]["state"] == "fully proved"
+
+
+def test_markdown_passes_no_raw_html_carriage_return_or_control_character():
+    """Hostile strings from an obligation (raw HTML, \\r, NUL, ANSI escapes) reach a Markdown report
+    only as visible text: no tag, no carriage return, no control character."""
+    from checker.model import Certificate, Expect, Result, Source, Status
+    from checker.reports import render
+
+    c = Certificate("m <script>alert(1)</script>\r\nx", reason="bad \x07\x1b[31m \r <b>")
+    r = Result(id="u.x", source=Source("f.tex", "Lemma <script>"), statement="a\rb <script>x</script> | p \x0c",
+               scope="s\x00", expect=Expect.HOLDS, status=Status.UNKNOWN, certificate=c, time_s=0.1)
+    md = render([r], "markdown")
+    assert "<script" not in md and "\r" not in md
+    assert not any(ord(ch) < 32 and ch not in "\n" for ch in md)
+    assert "&lt;script&gt;" in md and "x00" in md
