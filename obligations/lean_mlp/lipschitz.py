@@ -896,6 +896,9 @@ def mlp_hidden_loss_grad_lipschitz(ctx):
     Survives mutation: in `adversarial_search`: the cross-check's hill-climb for hard segments; another search finds no violation either, and the status rests on the z3 chain
     Survives mutation: in `segment_claim`: the statement the cross-check evaluates at its exact instances, which satisfy each hypothesis strictly (a non-strict or stronger form holds there too); the status rests on the z3 chain
     Survives mutation: o.le(v.H * (1 - 2 * v.delta), 1)): the strict form is a stronger hypothesis; the chain still follows
+
+    Survives mutation: [1 / (2 * w2 * a)]: the radius cap of the sampled cross-check's segments; another cap samples other steps, and the status rests on the chain proof
+    Survives mutation: o.le(sum((o.abs(v[j]) for j in J), start=0 * v.H), v.rho): a strict row-mass hypothesis is a stronger premise; the gradient contraction stays true
     """
     return with_sampled_segments(chain_proof(ctx, HIDDEN_CHAIN),
                                  lipschitz_verdict(HIDDEN, ctx, SEEDED_SEGMENTS, ADVERSARIAL_SEGMENTS))
@@ -929,6 +932,8 @@ def mlp_input_loss_grad_lipschitz(ctx):
     Survives mutation: in `adversarial_search`: the cross-check's hill-climb for hard segments; another search finds no violation either, and the status rests on the z3 chain
     Survives mutation: in `segment_claim`: the statement the cross-check evaluates at its exact instances, which satisfy each hypothesis strictly (a non-strict or stronger form holds there too); the status rests on the z3 chain
     Survives mutation: o.le(v.H * (1 - 2 * v.delta), 1)): the strict form is a stronger hypothesis; the chain still follows
+
+    Survives mutation: o.le(o.abs(v[s]), v.w2 * (v.H - 1)): a strict contraction hypothesis is a stronger premise; the gradient link stays true
     """
     return with_sampled_segments(chain_proof(ctx, INPUT_CHAIN),
                                  lipschitz_verdict(INPUT, ctx, SEEDED_SEGMENTS, ADVERSARIAL_SEGMENTS))
@@ -965,6 +970,9 @@ def mlp_slot_loss_grad_lipschitz(ctx):
     Survives mutation: o.le(v.H * (1 - 2 * v.delta), 1)): the strict form is a stronger hypothesis; the chain still follows
     Survives mutation: *(o.le(o.abs(v[l]), v.w2 * sum((o.abs(v[r]) for r in dr), start=0 * v.t)) for l in dl)),: the strict dense-drift hypothesis is stronger; the logit drift still follows
     Survives mutation: o.and_(o.ge(v.rho, 0), o.ge(v.w2, 0), o.ge(v.D, 0)): ρ, w₂ or D ≥ 1 (or > 0) is a stronger hypothesis; the bound still follows
+
+    Survives mutation: hidden_constant if slot.layer == "W1" else input_constant: picks the constant of the numpy cross-check search, which only ever gives evidence; the status rests on the chain proof
+    Survives mutation: o.and_(o.ge(v.delta, 0),: δ ≥ 1 instead of δ ≥ 0 is a stronger premise; the chain stays true
     """
     proof = chain_proof(ctx, (logit_drift_chain_claim(_D2, _D3), softmax_contraction_claim(_D3),
                               gradient_contraction_claim(_D2), gradient_chain_claim(_D3)), family=f"d₂ = {_D2}, d₃ = {_D3}")

@@ -265,7 +265,11 @@ def grad_lipschitz_best_constant(ctx):
     where the first-order drift of one entry equals C*·‖e‖₁ exactly; since every link bound is
     then an equality, each link is tight there. The ratio C/C* = 2·d₃/(1 − 2·w₂·ρ·D) is exact
     (sympy). Finding: the constants are valid but loose by 2·d₃ = 6 at first order (the README's
-    "about 2·d₃"), and more at large steps."""
+    "about 2·d₃"), and more at large steps.
+
+    Survives mutation: o.le(_sum((o.abs(v[d]) for d in dp), v.m), v.m): a strict l1_mass hypothesis is a stronger premise; the head contraction stays true
+    Survives mutation: o.and_(o.ge(v.rho, 0), o.ge(v.w2, 0)): strict bounds are a stronger premise; the chain stays true
+    """
     parts = {c.name: smt.prove(c, ctx) for c in SOFTMAX_LINKS}
     for layer, c in ATTAINMENT.items():
         parts[c.name] = exact.check_instance(c, _witness(layer), "the extremal configuration")
@@ -375,5 +379,8 @@ def grad_lipschitz_witness_family(ctx):
     member the rigorous enclosure decides that every hypothesis of the Lean lemma holds (margins,
     small step, bounds: a, w₁, w₂ are the tight ones) and that the largest gradient-entry drift
     is ≥ (1 − 2^{−(2n+6)})·C*·t·D; the certificate lists the certified lower bounds of drift/(C*·t·D)
-    (→ 1) and of drift/(C·t·D) (→ 1/6). Finitely many members: instances, not a limit proof."""
+    (→ 1) and of drift/(C·t·D) (→ 1/6). Finitely many members: instances, not a limit proof.
+
+    Survives mutation: o.ge(terms["drift"](o, v), lower * terms["bound"](o, v)): every member's certified drift lies strictly above its stated lower bound (0.99887 > 1 − 2⁻⁸ at n = 1), so the strict form holds too
+    """
     return all_of("both layers", {"hidden (W₁)": family_verdict(HIDDEN), "input (W₀)": family_verdict(INPUT)})
