@@ -380,7 +380,8 @@ def _apply_config(args: argparse.Namespace, config: Config) -> None:
         "jobs": (config.jobs, 0),
         "timeout": (config.timeout, DEFAULT_TIMEOUT_S),
         "memory": (config.memory, DEFAULT_MEMORY_MIB),
-        "cache_dir": (config.cache_dir, DEFAULT_CACHE_DIR),
+        # $OBLIGATIONS_CACHE_DIR (e.g. a CI cache, or a test session's own) before the configuration
+        "cache_dir": (os.environ.get("OBLIGATIONS_CACHE_DIR") or config.cache_dir, DEFAULT_CACHE_DIR),
         "format": (config.format, DEFAULT_FORMAT),
     }
     if args.command in BUILTIN_COMMANDS:  # a plugin's options are its own

@@ -13,7 +13,10 @@ import tempfile  # noqa: E402
 import pytest  # noqa: E402
 
 # The cache's MAC secret: one per test session, never the user's own.
-os.environ.setdefault("OBLIGATIONS_CACHE_SECRET", os.path.join(tempfile.mkdtemp(prefix="obligations-test-"), "cache-secret"))
+_SESSION_DIR = tempfile.mkdtemp(prefix="obligations-test-")
+os.environ.setdefault("OBLIGATIONS_CACHE_SECRET", os.path.join(_SESSION_DIR, "cache-secret"))
+# ... and its own result cache, so that a test run never writes into the checkout's cache.
+os.environ.setdefault("OBLIGATIONS_CACHE_DIR", os.path.join(_SESSION_DIR, "cache"))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
