@@ -160,7 +160,6 @@ def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
 
     from checker import schedule
     from checker.cache import Cache
-    from checker.registry import discover
     from checker.runner import RunConfig, run
 
     catalogue = _catalogue(args)

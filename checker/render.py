@@ -18,9 +18,8 @@ formulas: the reason is shown instead, never an invented formula.
 
 from __future__ import annotations
 
-import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
@@ -36,19 +35,15 @@ class RenderError(TypeError):
 
 
 def _number(value: Any) -> Fraction:
-    if isinstance(value, bool):
-        raise RenderError("a boolean constant inside arithmetic")
-    if isinstance(value, Fraction):
-        return value
-    if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise RenderError(f"the constant {value} has no exact value")
-        return Fraction(value)
-    if hasattr(value, "item"):  # a numpy scalar
-        return _number(value.item())
-    raise RenderError(f"cannot print the constant {value!r} ({type(value).__name__})")
+    """An exact constant of a claim (the exact backend's reading); anything else cannot be printed."""
+    from checker.backends.exact import to_fraction
+
+    if isinstance(value, (bool, str)):
+        raise RenderError(f"cannot print the constant {value!r} ({type(value).__name__})")
+    try:
+        return to_fraction(value)
+    except (TypeError, ValueError) as exc:
+        raise RenderError(f"cannot print the constant {value!r}: {exc}") from None
 
 
 def lift(value: Any) -> Expr:

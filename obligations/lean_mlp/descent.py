@@ -677,6 +677,21 @@ LINEAR_CHAIN = claim(
 drift ``δ ≤ a·t·D``; the conclusion is the shape ``≤ C_lin·t·D``."""
 
 
+def exp_bound_verdict() -> Any:
+    """sympy: d/dy[e^y(1 − y)] = −y·e^y and the value 1 at y = 0, so e^y(1 − y) ≤ 1 on y ≥ 0 (the
+    monotonicity step is the mean value theorem, not machine-checked). Shared by every chain
+    that uses the softmax ratio sandwich."""
+    from checker.backends import symbolic
+
+    sp = symbolic.sympy()
+    y = sp.symbols("y", real=True)
+    f = sp.exp(y) * (1 - y)
+    return symbolic.conclude("sympy: e^y(1 − y) has derivative −y·e^y and value 1 at y = 0", [
+        symbolic.zero_step(sp.diff(f, y) + y * sp.exp(y), "d/dy[e^y(1 − y)] + y·e^y"),
+        symbolic.zero_step(f.subs(y, 0) - 1, "e^0·(1 − 0) − 1"),
+    ])
+
+
 @obligation(
     id="lean_mlp.linear_loss_grad_lipschitz",
     source=Source(DOC_002, "'The hidden-layer peer of linear_loss_grad_lipschitz' (the linear constant is not displayed)"),
@@ -704,18 +719,12 @@ def linear_loss_grad_lipschitz(ctx):
 
     Survives mutation: o.and_(o.ge(v.a, 0), o.ge(v.D, 0)): strictly positive a and D are a stronger hypothesis; the bound still follows
     """
-    from checker.backends import smt, symbolic
+    from checker.backends import smt
     from checker.verdicts import all_of
     from obligations.grading import cross_checked
     from obligations.lean_mlp import discharge
 
-    sp = symbolic.sympy()
-    y = sp.symbols("y", real=True)
-    f = sp.exp(y) * (1 - y)
-    exp_bound = symbolic.conclude("sympy: e^y(1 − y) has derivative −y·e^y and value 1 at y = 0", [
-        symbolic.zero_step(sp.diff(f, y) + y * sp.exp(y), "d/dy[e^y(1 − y)] + y·e^y"),
-        symbolic.zero_step(f.subs(y, 0) - 1, "e^0·(1 − 0) − 1"),
-    ])
+    exp_bound = exp_bound_verdict()
     proof = all_of("z3 and sympy", {
         "softmax ratio sandwich (3 classes)": smt.prove(RATIO_SANDWICH, ctx),
         "exp bound e^y(1 − y) ≤ 1 on y ≥ 0": exp_bound,

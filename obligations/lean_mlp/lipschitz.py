@@ -30,7 +30,7 @@ from checker.declare import declare_bound
 from checker.backends import CannotDecide, interval, sampling, smt
 from checker.claims import Claim, claim
 from checker.model import Status
-from checker.verdicts import all_of, proved, supported, timed, unknown, with_data
+from checker.verdicts import all_of, supported, timed, unknown, with_data
 from obligations.lean_mlp.margins import entries_bounded, l1, mat, names, total, vec
 
 DOC = "002_9648822bf1d4473c.txt"
@@ -832,16 +832,9 @@ CHAIN_LEMMAS = ("lean_mlp.col_drift_refined", "lean_mlp.col_l1_mass_tiles", "lea
 def chain_proof(ctx: Any, claims: Sequence[Claim], family: str = LIP_SHAPE) -> Any:
     """z3 on each link (every real value at the stated shape) + the ratio sandwich (z3) and
     e^y(1 − y) ≤ 1 (sympy), bounded at the shape."""
-    from checker.backends import symbolic
     from obligations.lean_mlp import descent
 
-    sp = symbolic.sympy()
-    y = sp.symbols("y", real=True)
-    f = sp.exp(y) * (1 - y)
-    exp_bound = symbolic.conclude("sympy: e^y(1 − y) has derivative −y·e^y and value 1 at y = 0", [
-        symbolic.zero_step(sp.diff(f, y) + y * sp.exp(y), "d/dy[e^y(1 − y)] + y·e^y"),
-        symbolic.zero_step(f.subs(y, 0) - 1, "e^0·(1 − 0) − 1"),
-    ])
+    exp_bound = descent.exp_bound_verdict()
     parts = {c.name: smt.prove(c, ctx) for c in claims}
     parts["softmax ratio sandwich (3 classes)"] = smt.prove(descent.RATIO_SANDWICH, ctx)
     parts["exp bound e^y(1 − y) ≤ 1 on y ≥ 0"] = exp_bound
