@@ -403,11 +403,14 @@ def run(
     running: dict[int, tuple[Obligation, float]] = {}
     grace_s = 30.0  # the template enforces the limit; this only guards against a stuck template
     completed = False
+    preloaded_in = None  # the template the pending obligations' modules were sent to
     try:
         while pending or running:
             tpl = workers.template()
             try:
-                tpl.preload(ob.module for ob in pending)
+                if tpl is not preloaded_in:
+                    tpl.preload({ob.module for ob in pending})
+                    preloaded_in = tpl
             except workers.TemplateDied:
                 workers.discard_template()
                 continue

@@ -30,6 +30,7 @@ import json
 import math
 import multiprocessing
 import os
+import resource
 import select
 import signal
 import struct
@@ -48,7 +49,11 @@ PRELOAD = ("checker.model", "checker.verdicts", "checker.claims", "checker.regis
 LIBRARIES = (
     "numpy", "sympy", "z3", "mpmath", "flint", "checker.audit", "checker.recheck", "checker.vacuity",
     "checker.backends.exact", "checker.backends.smt", "checker.backends.symbolic", "checker.backends.interval",
-    "checker.backends.sampling",
+    "checker.backends.sampling", "checker.render",
+    # Imported lazily inside the libraries by many obligations (sympy's simplify imports the units
+    # package, 0.12 s; permutations, random generators): once in the template, not once per job.
+    "numpy.random", "sympy.combinatorics", "sympy.tensor.tensor", "sympy.physics.units",
+    "sympy.assumptions.wrapper", "sympy.sets.setexpr", "sympy.integrals.manualintegrate", "sympy.stats",
 )
 OUTPUT_LIMIT = 8000  # characters of a job's stdout/stderr kept
 THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
@@ -56,6 +61,8 @@ _POLL_S = 0.01
 _REAP_POLL_S = 0.0005
 _MEMORY_POLL_S = 0.25
 _PR_SET_PDEATHSIG = 1
+# A frame header no JSON frame can have (lengths are < 2³¹): the child's last word, its exit code.
+_EXIT_MARK = b"\xff\xff\xff\xff"
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,8 +134,10 @@ def _send_frame(fd: int, obj: Any) -> None:
 
 
 def _split_frames(buffer: bytearray) -> list[Any]:
+    """The complete frames at the start of ``buffer`` (removed from it); an exit announcement
+    (:data:`_EXIT_MARK` and the code) is left in place for :func:`_announced_exit`."""
     frames = []
-    while len(buffer) >= 4:
+    while len(buffer) >= 4 and buffer[:4] != _EXIT_MARK:
         (n,) = struct.unpack(">I", buffer[:4])
         if len(buffer) < 4 + n:
             break
@@ -162,6 +171,13 @@ def _kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def _announced_exit(buffer: bytearray) -> int | None:
+    """The exit code the child announced as its last word, if the buffer holds exactly that."""
+    if len(buffer) == 8 and buffer[:4] == _EXIT_MARK:
+        return struct.unpack(">i", buffer[4:])[0]
+    return None
 
 
 def _rss_and_children(pid: int) -> tuple[int, int, list[int]] | None:
@@ -269,8 +285,6 @@ def _become_job(writer: int, out_fd: int, memory_mib: int, sys_path: list[str], 
     sys.stdout = open(1, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
     sys.stderr = open(2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
     if memory_mib > 0:
-        import resource
-
         limit = memory_mib * 1024 * 1024
         try:
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -303,6 +317,13 @@ def _child(kind: str, payload: Any, writer: int, out_fd: int, memory_mib: int, s
             sys.stderr.flush()
         except BaseException:  # noqa: BLE001
             pass
+        # Announce the exit code and close the answer pipe before exiting: the template then
+        # finishes the job at once instead of waiting for the kernel to tear the process down.
+        try:
+            os.write(writer, _EXIT_MARK + struct.pack(">i", code))
+            os.close(writer)
+        except BaseException:  # noqa: BLE001
+            pass
         os._exit(code)
 
 
@@ -324,16 +345,18 @@ class _Running:
     killed: str | None = None
     peak_rss_mib: float = 0.0
     eof: bool = False  # the answer pipe is closed: stop selecting on it
+    announced: int | None = None  # the exit code the child announced before closing the pipe
 
 
 def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
     for var in THREAD_VARS:
         os.environ[var] = "1"
     jobs: dict[int, _Running] = {}
+    exiting: set[int] = set()  # finished jobs' leaders, killed, not yet reaped (their pids hold their groups)
 
     def shutdown(*_: Any) -> None:
-        for job in jobs.values():
-            _kill_group(job.pid)
+        for pid in [*(job.pid for job in jobs.values()), *exiting]:
+            _kill_group(pid)
         os._exit(0)
 
     signal.signal(signal.SIGTERM, shutdown)
@@ -349,7 +372,8 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
             readers = {job.reader: job_id for job_id, job in jobs.items() if not job.eof}
             # A job whose answer pipe closed is exiting: reap it within a millisecond, not a poll.
             closing = any(job.eof for job in jobs.values())
-            ready, _, _ = select.select([conn_fd, *readers], [], [], (_REAP_POLL_S if closing else _POLL_S) if jobs else None)
+            wait = (_REAP_POLL_S if closing or exiting else _POLL_S) if jobs or exiting else None
+            ready, _, _ = select.select([conn_fd, *readers], [], [], wait)
             for fd in ready:
                 if fd == conn_fd:
                     try:
@@ -383,6 +407,10 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
                         _kill_group(job.pid)
             for job_id in list(jobs):
                 job = jobs[job_id]
+                if job.eof and job.announced is not None and job.killed is None:
+                    # Its answer is complete and it is exiting: finish now, reap it later.
+                    conn.send(("done", _finish(job_id, jobs.pop(job_id), exiting)))
+                    continue
                 try:
                     info = os.waitid(os.P_PID, job.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
                 except ChildProcessError:
@@ -392,6 +420,7 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
                     ended = info is not None
                 if ended:
                     conn.send(("done", _finish(job_id, jobs.pop(job_id))))
+            _reap(exiting)
     except (BrokenPipeError, ConnectionResetError):
         shutdown()
 
@@ -410,6 +439,10 @@ def _preload(names: Any, sys_path: list[str]) -> None:
                 importlib.import_module(name)
             except BaseException:  # noqa: BLE001 - including SystemExit
                 sys.modules.pop(name, None)
+        if "z3" in sys.modules:
+            sys.modules["z3"].main_ctx()  # 11 ms to create; every job using z3 would pay it again
+    except BaseException:  # noqa: BLE001 - a job that needs it creates it itself
+        pass
     finally:
         os.dup2(saved[0], 1)
         os.dup2(saved[1], 2)
@@ -455,15 +488,35 @@ def _read_available(job: _Running) -> None:
             break
         job.buffer += chunk
     job.frames.extend(_split_frames(job.buffer))
+    if job.eof:
+        job.announced = _announced_exit(job.buffer)
 
 
-def _finish(job_id: int, job: _Running) -> Finished:
+def _reap(exiting: set[int]) -> None:
+    """Reap the finished jobs' leaders that have exited (each was killed with its group)."""
+    for pid in list(exiting):
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            done = pid
+        if done:
+            exiting.discard(pid)
+
+
+def _finish(job_id: int, job: _Running, exiting: set[int] | None = None) -> Finished:
+    """How the job ended. With ``exiting``, the job announced its exit code: its group is killed
+    and its leader left to :func:`_reap`, instead of waiting here for its teardown."""
     # The leader is a zombie until reaped, so its pid (the group id) cannot be reused yet.
     _kill_group(job.pid)
-    try:
-        _, status = os.waitpid(job.pid, 0)
-    except ChildProcessError:
+    status: int | None
+    if exiting is not None:
+        exiting.add(job.pid)
         status = None
+    else:
+        try:
+            _, status = os.waitpid(job.pid, 0)
+        except ChildProcessError:
+            status = None
     _read_available(job)
     os.close(job.reader)
     job.out.seek(0)
@@ -472,7 +525,9 @@ def _finish(job_id: int, job: _Running) -> Finished:
     text = raw.decode("utf-8", "backslashreplace")
     truncated = len(text) > OUTPUT_LIMIT or len(raw) > OUTPUT_LIMIT * 4
     code = sig = None
-    if status is not None:
+    if exiting is not None:
+        code = job.announced
+    elif status is not None:
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
         else:

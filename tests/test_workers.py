@@ -1,0 +1,102 @@
+"""The worker template: a job that announces its exit is finished without waiting for its
+teardown, a forged announcement ends the job (and what it started) instead of fooling the
+template, a job that exits without one is still reported with its code, and no finished job
+is left unreaped."""
+
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from checker import workers
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the worker template relies on /proc")
+
+
+def _module(folder: Path, name: str, body: str) -> str:
+    (folder / f"{name}.py").write_text(textwrap.dedent(body), encoding="utf-8")
+    return name
+
+
+@pytest.fixture()
+def on_path(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield tmp_path
+    workers.discard_template()
+
+
+def _children_of(pid: int) -> list[tuple[int, str]]:
+    out = []
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{tid}/children") as fh:
+            for child in fh.read().split():
+                try:
+                    with open(f"/proc/{child}/stat") as st:
+                        stat = st.read()
+                except OSError:
+                    continue
+                out.append((int(child), stat[stat.rfind(")") + 2]))
+    return out
+
+
+def test_a_job_is_reported_with_its_frames_and_code(on_path):
+    name = _module(on_path, "fine_mod", "X = 1\n")
+    finished = workers.run_job("probe", [name], timeout_s=60, memory_mib=0)
+    assert finished.exitcode == 0 and finished.signal is None and finished.killed is None
+    assert [f[0] for f in finished.frames] == ["start", "ok"]
+
+
+def test_an_exit_without_announcement_keeps_its_code(on_path):
+    name = _module(on_path, "exits_mod", "import os\nos._exit(5)\n")
+    finished = workers.run_job("probe", [name], timeout_s=60, memory_mib=0)
+    assert finished.exitcode == 5 and finished.frames == (["start", name],)
+
+
+def test_a_forged_announcement_ends_the_job_and_its_children(on_path):
+    pidfile = on_path / "sleeper.pid"
+    name = _module(on_path, "forges_mod", f"""\
+        import os, struct, subprocess, time
+        child = subprocess.Popen(["sleep", "120"])
+        open({str(pidfile)!r}, "w").write(str(child.pid))
+        def is_pipe(fd):
+            try:
+                return os.readlink(f"/proc/self/fd/{{fd}}").startswith("pipe:")
+            except OSError:
+                return False
+        for fd in [int(fd) for fd in os.listdir("/proc/self/fd") if int(fd) > 2 and is_pipe(fd)]:
+            os.write(fd, b"\\xff\\xff\\xff\\xff" + struct.pack(">i", 0))
+            os.close(fd)
+        time.sleep(120)
+    """)
+    start = time.monotonic()
+    finished = workers.run_job("probe", [name], timeout_s=60, memory_mib=0)
+    assert time.monotonic() - start < 30  # not the 60 s limit, nor the 120 s sleep
+    assert finished.frames == (["start", name],)  # the module never answered "ok"
+    sleeper = int(pidfile.read_text())
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
+        try:
+            with open(f"/proc/{sleeper}/stat") as st:
+                if st.read().split(") ")[1][0] == "Z":
+                    break
+        except OSError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("the job's child outlived it")
+
+
+def test_finished_jobs_are_reaped(on_path):
+    name = _module(on_path, "quick_mod", "X = 1\n")
+    for _ in range(20):
+        assert workers.run_job("probe", [name], timeout_s=60, memory_mib=0).exitcode == 0
+    tpl = workers.template().proc.pid
+    end = time.monotonic() + 10
+    while time.monotonic() < end and _children_of(tpl):
+        time.sleep(0.05)
+    assert _children_of(tpl) == []
