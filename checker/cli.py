@@ -170,7 +170,8 @@ def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
     cache = None if args.no_cache else Cache(Path(args.cache_dir))
     # With patterns: the rejected declarations they name, and every module that did not import.
     errors = catalogue.errors_for(patterns)
-    results = run(chosen, config, errors, progress, cache=cache, package=args.packages[0])
+    expected = schedule.load_times_file(args.config.expected_times)
+    results = run(chosen, config, errors, progress, cache=cache, package=args.packages[0], expected_times=expected)
     schedule.record_times(cache.directory if cache is not None else None, results)
     return results
 

@@ -12,6 +12,7 @@ upward, is the project's configuration (pytest's rootdir habit)::
     format = "table"                # report format of check / audit / report
     lean_refs = "lean_refs"         # the Lean-style declarations, for `obligations lean`
     cache_dir = ".obligations-cache"
+    expected_times = "benchmarks/expected_times.json"   # hand-out order when the cache has no times
 
 Paths are relative to the ``pyproject.toml``. Command-line flags override every key. An unknown
 key, or a value of the wrong type, is a usage error naming the file and the key.
@@ -46,6 +47,7 @@ class Config:
     format: str | None = None
     lean_refs: str | None = None
     cache_dir: str | None = None
+    expected_times: str | None = None
     entry_points: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
@@ -79,8 +81,9 @@ _KEYS = {
     "format": (_string, "a report format, e.g. \"table\" or \"markdown\""),
     "lean_refs": (_string, "a directory, e.g. \"lean_refs\""),
     "cache_dir": (_string, "a directory, e.g. \".obligations-cache\""),
+    "expected_times": (_string, "a path, e.g. \"benchmarks/expected_times.json\""),
 }
-_PATHS = ("baseline", "lean_refs", "cache_dir")
+_PATHS = ("baseline", "lean_refs", "cache_dir", "expected_times")
 
 
 def find(start: Path | None = None) -> Path | None:

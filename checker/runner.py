@@ -346,6 +346,7 @@ def run(
     progress: Progress | None = None,
     cache: Cache | None = None,
     package: str = "obligations",
+    expected_times: Mapping[str, float] | None = None,
 ) -> list[Result]:
     """Discharge ``obligations`` in worker processes; return results in the given order,
     preceded by one ``error`` result per module that failed to load. With a ``cache``,
@@ -398,7 +399,7 @@ def run(
                 finish(hit, cached=True)
                 continue
         pending.append(ob)
-    pending = schedule.longest_first(pending, cache)  # pop() from the end: longest expected first
+    pending = schedule.longest_first(pending, cache, expected_times)  # pop() from the end: longest expected first
     n_workers = min(config.workers, len(pending))
     running: dict[int, tuple[Obligation, float]] = {}
     grace_s = 30.0  # the template enforces the limit; this only guards against a stuck template

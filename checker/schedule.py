@@ -4,8 +4,10 @@ With a pool of workers taking one obligation at a time, the run ends when the la
 finishes; handing out the longest obligations first (the LPT rule) keeps the last one from
 finishing alone. The expected time of an obligation is what it took in the previous run,
 kept in a small JSON file in the cache directory (``times.json``, written atomically, apart
-from the cached results). An obligation without a recorded time is expected to take the
-median of the recorded ones; with no times at all the catalogue order is kept.
+from the cached results). A project may ship such a file (``[tool.obligations]
+expected_times``), used where the cache has no time of its own: a fresh clone, ``--no-cache``.
+An obligation without a recorded time is expected to take the median of the recorded ones;
+with no times at all the catalogue order is kept.
 
 The order changes nothing but the wall time: every obligation's seed comes from its id, and
 the runner returns results in catalogue order.
@@ -37,8 +39,16 @@ def load_times(directory: str | Path | None) -> dict[str, float]:
     (the order is only a speed-up: trouble with the file never fails a run)."""
     if directory is None:
         return {}
+    return load_times_file(times_path(directory))
+
+
+def load_times_file(path: str | Path | None) -> dict[str, float]:
+    """The times in one such file (e.g. a project's shipped ``expected_times``); empty when
+    there is none or it is unreadable."""
+    if path is None:
+        return {}
     try:
-        data = json.loads(times_path(directory).read_text(encoding="utf-8"))
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
         if data.get("version") != TIMES_VERSION:
             return {}
         return {str(k): float(v) for k, v in data["times"].items() if float(v) >= 0}
@@ -72,8 +82,9 @@ def by_expected_time(items: Sequence[_T], times: Mapping[str, float], key=lambda
     return [item for _, item in indexed]
 
 
-def longest_first(pending: Sequence[_T], cache: Cache | None) -> list[_T]:
+def longest_first(pending: Sequence[_T], cache: Cache | None, expected: Mapping[str, float] | None = None) -> list[_T]:
     """The runner's hand-out order for ``pending``: ``pending.pop()`` from the end of the
-    returned list gives the longest expected obligation first."""
-    times = load_times(cache.directory if cache is not None else None)
+    returned list gives the longest expected obligation first. The cache's times win over the
+    ``expected`` ones shipped with the project."""
+    times = {**(expected or {}), **load_times(cache.directory if cache is not None else None)}
     return by_expected_time(pending, times)[::-1]

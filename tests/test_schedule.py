@@ -85,3 +85,28 @@ def test_runner_hands_out_the_longest_expected_first(tmp_path):
     finally:
         sys.path.remove(FIXTURES)
     assert finished == ["badcat.undecided", "badcat.refuted_expected", "badcat.good"]
+
+
+def test_shipped_expected_times_order_a_run_without_its_own(tmp_path):
+    """A project's shipped times order a run whose cache has none (a fresh clone, --no-cache);
+    the cache's own times win where both have one; an absent or broken file is no times."""
+    shipped = tmp_path / "shipped"
+    schedule.record_times(shipped, [_Timed("a", 9.0), _Timed("b", 1.0), _Timed("c", 5.0)])
+    expected = schedule.load_times_file(schedule.times_path(shipped))
+    items = [_Item("a"), _Item("b"), _Item("c")]
+    assert [i.id for i in schedule.longest_first(items, None, expected)[::-1]] == ["a", "c", "b"]
+    schedule.record_times(tmp_path / "cache", [_Timed("b", 20.0)])
+    order = schedule.longest_first(items, Cache(tmp_path / "cache"), expected)[::-1]
+    assert [i.id for i in order] == ["b", "a", "c"]
+    assert schedule.load_times_file(tmp_path / "absent.json") == {} and schedule.load_times_file(None) == {}
+
+
+def test_the_catalogue_ships_expected_times_for_its_default_check():
+    """The repository's configuration names a times file, and it covers the default catalogue
+    (a fresh clone's cold check hands out its longest obligations first)."""
+    from checker import config as project_config
+
+    cfg = project_config.load(Path(__file__).resolve().parent.parent)
+    times = schedule.load_times_file(cfg.expected_times)
+    ids = {ob.id for ob in discover("obligations", isolate=False).obligations if not ob.slow}
+    assert times and ids <= set(times), sorted(ids - set(times))[:5]
