@@ -17,6 +17,7 @@ results are returned in catalogue order whatever order they finish in.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import os
 from dataclasses import replace
@@ -339,6 +340,12 @@ def with_fingerprint(r: Result, ob: Obligation, code: Any) -> Result:
                    uses=ob.uses, hypotheses=ob.hypotheses, fingerprint=stamp)
 
 
+def _payload(ob: Obligation, config: RunConfig) -> tuple:
+    """What a worker needs to discharge ``ob`` (see :func:`obligation_job`)."""
+    return (ob.id, ob.module, derive_seed(config.seed, ob.id), config.timeout_s, config.memory_mib, config.slow,
+            config.audit)
+
+
 def run(
     obligations: Sequence[Obligation],
     config: RunConfig = RunConfig(),
@@ -362,11 +369,6 @@ def run(
     by_id = {ob.id: ob for ob in obligations}
     store = cache.directory if cache is not None else None
     roots = {package, "obligations"}
-    for ob in obligations:
-        try:
-            codes[ob.id] = fp.code_fingerprint(ob, roots, store=store)
-        except Exception:  # noqa: BLE001 - no fingerprint means no cache entry: the obligation simply runs
-            pass
 
     def stamped(r: Result) -> Result:
         ob = by_id.get(r.id)
@@ -388,8 +390,18 @@ def run(
         if progress is not None:
             progress(r, done, total, False)
 
-    pending = []
-    for ob in obligations:
+    # Obligations are looked up (fingerprint, cache entry) one at a time in hand-out order, just
+    # before they are needed, and in the time the workers are busy: a cold run's first
+    # obligations start at once instead of after every fingerprint of the catalogue.
+    unresolved = schedule.longest_first(obligations, cache, expected_times)  # pop(): longest expected first
+    ready: collections.deque[Obligation] = collections.deque()  # looked up, not cached: to hand out
+
+    def resolve() -> None:
+        ob = unresolved.pop()
+        try:
+            codes[ob.id] = fp.code_fingerprint(ob, roots, store=store)
+        except Exception:  # noqa: BLE001 - no fingerprint means no cache entry: the obligation simply runs
+            pass
         if cache is not None and ob.id in codes:
             keys[ob.id] = cache_key(ob, seed=derive_seed(config.seed, ob.id), timeout_s=config.timeout_s,
                                     memory_mib=config.memory_mib, slow=config.slow, package=package,
@@ -397,38 +409,44 @@ def run(
             hit = cache.get(keys[ob.id], ob.id, ob)
             if hit is not None:
                 finish(hit, cached=True)
-                continue
-        pending.append(ob)
-    pending = schedule.longest_first(pending, cache, expected_times)  # pop() from the end: longest expected first
-    n_workers = min(config.workers, len(pending))
+                return
+        ready.append(ob)
+
+    n_workers = max(1, min(config.workers, len(obligations)))
     running: dict[int, tuple[Obligation, float]] = {}
+
+    def hand_out(tpl: Any) -> bool:
+        """Give the next obligation to run to the template; False when none is left."""
+        while not ready and unresolved:
+            resolve()
+        if not ready:
+            return False
+        job = tpl.submit("obligation", _payload(ready[0], config), timeout_s=config.timeout_s, memory_mib=config.memory_mib)
+        running[job] = (ready.popleft(), time.monotonic())
+        return True
+
     grace_s = 30.0  # the template enforces the limit; this only guards against a stuck template
     completed = False
-    preloaded_in = None  # the template the pending obligations' modules were sent to
+    preloaded_in = None  # the template the obligations' modules were sent to
     try:
-        while pending or running:
+        while unresolved or ready or running:
+            if not running and not ready:
+                resolve()  # nothing runs yet: a fully cached run starts no worker
+                continue
             tpl = workers.template()
             try:
                 if tpl is not preloaded_in:
-                    tpl.preload({ob.module for ob in pending})
+                    tpl.preload({ob.module for ob in (*unresolved, *ready)})
                     preloaded_in = tpl
+                while len(running) < n_workers and hand_out(tpl):
+                    pass
             except workers.TemplateDied:
                 workers.discard_template()
                 continue
-            while pending and len(running) < n_workers:
-                ob = pending[-1]
-                seed = derive_seed(config.seed, ob.id)
-                payload = (ob.id, ob.module, seed, config.timeout_s, config.memory_mib, config.slow, config.audit)
-                try:
-                    job = tpl.submit("obligation", payload, timeout_s=config.timeout_s, memory_mib=config.memory_mib)
-                except workers.TemplateDied:
-                    workers.discard_template()
-                    tpl = workers.template()
-                    continue
-                pending.pop()
-                running[job] = (ob, time.monotonic())
+            if unresolved and running:
+                resolve()  # while the workers are busy
             try:
-                events = tpl.events(1.0)
+                events = tpl.events(0.0 if unresolved else 1.0)
             except workers.TemplateDied as exc:
                 workers.discard_template()
                 for job, (ob, started) in running.items():
@@ -436,11 +454,15 @@ def run(
                                     time.monotonic() - started, derive_seed(config.seed, ob.id), config))
                 running.clear()
                 continue
-            for event in events:
-                if event[0] != "done" or event[1].job_id not in running:
-                    continue
-                ob, _ = running.pop(event[1].job_id)
-                finish(result_of_job(ob, event[1], derive_seed(config.seed, ob.id), config))
+            ended = [(running.pop(e[1].job_id)[0], e[1]) for e in events if e[0] == "done" and e[1].job_id in running]
+            # Hand out the next obligations before reading these results: the workers need not wait for it.
+            try:
+                while ended and len(running) < n_workers and hand_out(tpl):
+                    pass
+            except workers.TemplateDied:
+                pass  # the next round starts a new template and hands these out again
+            for ob, finished in ended:
+                finish(result_of_job(ob, finished, derive_seed(config.seed, ob.id), config))
             now = time.monotonic()
             stuck = [j for j, (_, started) in running.items() if now - started > config.timeout_s + grace_s]
             if stuck:
