@@ -4,7 +4,10 @@ The *template* is a process spawned once (per parent) that imports the engine an
 libraries (numpy, sympy, z3, mpmath, flint) and nothing of any catalogue. For every job (one
 obligation's discharge, or importing catalogue modules to see whether they load) it forks a
 child, so each job starts from the same clean state, whatever the previous one did, without
-paying for the imports again.
+paying for the imports again. Once jobs come, the child for the next one is forked while the
+current ones run (a *spare*, waiting on a pipe for its job; forked again after every preload), so
+a job does not wait for a fork; and a finished child announces its exit code before it exits, so
+the template does not wait for the kernel to tear it down.
 
 Each child:
 
@@ -30,6 +33,7 @@ import json
 import math
 import multiprocessing
 import os
+import pickle
 import resource
 import select
 import signal
@@ -348,14 +352,78 @@ class _Running:
     announced: int | None = None  # the exit code the child announced before closing the pipe
 
 
+@dataclass(frozen=True, slots=True)
+class _Spare:
+    """A child forked ahead of its job (off the critical path), waiting for it on a pipe."""
+
+    pid: int
+    command: int  # the template's end: the job, pickled, then closed (closed empty: exit)
+    reader: int
+    out: Any
+
+
+def _fork_spare() -> _Spare:
+    reader, writer = os.pipe()
+    command_in, command = os.pipe()
+    out = tempfile.TemporaryFile()
+    template_pid = os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        os.close(reader)
+        os.close(command)
+        _spare_child(template_pid, command_in, writer, out.fileno())
+    try:
+        os.setpgid(pid, pid)
+    except OSError:  # the child already did it (or already exited)
+        pass
+    os.close(writer)
+    os.close(command_in)
+    os.set_blocking(reader, False)
+    return _Spare(pid, command, reader, out)
+
+
+def _spare_child(template_pid: int, command: int, writer: int, out_fd: int) -> None:
+    try:
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD, signal.SIGPIPE):
+            signal.signal(sig, signal.SIG_DFL)  # not the template's handlers
+        os.setpgid(0, 0)
+        _set_pdeathsig(signal.SIGKILL)
+        if os.getppid() != template_pid:  # the template died before the death signal was armed
+            os._exit(0)
+        data = bytearray()
+        while chunk := os.read(command, 1 << 16):
+            data += chunk
+        os.close(command)
+        if not data:  # discarded before it was given a job
+            os._exit(0)
+        kind, payload, memory_mib, sys_path = pickle.loads(bytes(data))
+    except BaseException:  # noqa: BLE001 - a spare that cannot take its job leaves no answer
+        os._exit(71)
+    _child(kind, payload, writer, out_fd, memory_mib, sys_path)
+
+
+def _discard_spare(spare: _Spare | None, exiting: set[int]) -> None:
+    if spare is None:
+        return
+    _kill_group(spare.pid)
+    exiting.add(spare.pid)
+    for fd in (spare.command, spare.reader):
+        os.close(fd)
+    spare.out.close()
+
+
 def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
     for var in THREAD_VARS:
         os.environ[var] = "1"
     jobs: dict[int, _Running] = {}
     exiting: set[int] = set()  # finished jobs' leaders, killed, not yet reaped (their pids hold their groups)
+    # Once jobs come, the next one's child is forked while the current ones run: a job then starts
+    # without waiting for a fork. A preload makes the spare stale (it lacks the new modules).
+    spare: _Spare | None = None
+    serving = False
 
     def shutdown(*_: Any) -> None:
-        for pid in [*(job.pid for job in jobs.values()), *exiting]:
+        for pid in [*(job.pid for job in jobs.values()), *exiting, *([spare.pid] if spare else [])]:
             _kill_group(pid)
         os._exit(0)
 
@@ -383,9 +451,12 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
                     if msg is None:
                         shutdown()
                     if msg[0] == "preload":
+                        _discard_spare(spare, exiting)
+                        spare = None
                         _preload(msg[1], msg[2])
                     else:
-                        _start(conn, jobs, msg)
+                        _start(conn, jobs, msg, spare)
+                        spare, serving = None, True
                 else:
                     job = jobs[readers[fd]]
                     _read_available(job)
@@ -421,6 +492,8 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
                 if ended:
                     conn.send(("done", _finish(job_id, jobs.pop(job_id))))
             _reap(exiting)
+            if serving and spare is None:
+                spare = _fork_spare()
     except (BrokenPipeError, ConnectionResetError):
         shutdown()
 
@@ -454,20 +527,31 @@ def _preload(names: Any, sys_path: list[str]) -> None:
     gc.freeze()  # the collector of a forked job then leaves the template's objects (and pages) alone
 
 
-def _start(conn: Connection, jobs: dict[int, _Running], msg: tuple) -> None:
+def _start(conn: Connection, jobs: dict[int, _Running], msg: tuple, spare: _Spare | None) -> None:
+    """Start the job: in the spare child when there is one (it is used up), else in a new fork."""
     _, job_id, kind, payload, timeout_s, memory_mib, sys_path = msg
-    reader, writer = os.pipe()
-    out = tempfile.TemporaryFile()
-    pid = os.fork()
-    if pid == 0:
-        os.close(reader)
-        _child(kind, payload, writer, out.fileno(), memory_mib, sys_path)
-    try:
-        os.setpgid(pid, pid)
-    except OSError:  # the child already did it (or already exited)
-        pass
-    os.close(writer)
-    os.set_blocking(reader, False)
+    if spare is not None:
+        pid, reader, out = spare.pid, spare.reader, spare.out
+        try:
+            data = memoryview(pickle.dumps((kind, payload, memory_mib, sys_path)))
+            while data:
+                data = data[os.write(spare.command, data):]
+        except OSError:  # the spare died: the job's answer is missing, and says so
+            pass
+        os.close(spare.command)
+    else:
+        reader, writer = os.pipe()
+        out = tempfile.TemporaryFile()
+        pid = os.fork()
+        if pid == 0:
+            os.close(reader)
+            _child(kind, payload, writer, out.fileno(), memory_mib, sys_path)
+        try:
+            os.setpgid(pid, pid)
+        except OSError:  # the child already did it (or already exited)
+            pass
+        os.close(writer)
+        os.set_blocking(reader, False)
     now = time.monotonic()
     jobs[job_id] = _Running(pid, reader, out, now + timeout_s, memory_mib, now)
     conn.send(("started", job_id, pid))

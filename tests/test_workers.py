@@ -92,11 +92,26 @@ def test_a_forged_announcement_ends_the_job_and_its_children(on_path):
 
 
 def test_finished_jobs_are_reaped(on_path):
+    """After 20 jobs the template's only child is the spare waiting for the next job."""
     name = _module(on_path, "quick_mod", "X = 1\n")
     for _ in range(20):
         assert workers.run_job("probe", [name], timeout_s=60, memory_mib=0).exitcode == 0
     tpl = workers.template().proc.pid
     end = time.monotonic() + 10
-    while time.monotonic() < end and _children_of(tpl):
+    while time.monotonic() < end and len(_children_of(tpl)) > 1:
         time.sleep(0.05)
-    assert _children_of(tpl) == []
+    children = _children_of(tpl)
+    assert len(children) == 1 and children[0][1] != "Z", children
+
+
+def test_a_job_after_a_preload_starts_with_the_preloaded_module(on_path):
+    """The spare forked before a preload is stale: the next job must not import the module again."""
+    log = on_path / "imports.log"
+    name = _module(on_path, "counted_mod", f"open({str(log)!r}, 'a').write('imported\\n')\n")
+    other = _module(on_path, "other_mod", "X = 1\n")
+    assert workers.run_job("probe", [other], timeout_s=60, memory_mib=0).exitcode == 0  # a spare now waits
+    tpl = workers.template()
+    tpl.preload([name])
+    finished = workers.run_job("probe", [name], timeout_s=60, memory_mib=0)
+    assert finished.exitcode == 0 and [f[0] for f in finished.frames] == ["start", "ok"]
+    assert log.read_text().splitlines() == ["imported"]  # once, in the template
