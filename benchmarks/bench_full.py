@@ -1,16 +1,16 @@
-"""The cold full default check, this checkout against another, side by side in one run.
+"""The cold full default check, this checkout against others, side by side in one run.
 
-For each checkout: a cold ``obligations check --jobs N`` of the whole default catalogue (no
-cached result), its wall time, the sum of the obligations' own times, and the largest peak RSS
-of the check and its workers. This checkout runs with a fresh cache directory holding only the
-previous run's times (``times.json``, copied from ``--times-from``, default this checkout's
-``.obligations-cache``; when there is none, the times of the other checkout's run just made) so
-that the longest obligations are handed out first, as in any run after the first. Then
-the ratio of the wall times, and every difference of status, grade, scope or certificate
-substance between the two reports.
+For each checkout: a cold ``obligations check --jobs N`` of the whole default catalogue with an
+empty cache directory (no cached result) holding only the hand-out times that this checkout
+ships (``benchmarks/expected_times.json``), so that every version able to use them hands out its
+longest obligations first (a version that cannot simply ignores the file); its wall time, the sum
+of the obligations' own times, and the largest peak RSS of the check and its workers. Then the
+ratio of the wall times to each other checkout, and every difference of status, grade, scope or
+certificate substance from each other checkout (listed in full for the last ``--against``, which
+should be the same catalogue before the speed-ups; counted for the others).
 
     git worktree add /tmp/before <commit before the speed-ups>
-    python benchmarks/bench_full.py --against /tmp/before [--jobs 2] [--rounds 1]
+    python benchmarks/bench_full.py --against /tmp/older --against /tmp/before [--jobs 2] [--rounds 1]
 """
 
 from __future__ import annotations
@@ -32,17 +32,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from profile_obligations import _same, fingerprint  # noqa: E402
 
 
-def cold_check(tree: Path, jobs: int, times: Path | None) -> dict[str, Any]:
+def cold_check(tree: Path, jobs: int, times: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "report.json"
         cache = Path(tmp) / "cache"
-        extra = ["--no-cache"]
-        if times is not None and times.exists():
-            cache.mkdir()
-            shutil.copy(times, cache / "times.json")
-            extra = ["--cache-dir", str(cache)]
+        cache.mkdir()
+        shutil.copy(times, cache / "times.json")
         cmd = [sys.executable, "-m", "checker", "check", "--jobs", str(jobs), "-q", "--format", "json", "-o", str(report),
-               *extra]
+               "--cache-dir", str(cache)]
         probe = textwrap.dedent(f"""\
             import resource, subprocess, time
             start = time.perf_counter()
@@ -50,53 +47,57 @@ def cold_check(tree: Path, jobs: int, times: Path | None) -> dict[str, Any]:
             print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, code)
         """)
         env = {**os.environ, "PYTHONPATH": str(tree)}
+        env.pop("OBLIGATIONS_CACHE_DIR", None)
         out = subprocess.run([sys.executable, "-c", probe], cwd=tree, env=env, capture_output=True, text=True, check=True)
         wall, peak, code = out.stdout.split()
         results = json.loads(report.read_text(encoding="utf-8"))["results"]
     return {"wall": float(wall), "peak_mib": float(peak), "exit": int(code), "results": results,
-            "in_obligations": sum(r["time_s"] for r in results), "scheduled": extra[0] == "--cache-dir"}
+            "in_obligations": sum(r["time_s"] for r in results)}
+
+
+def differences(old_results: list[dict[str, Any]], new_results: list[dict[str, Any]]) -> list[str]:
+    """Every difference of status, grade, scope or certificate substance, one line each."""
+    old = {r["id"]: fingerprint(r) for r in old_results}
+    new = {r["id"]: fingerprint(r) for r in new_results}
+    lines = []
+    for ob_id in sorted(old.keys() | new.keys()):
+        if ob_id not in old or ob_id not in new:
+            lines.append(f"only {'here' if ob_id in new else 'there'}: {ob_id}")
+            continue
+        for key in ("status", "grade", "grade_over", "scope", "witness", "sides", "data", "steps", "vacuity"):
+            if not _same(old[ob_id][key], new[ob_id][key]):
+                lines.append(f"{ob_id}: {key} differs")
+    return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--against", type=Path, required=True, help="the checkout before the speed-ups")
+    parser.add_argument("--against", type=Path, action="append", required=True,
+                        help="another checkout (repeatable; the last one is compared in full)")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--rounds", type=int, default=1, help="alternate old/new this many times; report the best")
-    parser.add_argument("--times-from", type=Path, default=ROOT / ".obligations-cache" / "times.json")
+    parser.add_argument("--rounds", type=int, default=1, help="alternate the checkouts this many times; report the best")
+    parser.add_argument("--times", type=Path, default=ROOT / "benchmarks" / "expected_times.json",
+                        help="the hand-out times given to every run")
     args = parser.parse_args()
-    runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
-    with tempfile.TemporaryDirectory() as tmp:
-        for _ in range(args.rounds):
-            runs["before"].append(cold_check(args.against.resolve(), args.jobs, None))
-            times = args.times_from
-            if not times.exists():
-                # no previous run of this checkout: the times of the run just made stand in for it
-                times = Path(tmp) / "times.json"
-                times.write_text(json.dumps({"version": 1, "times": {r["id"]: r["time_s"]
-                                                                   for r in runs["before"][-1]["results"]}}))
-            runs["after"].append(cold_check(ROOT, args.jobs, times))
-    best = {k: min(v, key=lambda r: r["wall"]) for k, v in runs.items()}
+    trees = {str(t): t.resolve() for t in args.against} | {"this checkout": ROOT}
+    runs: dict[str, list[dict[str, Any]]] = {label: [] for label in trees}
+    for _ in range(args.rounds):
+        for label, tree in trees.items():
+            runs[label].append(cold_check(tree, args.jobs, args.times))
+    best = {label: min(v, key=lambda r: r["wall"]) for label, v in runs.items()}
+    here = best["this checkout"]
+    width = max(len(label) for label in best)
     for label, r in best.items():
-        order = "longest expected first" if r["scheduled"] else "catalogue order"
-        print(f"{label:<7} cold full check, --jobs {args.jobs}: wall {r['wall']:6.1f} s   sum of obligation times "
-              f"{r['in_obligations']:6.1f} s   peak RSS {r['peak_mib']:5.0f} MiB   exit {r['exit']}   "
-              f"{len(r['results'])} results, {order}")
-    print(f"ratio after/before (wall): {best['after']['wall'] / best['before']['wall']:.2f}   "
-          f"(sum of obligation times: {best['after']['in_obligations'] / best['before']['in_obligations']:.2f})")
-    old = {r["id"]: fingerprint(r) for r in best["before"]["results"]}
-    new = {r["id"]: fingerprint(r) for r in best["after"]["results"]}
-    changed = 0
-    for ob_id in sorted(old.keys() | new.keys()):
-        if ob_id not in old or ob_id not in new:
-            changed += 1
-            print(f"  only {'after' if ob_id in new else 'before'}: {ob_id}")
-            continue
-        for key in ("status", "grade", "grade_over", "scope", "witness", "sides", "data", "steps", "vacuity"):
-            if not _same(old[ob_id][key], new[ob_id][key]):
-                changed += 1
-                print(f"  {ob_id}: {key} differs")
-    print(f"{changed} differences of status, grade, scope or certificate substance "
-          "(step texts differ where a check now names its faster method)")
+        print(f"{label:<{width}}  cold full check, --jobs {args.jobs}: wall {r['wall']:6.1f} s   sum of obligation times "
+              f"{r['in_obligations']:6.1f} s   peak RSS {r['peak_mib']:5.0f} MiB   exit {r['exit']}   {len(r['results'])} results")
+    for label in list(best)[:-1]:
+        diffs = differences(best[label]["results"], here["results"])
+        print(f"this checkout / {label}: wall {here['wall'] / best[label]['wall']:.2f}   sum of obligation times "
+              f"{here['in_obligations'] / best[label]['in_obligations']:.2f}   "
+              f"{len(diffs)} differences of status, grade, scope or certificate substance")
+    last = list(best)[-2]
+    for line in differences(best[last]["results"], here["results"]):
+        print(f"  {line}")
 
 
 if __name__ == "__main__":
