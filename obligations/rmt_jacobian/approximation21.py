@@ -456,10 +456,11 @@ def sign_weight_dependence(ctx):
         gauss_d, gauss_w, pruned_d, pruned_w = [], [], [], []
         with timed() as t:
             for _ in range(networks):
-                w = rng.standard_normal((n, n)) * math.sqrt(2 / n)
+                w = rng.standard_normal((n, n))
+                w *= math.sqrt(2 / n)
                 gauss_d.append(w @ x > 0)
                 gauss_w.append(np.diagonal(w) > 0)
-                p = np.where(np.abs(w) > k["t"], k["c"] * w, 0.0)
+                p = prune(w, k["t"], k["c"])
                 has_kept = np.any(p != 0, axis=1)
                 top = p[np.arange(n), np.argmax(np.abs(p), axis=1)]
                 pruned_d.append((p @ x > 0)[has_kept])
