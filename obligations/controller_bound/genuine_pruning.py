@@ -22,6 +22,7 @@ made between exact rationals (both sides squared, so ``‖s‖`` enters as the r
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Sequence
@@ -187,17 +188,37 @@ def search(widths: Sequence[int], rng, relu_rounds: int) -> tuple[list[dict[str,
 # ---------------------------------------------------------------------------------------
 
 
-def _dyadic_column(np, a) -> list[Fraction]:
-    return [Fraction(float(x)) for x in np.asarray(a, dtype=float).reshape(-1)]
+@dataclass(frozen=True, slots=True)
+class Dyadic:
+    """Binary64 values exactly as integers over one power of two: value_i = ints[i] / 2^shift."""
+
+    ints: tuple[int, ...]
+    shift: int
+
+    @classmethod
+    def of(cls, np: Any, a: Any) -> "Dyadic":
+        ratios = [float(x).as_integer_ratio() for x in np.asarray(a, dtype=float).reshape(-1)]
+        shift = max(q.bit_length() - 1 for _, q in ratios)  # every q is a power of two
+        return cls(tuple(p << (shift - q.bit_length() + 1) for p, q in ratios), shift)
+
+    def fractions(self) -> list[Fraction]:
+        return [Fraction(i, 1 << self.shift) for i in self.ints]
 
 
-def _exact_forward(rows: Sequence[Sequence[Fraction]], s: Sequence[Fraction], activation: str, layers: int):
-    x = list(s)
-    for k in range(layers):
-        x = [sum((w * xi for w, xi in zip(row, x) if w), Fraction(0)) for row in rows[k]]
+def _exact_forward(weights: Sequence[Any], s: Dyadic, activation: str) -> list[Fraction]:
+    """The network's output in exact rationals: each layer an integer matrix-vector product
+    over a common power of two (every entry is a binary64 dyadic), ReLU by sign."""
+    np = _np()
+    x, shift = list(s.ints), s.shift
+    for w in weights:
+        n_out, n_in = w.shape
+        matrix = Dyadic.of(np, w)
+        rows = [matrix.ints[i * n_in:(i + 1) * n_in] for i in range(n_out)]
+        x = [sum(map(operator.mul, row, x)) for row in rows]
+        shift += matrix.shift
         if activation == "relu":
-            x = [v if v > 0 else Fraction(0) for v in x]
-    return x
+            x = [v if v > 0 else 0 for v in x]
+    return [Fraction(v, 1 << shift) for v in x]
 
 
 def norm_upper(a: Any) -> Fraction:
@@ -238,15 +259,12 @@ def recheck(inst: Instance) -> Recheck:
     """Deviation² exactly; Eq. (10)'s bound² from rigorous norm upper bounds; violated iff
     deviation² > bound², an exact rational comparison."""
     np = _np()
-    s = _dyadic_column(np, inst.s)
+    dyadic_s = Dyadic.of(np, inst.s)
+    s = dyadic_s.fractions()
     pruned = [w * m for w, m in zip(inst.weights, inst.masks)]
     layers = len(inst.weights)
-
-    def rows(ws):
-        return [[_dyadic_column(np, r) for r in w] for w in ws]
-
-    dev = [a - b for a, b in zip(_exact_forward(rows(pruned), s, inst.activation, layers),
-                                 _exact_forward(rows(inst.weights), s, inst.activation, layers))]
+    dev = [a - b for a, b in zip(_exact_forward(pruned, dyadic_s, inst.activation),
+                                 _exact_forward(inst.weights, dyadic_s, inst.activation))]
     dev_sq = sum((d * d for d in dev), Fraction(0))
     norms = [norm_upper(w) for w in inst.weights]
     deltas = [norm_upper(w - p) for w, p in zip(inst.weights, pruned)]

@@ -70,9 +70,62 @@ def masked_norm(w2: Any, keep: Any, w1: Any) -> tuple[float, Any]:
     return math.sqrt(max(float(spectrum[-1]), 0.0)), spectrum
 
 
+def gram_factor(a: Any) -> Any:
+    """A lower-triangular M with aᵀa = MMᵀ (Cholesky; the transposed R of a QR of a when aᵀa is
+    singular, as when a pruned column is empty)."""
+    np = _np()
+    try:
+        return np.linalg.cholesky(a.T @ a)
+    except np.linalg.LinAlgError:
+        return np.linalg.qr(a, mode="r").T
+
+
+@dataclass(frozen=True, slots=True)
+class SignedProduct:
+    """W₂·diag(D)·W₁ factored from the W₂ side, so that a rank-one change of W₁ costs no new
+    factorisation: with a = W₂[:, D], aᵀa = MMᵀ and C = Mᵀ·W₁[D], (aW₁[D])ᵀ(aW₁[D]) = CᵀC,
+    whose nonzero eigenvalues are those of the m×m matrix K = CCᵀ."""
+
+    left: Any
+    c: Any
+    k: Any
+
+    @classmethod
+    def of(cls, w2: Any, signs: Any, w1: Any) -> "SignedProduct":
+        left = gram_factor(w2[:, signs])
+        c = left.T @ w1[signs]
+        return cls(left, c, c @ c.T)
+
+    def spectrum(self) -> Any:
+        """The nonzero spectrum of (W₂DW₁)(W₂DW₁)ᵀ, ascending."""
+        return _np().linalg.eigvalsh(self.k)
+
+    def shifted_spectrum(self, shift: Any, signs: Any, x: Any) -> Any:
+        """The same for W₁ + shift·xᵀ: C′ = C + vxᵀ with v = Mᵀ·shift[D], so
+        K′ = K + uvᵀ + vuᵀ + (xᵀx)vvᵀ with u = Cx (a rank-two change of K)."""
+        np = _np()
+        v = self.left.T @ shift[signs]
+        half = self.c @ x + (float(x @ x) / 2) * v
+        return np.linalg.eigvalsh(self.k + np.outer(half, v) + np.outer(v, half))
+
+
+def top_norm(spectrum: Any) -> float:
+    """The spectral norm from the ascending spectrum of (ab)(ab)ᵀ."""
+    return math.sqrt(max(float(spectrum[-1]), 0.0))
+
+
+def prune(w: Any, t: float, c: float) -> Any:
+    """c·w where |w| > t, else 0 (the same products as ``np.where``, without the full c·w)."""
+    np = _np()
+    out = np.zeros_like(w)
+    np.multiply(w, c, out=out, where=np.abs(w) > t)
+    return out
+
+
 def compare_norm_methods(rng: Any, n: int) -> dict[str, Any]:
-    """Time the reduced eigen-solve against a full SVD of the n×n product and 100 steps of power
-    iteration (a lower bound only), on one Gaussian sample. No Lanczos solver is installed
+    """Time the reduced eigen-solve of the sampled Gaussian norms (:class:`SignedProduct`)
+    against a full SVD of the n×n product and 100 steps of power iteration (a lower bound
+    only), on one Gaussian sample. No Lanczos solver is installed
     (scipy is not a dependency), so svds could not be measured here."""
     import time
 
@@ -80,7 +133,7 @@ def compare_norm_methods(rng: Any, n: int) -> dict[str, Any]:
     w1, w2 = (rng.standard_normal((n, n)) * math.sqrt(2 / n) for _ in range(2))
     keep = w1 @ (np.ones(n) / math.sqrt(n)) > 0
     start = time.perf_counter()
-    reduced, _ = masked_norm(w2, keep, w1)
+    reduced = top_norm(SignedProduct.of(w2, keep, w1).spectrum())
     t_reduced = time.perf_counter() - start
     start = time.perf_counter()
     product = w2[:, keep] @ w1[keep]
@@ -118,7 +171,10 @@ def sample_width(rng: Any, n: int, trials: int) -> dict[str, Any]:
     Then W₁′ is Gaussian and independent of Δ (Δ depends on g only, R is independent of g),
     so (W₂, Δ, W₁′) has exactly the law the surrogate asks for; only its pairing with the real
     sample is chosen to make the difference small. Pruned surrogate: the same pruned weights and
-    an independent Bernoulli(1/2) diagonal."""
+    an independent Bernoulli(1/2) diagonal.
+
+    Since W₁′ = W₁ + (g′ − g)uᵀ, the Gaussian pair shares one factorisation
+    (:class:`SignedProduct`); the pruned norms are :func:`masked_norm`."""
     np = _np()
     x = np.ones(n) / math.sqrt(n)
     sd = math.sqrt(2 / n)
@@ -126,16 +182,18 @@ def sample_width(rng: Any, n: int, trials: int) -> dict[str, Any]:
     out = {key: np.empty(trials) for key in ("gauss_real", "gauss_surrogate", "pruned_real", "pruned_surrogate")}
     moments = np.zeros(MOMENTS)
     for i in range(trials):
-        w1 = rng.standard_normal((n, n)) * sd
-        w2 = rng.standard_normal((n, n)) * sd
+        w1 = rng.standard_normal((n, n))
+        w1 *= sd
+        w2 = rng.standard_normal((n, n))
+        w2 *= sd
         g = w1 @ x
         signs = g > 0
-        out["gauss_real"][i], _ = masked_norm(w2, signs, w1)
-        w1_other = w1 + np.outer(rng.standard_normal(n) * sd - g, x)
-        out["gauss_surrogate"][i], spectrum = masked_norm(w2, signs, w1_other)
+        gauss = SignedProduct.of(w2, signs, w1)
+        out["gauss_real"][i] = top_norm(gauss.spectrum())
+        spectrum = gauss.shifted_spectrum(rng.standard_normal(n) * sd - g, signs, x)
+        out["gauss_surrogate"][i] = top_norm(spectrum)
         moments += [float(np.sum(spectrum ** (j + 1))) / n for j in range(MOMENTS)]
-        p1 = np.where(np.abs(w1) > k["t"], k["c"] * w1, 0.0)
-        p2 = np.where(np.abs(w2) > k["t"], k["c"] * w2, 0.0)
+        p1, p2 = prune(w1, k["t"], k["c"]), prune(w2, k["t"], k["c"])
         out["pruned_real"][i], _ = masked_norm(p2, p1 @ x > 0, p1)
         out["pruned_surrogate"][i], _ = masked_norm(p2, rng.random(n) < 0.5, p1)
     return {"norms": out, "moments": (moments / trials).tolist(), "pruning": k}
@@ -297,7 +355,8 @@ def approximation21_test(ctx):
     Method: for each width, independent networks from the seeded stream
     ``approximation21/default/n=<n>``; per network the four norms (Gaussian real/surrogate,
     pruned real/surrogate), each from one dense symmetric eigen-solve (see
-    :func:`product_spectrum`; measured against a full SVD in ``norm_methods``). Means with 95%
+    :func:`product_spectrum`; the Gaussian pair from one factorisation, :class:`SignedProduct`,
+    whose norm is measured against a full SVD in ``norm_methods``). Means with 95%
     normal-approximation intervals, paired gaps, and weighted least-squares fits a + b/n (and
     a + b·n^{−2/3}, the edge-fluctuation scale). The gap "closes" unless a two-sided z-test
     rejects intercept 0 at level 1%: a statistical statement, never a refutation, so the status
@@ -397,10 +456,11 @@ def sign_weight_dependence(ctx):
         gauss_d, gauss_w, pruned_d, pruned_w = [], [], [], []
         with timed() as t:
             for _ in range(networks):
-                w = rng.standard_normal((n, n)) * math.sqrt(2 / n)
+                w = rng.standard_normal((n, n))
+                w *= math.sqrt(2 / n)
                 gauss_d.append(w @ x > 0)
                 gauss_w.append(np.diagonal(w) > 0)
-                p = np.where(np.abs(w) > k["t"], k["c"] * w, 0.0)
+                p = prune(w, k["t"], k["c"])
                 has_kept = np.any(p != 0, axis=1)
                 top = p[np.arange(n), np.argmax(np.abs(p), axis=1)]
                 pruned_d.append((p @ x > 0)[has_kept])

@@ -1,0 +1,98 @@
+"""The faster computations of the rmt_jacobian and controller_bound obligations agree with the
+direct ones they replace (same draws, same exact values; floats to rounding)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from obligations.controller_bound import genuine_pruning, theorem2
+from obligations.rmt_jacobian import approximation21
+
+
+def test_signed_product_matches_a_full_svd_for_the_pair():
+    """The Gaussian pair's norms from one factorisation equal the SVD norms of W₂DW₁ and of
+    W₂D(W₁ + δxᵀ), and the shifted spectrum's moments those of the direct reduced eigen-solve."""
+    import numpy as np
+
+    rng = np.random.default_rng(2)
+    n = 48
+    x = np.ones(n) / math.sqrt(n)
+    for _ in range(3):
+        w1, w2 = rng.standard_normal((2, n, n)) * math.sqrt(2 / n)
+        signs = w1 @ x > 0
+        shift = rng.standard_normal(n)
+        pair = approximation21.SignedProduct.of(w2, signs, w1)
+        other = w1 + np.outer(shift, x)
+        real = float(np.linalg.norm(w2[:, signs] @ w1[signs], 2))
+        surrogate = float(np.linalg.norm(w2[:, signs] @ other[signs], 2))
+        assert math.isclose(approximation21.top_norm(pair.spectrum()), real, rel_tol=1e-12)
+        shifted = pair.shifted_spectrum(shift, signs, x)
+        assert math.isclose(approximation21.top_norm(shifted), surrogate, rel_tol=1e-12)
+        _, direct = approximation21.masked_norm(w2, signs, other)
+        for power in (1, 2, 3, 4):
+            assert math.isclose(float(np.sum(shifted**power)), float(np.sum(direct**power)), rel_tol=1e-11)
+
+
+def test_gram_factor_falls_back_to_qr_when_a_column_is_empty():
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((20, 8))
+    a[:, 2] = 0.0
+    m = approximation21.gram_factor(a)
+    assert np.allclose(m @ m.T, a.T @ a)
+
+
+def test_prune_equals_the_where_form_bit_for_bit():
+    import numpy as np
+
+    w = np.random.default_rng(4).standard_normal((64, 64))
+    t, c = 0.9, 3.7
+    assert np.array_equal(approximation21.prune(w, t, c), np.where(np.abs(w) > t, c * w, 0.0))
+
+
+def test_perturbed_batch_ratio_equals_the_direct_formula():
+    """The hoisted norms give bit-for-bit the ratio of the unhoisted computation."""
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    widths, n = (3, 4, 4, 2), 50
+    layers = [(rng.normal(size=(n, widths[i + 1], widths[i])), rng.normal(size=(n, widths[i + 1]))) for i in range(3)]
+    s = rng.normal(size=(n, 3))
+    for k in range(3):
+        delta = rng.normal(size=(n, widths[k + 1], widths[k]))
+
+        def forward(ws):
+            x = s
+            for w, b in ws:
+                x = np.maximum(np.einsum("nij,nj->ni", w, x) + b, 0.0)
+            return x
+
+        perturbed = [(w + delta if i == k else w, b) for i, (w, b) in enumerate(layers)]
+        dev = np.linalg.norm(forward(perturbed) - forward(layers), axis=1)
+        norms = [np.linalg.norm(w, ord=2, axis=(1, 2)) for w, _ in layers]
+        beta = np.linalg.norm(s, axis=1)
+        for j in range(k):
+            beta = norms[j] * beta + np.linalg.norm(layers[j][1], axis=1)
+        after = np.prod(np.stack(norms[k + 1:]), axis=0) if k + 1 < 3 else 1.0
+        direct = dev / (after * beta * np.linalg.norm(delta, ord=2, axis=(1, 2)))
+        got = theorem2.PerturbedBatch.of(np, layers, k).ratio(np, delta, s)
+        assert np.array_equal(got, direct)
+
+
+def test_integer_forward_equals_the_fraction_forward():
+    """The dyadic-integer forward pass gives exactly the rationals of Fraction arithmetic."""
+    import numpy as np
+
+    rng = np.random.default_rng(6)
+    weights = (rng.normal(size=(7, 5)) * 1e-3, genuine_pruning.hilbert_matrix(7)[:3])
+    s = rng.normal(size=5)
+    for activation in genuine_pruning.ACTIVATIONS:
+        x = [Fraction(float(v)) for v in s]
+        for w in weights:
+            x = [sum((Fraction(float(a)) * b for a, b in zip(row, x)), Fraction(0)) for row in w]
+            if activation == "relu":
+                x = [v if v > 0 else Fraction(0) for v in x]
+        got = genuine_pruning._exact_forward(weights, genuine_pruning.Dyadic.of(np, s), activation)
+        assert got == x
