@@ -7,8 +7,9 @@ lemmas' conclusions (see "the constants proved at the stated shape"). As a cross
 encoding they are also evaluated with rigorous intervals at concrete segments: a segment
 claim is stated once over an ``ops`` namespace (every parameter, the perturbation ``e``, the point ``t`` and the bounds
 ``a, w₁, w₂, D`` are its variables; the gradients come from the shared reference
-:mod:`obligations.lean_mlp.mlp`, evaluated on :class:`Interval` values with arb's ``exp``) and
-decided by :func:`checker.backends.interval.prove_on` at each instance. A rigorous enclosure at
+:mod:`obligations.lean_mlp.mlp`, evaluated on python-flint arb balls holding the :class:`Interval`
+values and rounded outward back to intervals) and decided by :func:`checker.backends.interval.prove_on`
+at each instance. A rigorous enclosure at
 finitely many (segment, t) instances is evidence, not a proof of the universal claim: it is kept
 as ``supported`` data beside the proof. A numpy search for violations is a separate ``supported`` obligation.
 
@@ -28,7 +29,7 @@ from typing import Any, Callable, Sequence
 from checker import Expect, Source, obligation
 from checker.declare import declare_bound
 from checker.backends import CannotDecide, interval, sampling, smt
-from checker.claims import Claim, claim
+from checker.claims import Claim, Env, claim
 from checker.model import Status
 from checker.verdicts import all_of, supported, timed, unknown, with_data
 from obligations.lean_mlp.margins import entries_bounded, l1, mat, names, total, vec
@@ -238,6 +239,45 @@ def _exp(z: Any) -> Any:
     return z.exp()
 
 
+def _arb_point(raw: tuple) -> Any:
+    """An mpmath endpoint (sign, mantissa, exponent, bit count) as an exact arb."""
+    import flint
+
+    sign, man, exp, bits = raw
+    if bits < 0 or (man == 0 and exp != 0):
+        raise CannotDecide("an infinite or undefined interval endpoint")
+    return flint.arb((-int(man) if sign else int(man), int(exp)))
+
+
+def arb_ball(x: Any) -> Any:
+    """The smallest arb ball holding the interval ``x`` (its endpoints moved exactly)."""
+    lo, hi = (_arb_point(raw) for raw in x.v._mpi_)
+    return lo if lo == hi else lo.union(hi)
+
+
+def interval_of_ball(b: Any) -> Any:
+    """An arb ball as an interval at the current precision, its endpoints rounded outward."""
+    import mpmath
+
+    from checker.backends.interval import Interval
+
+    if not b.is_finite():
+        raise CannotDecide(f"an enclosure is not finite ({b})")
+    prec, from_man_exp = mpmath.iv.prec, mpmath.libmp.from_man_exp
+    (lo_man, lo_exp), (hi_man, hi_exp) = b.lower().man_exp(), b.upper().man_exp()
+    return Interval(mpmath.iv.make_mpf((from_man_exp(int(lo_man), int(lo_exp), prec, "f"),
+                                        from_man_exp(int(hi_man), int(hi_exp), prec, "c"))))
+
+
+def ball_positive(z: Any) -> bool:
+    """The rigorous sign test on an arb ball: a ball containing 0 is 'cannot decide'."""
+    if z > 0:
+        return True
+    if z < 0:
+        return False
+    raise CannotDecide("a pre-activation's enclosure contains 0 (cannot tell its ReLU sign)")
+
+
 def segment_claim(slot: Slot, label: int, constant: Constant | None = None, *, general: bool = False) -> Claim:
     """Every W-gradient entry drifts by at most ``C·t·D`` between ``v`` and ``v + t·e``.
 
@@ -252,19 +292,22 @@ def segment_claim(slot: Slot, label: int, constant: Constant | None = None, *, g
     constant = constant or (hidden_constant if slot.layer == "W1" else input_constant)
 
     def fwd(o, v, t):
-        return _memo(o, v, t, ("fwd",), lambda: mlp.forward(slot.net(v, t), vec(v, "x", d0), _sign_test(o)))
+        return _memo(o, v, t, "fwd", lambda: mlp.forward(slot.net(v, t), vec(v, "x", d0), _sign_test(o)))
 
     def grad(o, v, t):
-        return _memo(o, v, t, ("grad",),
+        return _memo(o, v, t, "grad",
                      lambda: mlp.gradients(slot.net(v, t), vec(v, "x", d0), label, _exp, _sign_test(o))[slot.layer])
 
     # One interval evaluation of the claim asks for the forward pass at v three times (bounds,
     # margins) and for both gradients twice (conclusion and terms), and every t of a segment
     # asks for the same gradient at v: each is computed once. The key is everything they read
     # (the exact endpoints of the parameters, of e when t ≠ 0, t itself) and the precision, so a
-    # reused value is the value that would have been recomputed. Other backends recompute.
+    # reused value is the value that would have been recomputed. Over intervals the reference is
+    # evaluated on python-flint arb balls holding those intervals, at the same precision, and
+    # each result is rounded outward back to an interval. Other backends recompute.
     cache: dict[Any, Any] = {}
-    moving = es
+    balls: dict[Any, dict[str, Any]] = {}
+    moving, params_of_v = es, slot.params
 
     def _memo(o, v, t, what, compute):
         if getattr(o, "name", None) != "interval":
@@ -272,16 +315,42 @@ def segment_claim(slot: Slot, label: int, constant: Constant | None = None, *, g
         from checker.backends import interval
 
         try:
-            at_v = tuple(v[n].v._mpi_ for n in slot.params)
+            at_v = tuple(v[n].v._mpi_ for n in params_of_v)
             moved = () if isinstance(t, int) and t == 0 else (tuple(v[n].v._mpi_ for n in moving), t.v._mpi_)
         except AttributeError:  # a value that is not an Interval: no key, recompute
             return compute()
-        key = (what, interval._mp().iv.prec, at_v, moved)
+        prec = interval._mp().iv.prec
+        key = (what, prec, at_v, moved)
         if key not in cache:
             if len(cache) > 256:
                 cache.clear()
-            cache[key] = compute()
+                balls.clear()
+            params = balls.get((prec, at_v))
+            if params is None:
+                params = balls[(prec, at_v)] = {n: arb_ball(v[n]) for n in params_of_v}
+            cache[key] = _on_balls(what, params, v, t if moved else 0, prec)
         return cache[key]
+
+    def _on_balls(what, params, v, t, prec):
+        import flint
+
+        values = dict(params)
+        if not (isinstance(t, int) and t == 0):
+            values.update({n: arb_ball(v[n]) for n in moving})
+            t = arb_ball(t)
+        old = flint.ctx.prec
+        flint.ctx.prec = prec
+        try:
+            at = Env(values)
+            net, x = slot.net(at, t), vec(at, "x", d0)
+            if what == "fwd":
+                f = mlp.forward(net, x, ball_positive)
+                return mlp.Forward(*(tuple(interval_of_ball(z) for z in part)
+                                     for part in (f.x, f.z0, f.a0, f.z1, f.a1, f.logits)))
+            g = mlp.gradients(net, x, label, _exp, ball_positive)[slot.layer]
+            return [[interval_of_ball(z) for z in row] for row in g]
+        finally:
+            flint.ctx.prec = old
 
     def drift(o, v):
         g0, gt = grad(o, v, 0), grad(o, v, v.t)
@@ -360,8 +429,6 @@ def _dyadic(x: float, bits: int = 16) -> Fraction:
 
 def _exact_forward(slot: Slot, point: dict[str, Fraction]) -> Any:
     from obligations.lean_mlp import mlp
-
-    from checker.claims import Env
 
     v = Env(point)
     return mlp.forward(slot.net(v, 0), vec(v, "x", slot.dims[0]))
@@ -619,11 +686,16 @@ def check_segments(slot: Slot, instances: Sequence[tuple[Segment, Sequence[Fract
     worst, worst_origin, failure = 0.0, "", None
     for seg, ts in instances:
         c = claims.setdefault(seg.label, segment_claim(slot, seg.label, constant, general=general))
+        fixed = {**seg.point, **(slot_values(slot, seg) if general else {})}
+        # every t of a segment shares the other values: enclosed once, at the precision decide
+        # uses (the very intervals decide would make from the exact values)
+        with interval.precision(SEGMENT_PREC):
+            enclosed = {k: interval.Interval.of(x) for k, x in fixed.items()}
         for t in ts:
-            point = {**seg.at(t), **(slot_values(slot, seg) if general else {})}
+            point = {**fixed, "t": t}
             checked += 1
             try:
-                whole, hyps, _, terms = interval.decide(c, point, SEGMENT_PREC)
+                whole, hyps, _, terms = interval.decide(c, {**enclosed, "t": t}, SEGMENT_PREC)
             except CannotDecide as why:
                 failure = failure or unknown("rigorous intervals", f"{seg.origin}, t = {t}: {why}")
                 continue
@@ -643,7 +715,7 @@ def check_segments(slot: Slot, instances: Sequence[tuple[Segment, Sequence[Fract
 def lipschitz_verdict(slot: Slot, ctx: Any, seeded: int, adversarial: int, constant: Constant | None = None,
                       general: bool = False) -> Any:
     rng = ctx.rng(f"segments-{slot.layer}-{'slot' if general else 'layer'}")
-    method = f"rigorous intervals (mpmath iv + arb exp, {SEGMENT_PREC} bits) at concrete segments"
+    method = f"rigorous intervals (mpmath iv; the reference's forward pass and gradients on arb balls; {SEGMENT_PREC} bits) at concrete segments"
     with timed() as tm:
         seeded_segs = [(s, T_POINTS) for s in seeded_segments(slot, rng, seeded)]
         per_family = adversarial // 8
