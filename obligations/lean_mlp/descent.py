@@ -758,27 +758,29 @@ def _random_instance(rng):
 
 def _largest_admissible(name: str, net, x, label):
     """The largest lr found by doubling from 2⁻¹⁶ and six bisection steps at which
-    every hypothesis of ``name`` holds, with its report; None when even 2⁻¹⁶ is not admissible."""
+    every hypothesis of ``name`` holds, with its report; None when even 2⁻¹⁶ is not admissible.
+    The search reads the hypotheses only; the report (with the loss change) is evaluated at the
+    lr found."""
     from obligations.lean_mlp import discharge
 
+    evaluate = discharge.at_rates(name, net, x, label)
+
     def held(lr):
-        r = discharge.discharge(name, net, x, label, lr)
-        return r if r.all_held else None
+        return evaluate(lr, conclusion=False).all_held
 
     lo = Fraction(1, 2 ** 16)
-    best = held(lo)
-    if best is None:
+    if not held(lo):
         return None
     hi = lo * 2
-    while hi <= 4 and (r := held(hi)) is not None:
-        lo, best, hi = hi, r, hi * 2
+    while hi <= 4 and held(hi):
+        lo, hi = hi, hi * 2
     for _ in range(6):
         mid = (lo + hi) / 2
-        if (r := held(mid)) is not None:
-            lo, best = mid, r
+        if held(mid):
+            lo = mid
         else:
             hi = mid
-    return best
+    return evaluate(lo)
 
 
 @obligation(
