@@ -603,9 +603,8 @@ def joint_step_descends(ctx):
     counts = {"instances": 0, "zero_gradient": 0, "condition_held": 0, "descended": 0, "undecided": 0}
     with timed() as t:
         for name, net, x, label in nets:
-            for lr in JOINT_LRS:
+            for lr, r in zip(JOINT_LRS, discharge.joint_steps(net, x, label, JOINT_LRS)):
                 counts["instances"] += 1
-                r = discharge.joint_step(net, x, label, lr)
                 if r is None or r["condition"] is not Tri.TRUE:
                     continue
                 if r["zero_gradient"]:  # every ReLU path dead: the step does not move

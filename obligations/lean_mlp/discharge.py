@@ -619,43 +619,61 @@ def joint_step(net: mlp.Mlp, x: Sequence[Fraction], label: int, lr: Fraction,
     """Evaluate the conjectured joint condition and, where it holds, the joint step's loss
     change (all of W₀, W₁, W₂ moving by ``lr`` times their exact gradients), in intervals.
     ``None`` when a pre-activation of the example sits exactly on a kink."""
+    return joint_steps(net, x, label, (lr,), prec)[0]
+
+
+def joint_steps(net: mlp.Mlp, x: Sequence[Fraction], label: int, lrs: Sequence[Fraction],
+                prec: int = DEFAULT_PREC) -> list[dict[str, Any] | None]:
+    """:func:`joint_step` at each of ``lrs``; the gradients, their norms and the loss before
+    the step (none of which depends on lr) are computed once."""
     f = mlp.forward(net, x, mlp.relu_positive)
     if any(z == 0 for z in (*f.z0, *f.z1)):
-        return None
+        return [None for _ in lrs]
     with precision(prec):
         grads = mlp.gradients(net, x, label, mlp.interval_exp)
         flat = [c for k in ("W0", "W1", "W2") for c in _flat(grads[k])]
         g1 = sum((OPS.abs(c) for c in flat[1:]), start=OPS.abs(flat[0]))
         g2 = sum((c * c for c in flat[1:]), start=flat[0] * flat[0])
-        d0, d1, d2, d3 = net.dims
-        a, A0, A1 = _max_abs(x), _max_abs(f.a0), _max_abs(f.a1)
-        s = descent.Scalars(Interval.of(lr), Interval.of(0), 0, g1, g2, Interval.of(a),
-                            Interval.of(_max_abs(_flat(net.W1))), Interval.of(_max_abs(_flat(net.W2))), d2, d3,
-                            Interval.of(min(abs(z) for z in f.z0)), Interval.of(min(abs(z) for z in f.z1)))
-        hyps, kappa = descent.joint_conjecture_hypotheses(s, Interval.of(A0), Interval.of(A1))
-        truths = [OPS.lt(Interval.of(h.lhs), Interval.of(h.rhs)) for h in hyps]
-        decrease = descent.certified_decrease(s)
-        out: dict[str, Any] = {"decrease": decrease, "change": None, "conclusion": Tri.UNKNOWN,
-                               "zero_gradient": all(_is_zero(c) for c in flat)}
-        if OPS.and_(*truths) is not Tri.TRUE:
-            out["condition"] = OPS.and_(*truths)
-            return out
-        D = s.D
-        C = 2 * d3 * kappa * kappa / (1 - 2 * kappa * D)
-        out["condition"] = OPS.le(C * D * D, decrease)
-        if out["condition"] is not Tri.TRUE:
-            return out
-        moved = {k: tuple(tuple(w - lr * g for w, g in zip(wr, gr)) for wr, gr in zip(net.layer(k), grads[k]))
-                 for k in ("W0", "W1", "W2")}
-        try:
-            before = mlp.loss(net, x, label, mlp.interval_exp, mlp.interval_log)
-            after = mlp.loss(mlp.Mlp(moved["W0"], net.b0, moved["W1"], net.b1, moved["W2"], net.b2), x, label,
-                             mlp.interval_exp, mlp.interval_log, _interval_positive)
-        except CannotDecide:
-            return out
-        out["change"] = after - before
-        out["conclusion"] = OPS.le(out["change"], -decrease)
+        memo: dict[str, Any] = {}
+
+        def before() -> Interval:
+            if "before" not in memo:
+                memo["before"] = mlp.loss(net, x, label, mlp.interval_exp, mlp.interval_log)
+            return memo["before"]
+
+        return [_joint_at(net, x, label, lr, f, grads, flat, g1, g2, before) for lr in lrs]
+
+
+def _joint_at(net, x, label, lr, f, grads, flat, g1, g2, before: Callable[[], Interval]) -> dict[str, Any]:
+    d0, d1, d2, d3 = net.dims
+    a, A0, A1 = _max_abs(x), _max_abs(f.a0), _max_abs(f.a1)
+    s = descent.Scalars(Interval.of(lr), Interval.of(0), 0, g1, g2, Interval.of(a),
+                        Interval.of(_max_abs(_flat(net.W1))), Interval.of(_max_abs(_flat(net.W2))), d2, d3,
+                        Interval.of(min(abs(z) for z in f.z0)), Interval.of(min(abs(z) for z in f.z1)))
+    hyps, kappa = descent.joint_conjecture_hypotheses(s, Interval.of(A0), Interval.of(A1))
+    truths = [OPS.lt(Interval.of(h.lhs), Interval.of(h.rhs)) for h in hyps]
+    decrease = descent.certified_decrease(s)
+    out: dict[str, Any] = {"decrease": decrease, "change": None, "conclusion": Tri.UNKNOWN,
+                           "zero_gradient": all(_is_zero(c) for c in flat)}
+    if OPS.and_(*truths) is not Tri.TRUE:
+        out["condition"] = OPS.and_(*truths)
         return out
+    D = s.D
+    C = 2 * d3 * kappa * kappa / (1 - 2 * kappa * D)
+    out["condition"] = OPS.le(C * D * D, decrease)
+    if out["condition"] is not Tri.TRUE:
+        return out
+    moved = {k: tuple(tuple(w - lr * g for w, g in zip(wr, gr)) for wr, gr in zip(net.layer(k), grads[k]))
+             for k in ("W0", "W1", "W2")}
+    try:
+        loss_before = before()
+        after = mlp.loss(mlp.Mlp(moved["W0"], net.b0, moved["W1"], net.b1, moved["W2"], net.b2), x, label,
+                         mlp.interval_exp, mlp.interval_log, _interval_positive)
+    except CannotDecide:
+        return out
+    out["change"] = after - loss_before
+    out["conclusion"] = OPS.le(out["change"], -decrease)
+    return out
 
 
 # ---------------------------------------------------------------------------------------
