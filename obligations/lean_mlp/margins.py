@@ -278,7 +278,8 @@ def dense_drift_l1_linf(ctx):
     operator bound used at every dense crossing of the chain." Output entry k of
     ``dense W b x`` is ``∑ⱼ xⱼWⱼₖ + b_k`` (``W[input][output]``), so it depends on column k only
     and the claim for one column is the claim for any output width. z3 proves the negation
-    unsatisfiable (nonlinear real arithmetic) for d_in = 1, 2, 3.
+    unsatisfiable (nonlinear real arithmetic) for d_in = 1, 2, 3, through the pipeline that names
+    the ``If`` terms and hands the case analysis to z3's core solver (:func:`prove_fast`).
 
     Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
     """
@@ -407,7 +408,8 @@ def col_drift_refined(ctx):
     """004: "the column-j pre-activation moves by at most a times the column-j ℓ1 mass (not the
     total mass — this is what keeps the hidden-layer Lipschitz constant width-free)." By
     ``dense_weight_diff_eq`` the column-j difference is ∑ᵢ xᵢ·eᵢⱼ; z3 proves the bound on it
-    for each width (nonlinear real arithmetic, negation ``unsat``).
+    for each width (nonlinear real arithmetic, negation ``unsat``; z3's nlsat procedure after the
+    ``If`` terms are named, :func:`prove_fast`).
 
     Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict input bounds are a stronger hypothesis; the bound still follows
     Survives mutation: COL_DRIFT = tuple(col_drift_claim(n) for n in (1, 2, 3, 4)): another input width is an instance of the same width-free statement, and z3 proves it too
@@ -468,7 +470,9 @@ def total_drift_le(ctx):
     is the flat ℓ1 mass by ``col_l1_mass_tiles``). z3 proves 1×2 and 2×2 outright; for the larger
     shapes (where z3 times out on the nonlinear problem) it is given, as extra assertions, the
     instances of ``col_drift_refined`` for each column (proved by that obligation, which this
-    one uses) and proves the remaining linear step.
+    one uses) and proves the remaining linear step. z3 is given a tactic pipeline
+    (:func:`prove_fast`): nlsat for the direct shapes, its core solver (case splitting over the
+    named ``If`` terms) for the step from the column lemmas.
 
     Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
     Survives mutation: COL_DRIFT = tuple(col_drift_claim(n) for n in (1, 2, 3, 4)): another column width is an instance of the same width-free lemma, and z3 proves it too
@@ -525,7 +529,8 @@ declare_bound(RELU_DENSE_DRIFT, "drift", "bound")
 def relu_dense_drift(ctx):
     """002: ReLU then a dense layer — the composition of ``relu_lipschitz`` (ℓ1 mass does not
     grow through ReLU) and ``dense_drift_l1_linf``. Stated and proved directly by z3 at each
-    width 1 and 2 (``If`` for relu and |·|; nonlinear because of the products with W). Width 3
+    width 1 and 2 (``If`` for relu and |·|; nonlinear because of the products with W; z3's
+    nlsat procedure after the ``If`` terms are named, :func:`prove_fast`). Width 3
     times out within 20 s, with or without the two lemmas as extra assertions.
 
     Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
@@ -706,7 +711,10 @@ def margin1_keeps_offkink(ctx):
     the perturbation arrives through one dense + ReLU, so the drift is at most w₁·a·D." The
     drift chain is column-refined drift of z₀ (≤ a·column mass), ReLU 1-Lipschitz, then
     dense W₁ (ℓ1→ℓ∞ with bound w₁), and the column masses tile to ‖e‖₁ ≤ D. Proved here
-    end to end by z3 at each shape, every t ∈ [0, 1] at once (``If`` for relu and |·|).
+    end to end by z3 at each shape, every t ∈ [0, 1] at once (``If`` for relu and |·|). The
+    negation is checked in cases, one per sign pattern of the layer-0 pre-activations at v and
+    at v + t·e (:func:`margin1_cases`): the patterns cover ℝⁿ, so all cases ``unsat`` is the
+    negation ``unsat``, and each case is a ReLU-free problem z3 settles quickly.
 
     Survives mutation: return o.and_(o.implies(o.gt(before, 0), o.gt(after, 0)), o.implies(o.lt(before, 0), o.lt(after, 0))): the margin hypothesis keeps the starting value off 0, so ≥ and > (≤ and <) agree on it and a shifted test of it only narrows the cases; a non-strict or shifted-down test of the end value is a weaker conclusion (a stronger one is killed)
     Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
