@@ -603,9 +603,8 @@ def joint_step_descends(ctx):
     counts = {"instances": 0, "zero_gradient": 0, "condition_held": 0, "descended": 0, "undecided": 0}
     with timed() as t:
         for name, net, x, label in nets:
-            for lr in JOINT_LRS:
+            for lr, r in zip(JOINT_LRS, discharge.joint_steps(net, x, label, JOINT_LRS)):
                 counts["instances"] += 1
-                r = discharge.joint_step(net, x, label, lr)
                 if r is None or r["condition"] is not Tri.TRUE:
                     continue
                 if r["zero_gradient"]:  # every ReLU path dead: the step does not move
@@ -758,27 +757,29 @@ def _random_instance(rng):
 
 def _largest_admissible(name: str, net, x, label):
     """The largest lr found by doubling from 2⁻¹⁶ and six bisection steps at which
-    every hypothesis of ``name`` holds, with its report; None when even 2⁻¹⁶ is not admissible."""
+    every hypothesis of ``name`` holds, with its report; None when even 2⁻¹⁶ is not admissible.
+    The search reads the hypotheses only; the report (with the loss change) is evaluated at the
+    lr found."""
     from obligations.lean_mlp import discharge
 
+    evaluate = discharge.at_rates(name, net, x, label)
+
     def held(lr):
-        r = discharge.discharge(name, net, x, label, lr)
-        return r if r.all_held else None
+        return evaluate(lr, conclusion=False).all_held
 
     lo = Fraction(1, 2 ** 16)
-    best = held(lo)
-    if best is None:
+    if not held(lo):
         return None
     hi = lo * 2
-    while hi <= 4 and (r := held(hi)) is not None:
-        lo, best, hi = hi, r, hi * 2
+    while hi <= 4 and held(hi):
+        lo, hi = hi, hi * 2
     for _ in range(6):
         mid = (lo + hi) / 2
-        if (r := held(mid)) is not None:
-            lo, best = mid, r
+        if held(mid):
+            lo = mid
         else:
             hi = mid
-    return best
+    return evaluate(lo)
 
 
 @obligation(

@@ -423,7 +423,28 @@ def discharge(capstone: str, net: mlp.Mlp, x: Sequence[Any], label: int, lr: Any
     eta_in = None if eta is None else Fraction(eta)
     _check_inputs(cap, net, x, label, lr, eta_in, is_float)
     with precision(prec):
-        return _discharge(cap, is_float, net, x, label, lr, eta_in or Fraction(0))
+        return _at_rate(_prepare(cap, is_float, net, x, label, eta_in or Fraction(0)), lr)
+
+
+def at_rates(capstone: str, net: mlp.Mlp, x: Sequence[Any], label: int, *,
+             prec: int = DEFAULT_PREC) -> Callable[..., Report]:
+    """``lr ↦ discharge(capstone, net, x, label, lr)`` for a search over learning rates at one
+    network: what does not depend on lr (forward pass, gradient and its norms, oracle, the loss
+    before the step) is computed once. ``evaluate(lr, conclusion=False)`` evaluates the
+    hypotheses only (the report's ``all_held`` is the same; the loss after the step is not
+    computed and the report carries no conclusion)."""
+    cap, is_float = parse_capstone(capstone)
+    x = tuple(Fraction(v) for v in x)
+    with precision(prec):
+        prepared = _prepare(cap, is_float, net, x, label, Fraction(0))
+
+    def evaluate(lr: Any, conclusion: bool = True) -> Report:
+        lr = Fraction(lr)
+        _check_inputs(cap, net, x, label, lr, None, is_float)
+        with precision(prec):
+            return _at_rate(prepared, lr, conclusion)
+
+    return evaluate
 
 
 # The setup (forward pass, certified gradient) and the oracle do not depend on the learning
@@ -448,19 +469,51 @@ def _once(key: Any, compute: Callable[[], Any]) -> Any:
     return _ONCE[key]
 
 
-def _discharge(cap, is_float, net, x, label, lr, eta) -> Report:
+@dataclass(frozen=True)
+class _Prepared:
+    """Everything a capstone's evaluation reads that does not depend on the learning rate."""
+
+    cap: descent.Capstone
+    is_float: bool
+    net: mlp.Mlp
+    setup: _Setup
+    entries: int
+    g: Any  # the oracle's gradient
+    eta: Fraction
+    oracle: str
+    hyps: tuple  # the oracle's hypotheses
+    g1: Interval
+    g2: Interval
+    a: Fraction
+    w1: Fraction
+    w2: Fraction
+    margins: dict[str, Interval]
+    memo: dict[str, Any] = field(default_factory=dict)
+
+    def loss_before(self) -> Interval:
+        if "before" not in self.memo:
+            self.memo["before"] = self.setup.loss_of(self.setup.W)
+        return self.memo["before"]
+
+
+def _prepare(cap, is_float, net, x, label, eta) -> _Prepared:
     setup = _once(("setup", cap, net, x, label), lambda: _setup(cap, net, x, label))
-    d0, d1, d2, d3 = net.dims
     entries = len(setup.W) * len(setup.W[0])
     g, eta, oracle, hyps = _once(("oracle", cap, net, x, label, eta, is_float),
                                  lambda: _oracle(setup, cap, net, x, label, eta, is_float))
-    hyps = list(hyps)  # extended below: the remembered list stays as computed
     grad = _flat(setup.gradient)
     g1 = sum((OPS.abs(c) for c in grad[1:]), start=OPS.abs(grad[0]))
     g2 = sum((c * c for c in grad[1:]), start=grad[0] * grad[0])
-    a = _max_abs(setup.layer_input)
-    w1, w2 = _max_abs(_flat(net.W1)), _max_abs(_flat(net.W2))
-    margins = {k: Interval.of(min(abs(z) for z in v)) for k, v in setup.margins.items()}
+    return _Prepared(cap, is_float, net, setup, entries, g, eta, oracle, tuple(hyps), g1, g2,
+                     _max_abs(setup.layer_input), _max_abs(_flat(net.W1)), _max_abs(_flat(net.W2)),
+                     {k: Interval.of(min(abs(z) for z in v)) for k, v in setup.margins.items()})
+
+
+def _at_rate(p: _Prepared, lr: Fraction, conclusion: bool = True) -> Report:
+    cap, is_float, net, setup, entries, g, eta, oracle = p.cap, p.is_float, p.net, p.setup, p.entries, p.g, p.eta, p.oracle
+    hyps = list(p.hyps)  # extended below: the prepared list stays as computed
+    g1, g2, a, w1, w2, margins = p.g1, p.g2, p.a, p.w1, p.w2, p.margins
+    d0, d1, d2, d3 = net.dims
     s = descent.Scalars(Interval.of(lr), Interval.of(eta), entries, g1, g2, Interval.of(a), Interval.of(w1),
                         Interval.of(w2), d2, d3, margins.get("z0"), margins.get("z1"))
     D = s.D
@@ -498,10 +551,12 @@ def _discharge(cap, is_float, net, x, label, lr, eta) -> Report:
     if not all(h.truth is Tri.TRUE for h in hyps):
         bad = [f"{h.name} {h.verdict}" for h in hyps if h.truth is not Tri.TRUE]
         return Report(**base, reason="not every hypothesis held: " + ", ".join(bad))
+    if not conclusion:
+        return Report(**base, reason="the conclusion was not evaluated")
     decrease = descent.certified_decrease(s)
     W_new = tuple(tuple(w - lr * gi for w, gi in zip(wrow, grow)) for wrow, grow in zip(setup.W, g))
     try:
-        before = setup.loss_of(setup.W)
+        before = p.loss_before()
         after = setup.loss_of(W_new)
     except CannotDecide as why:
         return Report(**base, decrease=decrease, reason=str(why))
@@ -564,43 +619,61 @@ def joint_step(net: mlp.Mlp, x: Sequence[Fraction], label: int, lr: Fraction,
     """Evaluate the conjectured joint condition and, where it holds, the joint step's loss
     change (all of W₀, W₁, W₂ moving by ``lr`` times their exact gradients), in intervals.
     ``None`` when a pre-activation of the example sits exactly on a kink."""
+    return joint_steps(net, x, label, (lr,), prec)[0]
+
+
+def joint_steps(net: mlp.Mlp, x: Sequence[Fraction], label: int, lrs: Sequence[Fraction],
+                prec: int = DEFAULT_PREC) -> list[dict[str, Any] | None]:
+    """:func:`joint_step` at each of ``lrs``; the gradients, their norms and the loss before
+    the step (none of which depends on lr) are computed once."""
     f = mlp.forward(net, x, mlp.relu_positive)
     if any(z == 0 for z in (*f.z0, *f.z1)):
-        return None
+        return [None for _ in lrs]
     with precision(prec):
         grads = mlp.gradients(net, x, label, mlp.interval_exp)
         flat = [c for k in ("W0", "W1", "W2") for c in _flat(grads[k])]
         g1 = sum((OPS.abs(c) for c in flat[1:]), start=OPS.abs(flat[0]))
         g2 = sum((c * c for c in flat[1:]), start=flat[0] * flat[0])
-        d0, d1, d2, d3 = net.dims
-        a, A0, A1 = _max_abs(x), _max_abs(f.a0), _max_abs(f.a1)
-        s = descent.Scalars(Interval.of(lr), Interval.of(0), 0, g1, g2, Interval.of(a),
-                            Interval.of(_max_abs(_flat(net.W1))), Interval.of(_max_abs(_flat(net.W2))), d2, d3,
-                            Interval.of(min(abs(z) for z in f.z0)), Interval.of(min(abs(z) for z in f.z1)))
-        hyps, kappa = descent.joint_conjecture_hypotheses(s, Interval.of(A0), Interval.of(A1))
-        truths = [OPS.lt(Interval.of(h.lhs), Interval.of(h.rhs)) for h in hyps]
-        decrease = descent.certified_decrease(s)
-        out: dict[str, Any] = {"decrease": decrease, "change": None, "conclusion": Tri.UNKNOWN,
-                               "zero_gradient": all(_is_zero(c) for c in flat)}
-        if OPS.and_(*truths) is not Tri.TRUE:
-            out["condition"] = OPS.and_(*truths)
-            return out
-        D = s.D
-        C = 2 * d3 * kappa * kappa / (1 - 2 * kappa * D)
-        out["condition"] = OPS.le(C * D * D, decrease)
-        if out["condition"] is not Tri.TRUE:
-            return out
-        moved = {k: tuple(tuple(w - lr * g for w, g in zip(wr, gr)) for wr, gr in zip(net.layer(k), grads[k]))
-                 for k in ("W0", "W1", "W2")}
-        try:
-            before = mlp.loss(net, x, label, mlp.interval_exp, mlp.interval_log)
-            after = mlp.loss(mlp.Mlp(moved["W0"], net.b0, moved["W1"], net.b1, moved["W2"], net.b2), x, label,
-                             mlp.interval_exp, mlp.interval_log, _interval_positive)
-        except CannotDecide:
-            return out
-        out["change"] = after - before
-        out["conclusion"] = OPS.le(out["change"], -decrease)
+        memo: dict[str, Any] = {}
+
+        def before() -> Interval:
+            if "before" not in memo:
+                memo["before"] = mlp.loss(net, x, label, mlp.interval_exp, mlp.interval_log)
+            return memo["before"]
+
+        return [_joint_at(net, x, label, lr, f, grads, flat, g1, g2, before) for lr in lrs]
+
+
+def _joint_at(net, x, label, lr, f, grads, flat, g1, g2, before: Callable[[], Interval]) -> dict[str, Any]:
+    d0, d1, d2, d3 = net.dims
+    a, A0, A1 = _max_abs(x), _max_abs(f.a0), _max_abs(f.a1)
+    s = descent.Scalars(Interval.of(lr), Interval.of(0), 0, g1, g2, Interval.of(a),
+                        Interval.of(_max_abs(_flat(net.W1))), Interval.of(_max_abs(_flat(net.W2))), d2, d3,
+                        Interval.of(min(abs(z) for z in f.z0)), Interval.of(min(abs(z) for z in f.z1)))
+    hyps, kappa = descent.joint_conjecture_hypotheses(s, Interval.of(A0), Interval.of(A1))
+    truths = [OPS.lt(Interval.of(h.lhs), Interval.of(h.rhs)) for h in hyps]
+    decrease = descent.certified_decrease(s)
+    out: dict[str, Any] = {"decrease": decrease, "change": None, "conclusion": Tri.UNKNOWN,
+                           "zero_gradient": all(_is_zero(c) for c in flat)}
+    if OPS.and_(*truths) is not Tri.TRUE:
+        out["condition"] = OPS.and_(*truths)
         return out
+    D = s.D
+    C = 2 * d3 * kappa * kappa / (1 - 2 * kappa * D)
+    out["condition"] = OPS.le(C * D * D, decrease)
+    if out["condition"] is not Tri.TRUE:
+        return out
+    moved = {k: tuple(tuple(w - lr * g for w, g in zip(wr, gr)) for wr, gr in zip(net.layer(k), grads[k]))
+             for k in ("W0", "W1", "W2")}
+    try:
+        loss_before = before()
+        after = mlp.loss(mlp.Mlp(moved["W0"], net.b0, moved["W1"], net.b1, moved["W2"], net.b2), x, label,
+                         mlp.interval_exp, mlp.interval_log, _interval_positive)
+    except CannotDecide:
+        return out
+    out["change"] = after - loss_before
+    out["conclusion"] = OPS.le(out["change"], -decrease)
+    return out
 
 
 # ---------------------------------------------------------------------------------------

@@ -1020,12 +1020,14 @@ def _sympy_steps() -> list[tuple[bool, Any]]:
 
 
 def _composition_steps(dims: tuple[int, int, int, int] = SYMBOLIC_DIMS) -> list[tuple[bool, Any]]:
-    """compose() (used for every number) equals the Lean-documented nesting of the named budgets."""
+    """compose() (used for every number) equals the Lean-documented nesting of the named budgets.
+    The symbols carry no sign assumptions: the identity is one of rational functions, so it holds
+    for every value (and sympy does not query assumptions while building the large expressions)."""
     from checker.backends import symbolic
 
     sp = symbolic.sympy()
     names = "u mu epsilon X A0 A1 w0 w1 w2 beta0 beta1 beta2 s zmin0 zmin1"
-    u, mu, eps, X, A0, A1, w0, w1, w2, be0, be1, be2, spread, zm0, zm1 = sp.symbols(names, positive=True)
+    u, mu, eps, X, A0, A1, w0, w1, w2, be0, be1, be2, spread, zm0, zm1 = sp.symbols(names)
     fmt = b32.Format("symbolic", u, mu, eps, gamma_rule=lambda n, uu: n * uu / (1 - n * uu))
     d0, d1, d2, d3 = dims
     s = b32.Scalars(dims=dims, x=X, a0=A0, a1=A1, w0=w0, w1=w1, w2=w2, b0=be0, b1=be1, b2=be2,

@@ -109,8 +109,16 @@ def new() -> Lemmas:
 # ---------------------------------------------------------------------------------------
 
 
-def real_lemma(acc: Lemmas, name: str, names: str, build: Callable[[Any, dict], tuple[Any, Any]], timeout_ms: int = 20_000) -> None:
-    """Prove ``∀ names. hyp ⇒ concl`` over ℝ (z3, fresh context; only ``unsat`` proves)."""
+ITE_SMT = ("simplify", "elim-term-ite", "smt")
+"""z3's core solver after the ``If`` terms of |·| are named: a faster route for lemmas that are
+mostly case analysis over the signs."""
+
+
+def real_lemma(acc: Lemmas, name: str, names: str, build: Callable[[Any, dict], tuple[Any, Any]], timeout_ms: int = 20_000,
+               tactic: tuple[str, ...] | None = None) -> None:
+    """Prove ``∀ names. hyp ⇒ concl`` over ℝ (z3, fresh context; only ``unsat`` proves). With
+    ``tactic``, the negation goes first to that z3 tactic pipeline; if it does not answer
+    ``unsat`` there, z3's default solver decides it as without one."""
     import z3
 
     from checker.backends import smt
@@ -123,10 +131,14 @@ def real_lemma(acc: Lemmas, name: str, names: str, build: Callable[[Any, dict], 
             return z3.RealVal(Fraction(x), ctx)
 
         hyp, concl = build(q, v)
-        s = z3.Solver(ctx=ctx)
-        s.set(timeout=timeout_ms)
-        s.add(hyp, z3.Not(concl))
-        answer = s.check()
+        answer = None
+        for route in ([tactic] if tactic else []) + [None]:
+            s = z3.Solver(ctx=ctx) if route is None else z3.Then(*(z3.Tactic(n, ctx=ctx) for n in route), ctx=ctx).solver()
+            s.set(timeout=timeout_ms)
+            s.add(hyp, z3.Not(concl))
+            answer = s.check()
+            if answer == z3.unsat:
+                break
         acc.add(answer == z3.unsat, t.step("smt", smt.version(), f"z3 over ℝ: {name}", str(answer)))
 
 
@@ -475,7 +487,7 @@ def head_lemmas(acc: Lemmas, u: Fraction = b32.U, mu: Fraction = b32.MU) -> None
     real_lemma(acc, "head factors: ρ_hi/(ρ_lo(1−γ))(1+u) ≤ H and ρ_lo/(ρ_hi(1+γ))(1−u) ≥ 1/H (y = e^δ, z = e^(uG))",
                "eps g d G y z", factors)
     real_lemma(acc, "head entry: |fl(e_k/Ŝ) − P_k| ≤ (H − 1)·P_k + μ", "P R Rlo Rhi H qv ph", entry)
-    real_lemma(acc, "head label: the rounded −1 keeps |ĉ − (P − onehot)| ≤ (H−1)(1+u) + u + μ(1+u)", "P H ph c", label)
+    real_lemma(acc, "head label: the rounded −1 keeps |ĉ − (P − onehot)| ≤ (H−1)(1+u) + u + μ(1+u)", "P H ph c", label, tactic=ITE_SMT)
     real_lemma(acc, "head exponent: fl(t̃_k − M) ∈ [−81, 0], within u·G of t̃_k − M", "tk M G s d", exponent)
 
 
