@@ -8,6 +8,8 @@ not re-check) is reported ``unknown`` with the reason.
 
 from __future__ import annotations
 
+import itertools
+
 from fractions import Fraction
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
@@ -206,6 +208,54 @@ def _solve(formula_of, claim: Claim, ctx: Context | None, timeout_ms: int | None
     return solver, answer, variables, limit
 
 
+Tactic = tuple[str, ...]
+"""A z3 tactic pipeline by name, e.g. ``("simplify", "elim-term-ite", "smt")``."""
+Cases = Callable[[Any, Any], Sequence[Any]]
+"""``(o, v) -> terms``: the negation is checked once per sign pattern (``> 0`` / ``≤ 0``) of the terms."""
+NLSAT: Tactic = ("simplify", "elim-term-ite", "qfnra-nlsat")
+"""z3's nonlinear decision procedure, after the ``If`` terms of |·| and relu are named."""
+ITE_SMT: Tactic = ("simplify", "elim-term-ite", "smt")
+"""z3's core solver after the ``If`` terms are named (case splitting by CDCL)."""
+
+
+def _negation_unsat(claim: Claim, ctx: Context | None, lemmas: Sequence[Lemma], tactic: Tactic | None, limit: int,
+                    signs: Sequence[bool] = (), cases: Cases | None = None) -> bool:
+    """The query of :func:`prove` for an untyped ``claim`` (its negation, with the lemmas'
+    instances), in a fresh context, conjoined with one sign pattern of ``cases``' terms; put to
+    the tactic pipeline (or to the default solver, seeded as :func:`_solve` seeds it). True only
+    on ``unsat``."""
+    z3 = _z3()
+    context = z3.Context()
+    v = claim.env({name: z3.Real(name, context) for name in claim.variables})
+    o = Z3Ops(context)
+    if tactic is None:
+        solver = z3.Solver(ctx=context)
+        if ctx is not None:
+            solver.set(random_seed=ctx.seed % (2**31))
+    else:
+        solver = z3.Then(*(z3.Tactic(name, ctx=context) for name in tactic), ctx=context).solver()
+    solver.set(timeout=limit)
+    for lemma in lemmas:
+        solver.add(lemma.claim.formula(o, lemma.claim.env(lemma.at(o, v))))
+    if cases is not None:
+        solver.add(*((x > 0) if positive else (x <= 0) for x, positive in zip(cases(o, v), signs)))
+    solver.add(o.not_(claim.formula(o, v)))
+    return solver.check() == z3.unsat
+
+
+def _fast_unsat(claim: Claim, ctx: Context | None, lemmas: Sequence[Lemma], tactic: Tactic | None,
+                cases: Cases | None, limit: int) -> bool:
+    """Is the negation unsat by the faster route: the tactic pipeline, and with ``cases`` in every
+    sign pattern of their terms (each point of ℝⁿ lies in one pattern, so all unsat means the
+    negation has no model)?"""
+    if cases is None:
+        return _negation_unsat(claim, ctx, lemmas, tactic, limit)
+    z3 = _z3()
+    count = len(cases(Z3Ops(), claim.env({name: z3.Real(name) for name in claim.variables})))
+    return all(_negation_unsat(claim, ctx, lemmas, tactic, limit, signs, cases)
+               for signs in itertools.product((True, False), repeat=count))
+
+
 def prove(
     claim: Claim,
     ctx: Context | None = None,
@@ -213,14 +263,33 @@ def prove(
     timeout_ms: int | None = None,
     rlimit: int | None = None,
     lemmas: Sequence[Lemma] = (),
+    tactic: Tactic | None = None,
+    cases: Cases | None = None,
 ) -> Verdict:
     """Prove ``∀ vars. hypotheses ⇒ conclusion`` over ℝ, or refute it with a re-checked model.
 
     With ``lemmas``, the proof is relative to those (already proved) claims' instances.
-    ``rlimit`` bounds z3's deterministic resource count, on top of the wall-clock ``timeout_ms``."""
+    ``rlimit`` bounds z3's deterministic resource count, on top of the wall-clock ``timeout_ms``.
+
+    ``tactic`` and ``cases`` give z3 a faster route to the same ``unsat`` (a tactic pipeline; an
+    exhaustive split into sign patterns of ``cases``' terms). Only a proof is taken from that
+    route, reported exactly as the default route reports it; any other outcome (a model, unknown,
+    a timeout) falls back to the default route, so refutations and unknowns are always its own.
+    Typed claims and lemmas (whose domains the default route asserts) and ``rlimit`` take the
+    default route only."""
     z3 = _z3()
     over = "over the declared domains (integers as Int)" if claim.typed else "over ℝ"
     method = f"z3: check the negation {over}" + (", from proved lemmas" if lemmas else "")
+    names = [lemma.claim.name for lemma in lemmas]
+    untyped = not claim.typed and not any(lemma.claim.typed for lemma in lemmas)
+    if (tactic is not None or cases is not None) and untyped and rlimit is None:
+        limit = timeout_ms if timeout_ms is not None else (ctx.smt_timeout_ms if ctx else 60_000)
+        with timed() as t:
+            holds = _fast_unsat(claim, ctx, lemmas, tactic, cases, limit)
+            step = t.step(NAME, version(), f"check ¬({claim.name})", "unsat", timeout_ms=limit, rlimit=None, lemmas=names)
+        if holds:
+            return proved(method, step, grade=Grade.UNIVERSAL, claim=claim.name, variables=list(claim.variables),
+                          lemmas=names)
     with timed() as t:
         try:
             solver, answer, variables, limit = _solve(

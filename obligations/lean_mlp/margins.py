@@ -14,7 +14,6 @@ step radius (``‖e‖₁ ≤ D``); ``a`` bounds the layer input entrywise (``|x
 
 from __future__ import annotations
 
-import itertools
 from typing import Any, Callable, Sequence
 
 from checker import Expect, Source, obligation
@@ -22,7 +21,7 @@ from checker.declare import declare_bound
 from checker.backends import smt, symbolic
 from checker.claims import Claim, claim
 from checker.model import Grade, Verdict
-from checker.verdicts import all_of, proved, regrade, timed
+from checker.verdicts import all_of, regrade
 
 DOC = "002_9648822bf1d4473c.txt"
 DOC4 = "004_8327de8ce09705d9.txt"
@@ -83,70 +82,18 @@ def same_strict_sign(o: Any, before: Any, after: Any) -> Any:
 # the same z3 question, posed faster
 # ---------------------------------------------------------------------------------------
 
-Tactic = tuple[str, ...]
-"""A z3 tactic pipeline by name, e.g. ``("simplify", "elim-term-ite", "smt")``."""
-Cases = Callable[[Any, Any], Sequence[Any]]
-"""``(o, v) -> terms``: the negation is checked once per sign pattern (``> 0`` / ``≤ 0``) of the terms."""
-
-
-def _negation_unsat(claim: Claim, ctx: Any, lemmas: Sequence[smt.Lemma], tactic: Tactic | None,
-                    signs: Sequence[bool] = (), cases: Cases | None = None) -> bool:
-    """``smt.prove``'s query for ``claim`` (the negation, with the lemmas' instances), in a fresh
-    z3 context, conjoined with one sign pattern of ``cases``' terms; put to the tactic pipeline
-    (or to z3's default solver, seeded as ``smt.prove`` seeds it). True only on ``unsat``."""
-    import z3
-
-    context = z3.Context()
-    v = claim.env({name: z3.Real(name, context) for name in claim.variables})
-    o = smt.Z3Ops(context)
-    if tactic is None:
-        solver = z3.Solver(ctx=context)
-        if ctx is not None:
-            solver.set(random_seed=ctx.seed % (2**31))
-    else:
-        solver = z3.Then(*(z3.Tactic(t, ctx=context) for t in tactic), ctx=context).solver()
-    solver.set(timeout=ctx.smt_timeout_ms if ctx is not None else 60_000)
-    for lemma in lemmas:
-        solver.add(lemma.claim.formula(o, lemma.claim.env(lemma.at(o, v))))
-    if cases is not None:
-        solver.add(*((x > 0) if positive else (x <= 0) for x, positive in zip(cases(o, v), signs)))
-    solver.add(o.not_(claim.formula(o, v)))
-    return solver.check() == z3.unsat
+Tactic = smt.Tactic
+Cases = smt.Cases
+NLSAT = smt.NLSAT
+ITE_SMT = smt.ITE_SMT
 
 
 def prove_fast(claim: Claim, ctx: Any, *, tactic: Tactic | None = None, cases: Cases | None = None,
                lemmas: Sequence[smt.Lemma] = ()) -> Verdict:
-    """``smt.prove(claim, ctx, lemmas=lemmas)``, with z3 given a better route to the same
-    ``unsat``: a tactic pipeline (``tactic``), or an exhaustive split into sign patterns of
-    ``cases``' terms (each pattern a fresh z3 call, all of them ``unsat``: every point of ℝⁿ
-    lies in one pattern, so the negation has no model). Only a proof is taken from this route,
-    and it is reported exactly as ``smt.prove`` reports it; any other outcome (a model, unknown,
-    a timeout) defers to ``smt.prove`` itself, so refutations and unknowns are the engine's.
-    Typed claims and typed lemmas (whose domains ``smt.prove`` asserts) go to ``smt.prove``."""
-    if claim.typed or any(lemma.claim.typed for lemma in lemmas):
-        return smt.prove(claim, ctx, lemmas=lemmas)
-    names = [lemma.claim.name for lemma in lemmas]
-    with timed() as t:
-        if cases is None:
-            holds = _negation_unsat(claim, ctx, lemmas, tactic)
-        else:
-            import z3
-
-            count = len(cases(smt.Z3Ops(), claim.env({n: z3.Real(n) for n in claim.variables})))
-            holds = all(_negation_unsat(claim, ctx, lemmas, tactic, signs, cases)
-                        for signs in itertools.product((True, False), repeat=count))
-        step = t.step(smt.NAME, smt.version(), f"check ¬({claim.name})", "unsat",
-                      timeout_ms=ctx.smt_timeout_ms if ctx is not None else 60_000, rlimit=None, lemmas=names)
-    if not holds:
-        return smt.prove(claim, ctx, lemmas=lemmas)
-    method = "z3: check the negation over ℝ" + (", from proved lemmas" if lemmas else "")
-    return proved(method, step, grade=Grade.UNIVERSAL, claim=claim.name, variables=list(claim.variables), lemmas=names)
-
-
-NLSAT: Tactic = ("simplify", "elim-term-ite", "qfnra-nlsat")
-"""z3's nonlinear decision procedure, after the ``If`` terms of |·| and relu are named."""
-ITE_SMT: Tactic = ("simplify", "elim-term-ite", "smt")
-"""z3's core solver after the ``If`` terms are named (case splitting by CDCL)."""
+    """``smt.prove(claim, ctx, lemmas=lemmas)`` with z3 given a faster route to the same
+    ``unsat`` (a tactic pipeline, or an exhaustive split into sign patterns of ``cases``' terms);
+    anything but a proof from that route defers to z3's default route (see :func:`smt.prove`)."""
+    return smt.prove(claim, ctx, lemmas=lemmas, tactic=tactic, cases=cases)
 
 
 def prove_each(method: str, claims: Sequence[Claim], ctx: Any, family: str, *, tactic: Tactic | None = None,

@@ -130,3 +130,37 @@ def test_model_at_a_pole_is_unknown_not_a_crash():
     re-checked exactly, so the answer must be unknown, not an exception."""
     ratio = claim("self-ratio-one", "x", lambda o, v: o.eq(v.x / v.x, 1))
     assert smt.prove(ratio, CTX).status is Status.UNKNOWN
+
+
+ABS_SPLIT = claim("abs-triangle", "x y", lambda o, v: o.le(o.abs(v.x + v.y), o.abs(v.x) + o.abs(v.y)))
+
+
+@pytest.mark.parametrize("route", [dict(tactic=smt.NLSAT), dict(tactic=smt.ITE_SMT),
+                                   dict(cases=lambda o, v: [v.x, v.y]),
+                                   dict(tactic=smt.NLSAT, cases=lambda o, v: [v.x + v.y])])
+def test_fast_route_proves_what_the_default_route_proves_and_reports_it_identically(route):
+    """A tactic pipeline or a sign-pattern split reaches the same unsat, and the verdict (status,
+    grade, method, claim, step answer) is the default route's."""
+    default, fast = smt.prove(ABS_SPLIT, CTX), smt.prove(ABS_SPLIT, CTX, **route)
+    assert default.status is fast.status is Status.PROVED
+    assert fast.certificate.grade == default.certificate.grade and fast.certificate.method == default.certificate.method
+    assert fast.certificate.data == default.certificate.data
+    assert [(s.backend, s.answer) for s in fast.certificate.steps] == [(s.backend, s.answer) for s in default.certificate.steps]
+
+
+@pytest.mark.parametrize("entry", INVALID, ids=ids(INVALID))
+def test_fast_route_never_refutes_by_itself(entry):
+    """A false claim given a tactic and cases is still refuted by the default route, with its
+    model re-checked exactly; the fast route only ever contributes a proof."""
+    v = smt.prove(entry.claim, CTX, tactic=smt.NLSAT, cases=lambda o, v: [v[n] for n in entry.claim.variables[:1]])
+    assert v.status is Status.REFUTED, v.certificate.reason
+    assert [s.backend for s in v.certificate.steps] == [smt.NAME, exact.NAME]
+    assert exact.evaluate(entry.claim, _witness(v)).is_counterexample
+
+
+def test_a_split_that_misses_a_sign_pattern_cannot_prove():
+    """Every sign pattern is checked: a claim false only where x ≤ 0 is not proved by a split on x."""
+    positive_only = claim("x-positive", "x", lambda o, v: o.gt(o.abs(v.x), -v.x))
+    v = smt.prove(positive_only, CTX, tactic=smt.NLSAT, cases=lambda o, v: [v.x])
+    assert v.status is Status.REFUTED
+    assert Fraction(v.certificate.witness["x"]) <= 0
