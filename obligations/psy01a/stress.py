@@ -342,7 +342,7 @@ class _Precision:
 
 
 @functools.lru_cache(maxsize=4)
-def _concrete(spec: StressSpec = SPEC) -> tuple[Net, Any, Any, CleanPass]:
+def concrete_network(spec: StressSpec = SPEC) -> tuple[Net, Any, Any, CleanPass]:
     """The concrete network, its test set and their rigorous clean pass (shared by both certificates)."""
     with _Precision():
         net = stress_network(spec)
@@ -353,7 +353,7 @@ def _concrete(spec: StressSpec = SPEC) -> tuple[Net, Any, Any, CleanPass]:
 @functools.lru_cache(maxsize=4)
 def frozen_certificates(spec: StressSpec = SPEC) -> dict[str, Any]:
     """The frozen-gate certificate on the concrete network and test set (rigorous)."""
-    net, u, y, cp = _concrete(spec)
+    net, u, y, cp = concrete_network(spec)
     with _Precision():
         prep = _Prepared(net)
         per_input = [frozen_gate_bounds(prep, cp, c, int(y[c]), spec.sigma) for c in range(len(y))]
@@ -366,7 +366,7 @@ def frozen_certificates(spec: StressSpec = SPEC) -> dict[str, Any]:
 def global_certificates(spec: StressSpec = SPEC) -> dict[str, Any]:
     """The global certificate on the concrete network and test set (rigorous)."""
     flint = _flint()
-    net, u, y, cp = _concrete(spec)
+    net, u, y, cp = concrete_network(spec)
     n = len(y)
     with _Precision():
         norms = [opnorm_upper(x) for x in net.weights]
@@ -400,7 +400,7 @@ def global_certificates(spec: StressSpec = SPEC) -> dict[str, Any]:
 def certificates(spec: StressSpec = SPEC) -> dict[str, Any]:
     """Frozen-gate and global certificates on the concrete network and test set (rigorous);
     each part is built once per process, and only when asked for."""
-    net, u, y, _ = _concrete(spec)
+    net, u, y, _ = concrete_network(spec)
     return {"net": net, "u": u, "y": y, **frozen_certificates(spec), **global_certificates(spec)}
 
 
