@@ -210,15 +210,18 @@ def survivor_count_gap(ctx):
     """
     parts = {"bound (z3)": smt.prove(SURVIVOR_BOUND, ctx), "zero gap iff aligned (z3)": smt.prove(SURVIVOR_ZERO, ctx)}
     fractions_ = sorted({Fraction(a, b) for b in range(1, 11) for a in range(0, b + 1)})
+    kept = {f: 1 - f for f in fractions_}  # 1 − f and d(1 − f), computed once, not once per N
+    target = {(d, f): d * kept[f] for d in fractions_ for f in fractions_}
     with timed() as t:
         cases, bad = 0, []
         for n in range(1, 41):
+            bound = {f: (2 - f) / n for f in fractions_}
             for d in (x for x in fractions_ if x > 0):
                 for f in (x for x in fractions_ if x < 1):
                     cases += 1
                     ke, kf = rm.nested_counts(n, d, f)
-                    gap = Fraction(kf, n) - d * (1 - f)
-                    if not (kf == ceil_fraction((1 - f) * ke) == ke - math.floor(f * ke) and 0 <= gap < (2 - f) / n):
+                    gap = Fraction(kf, n) - target[d, f]
+                    if not (kf == ceil_fraction(kept[f] * ke) == ke - math.floor(f * ke) and 0 <= gap < bound[f]):
                         bad.append({"N": n, "d": d, "f": f, "Ke": ke, "Kf": kf, "gap": gap, "(2-f)/N": (2 - f) / n,
                                     "⌈(1−f)K_e⌉": ceil_fraction((1 - f) * ke)})
         step = t.step(exact.NAME, exact.VERSION, "reference nested_counts: both forms of K_f and the bound",
