@@ -168,14 +168,16 @@ def _sym() -> dict[str, Any]:
     d = sp.sqrt(d2)
     fstar = maximiser(v, e)
     out = {"sp": sp, "v": v, "e": e, "f": f, **p, "b": b, "h": h, "mu": mu, "D2": d2, "D": d, "fstar": fstar}
-    # ∂_f(μ/D) · D³ — the sign of the fixed-e stress slope (D > 0)
-    out["dSdf_D3"] = sp.expand(sp.simplify(sp.diff(mu / d, f) * d**3))
+    # ∂_f(μ/D) · D³ — the sign of the fixed-e stress slope (D > 0). The product is a rational
+    # function of the symbols and √D²; cancel (exact, √D² as one more indeterminate) removes the
+    # powers of √D² and leaves the polynomial.
+    out["dSdf_D3"] = sp.expand(sp.cancel(sp.diff(mu / d, f) * d**3))
     # along the maximising curve f = f*(e)
     n_curve = mu.subs(f, fstar)
     d2_curve = d2.subs(f, fstar)
     out["N_curve"] = sp.expand(n_curve)
     out["D2_curve"] = sp.expand(d2_curve)
-    out["dSde_curve_D3"] = sp.expand(sp.simplify(sp.diff(n_curve / sp.sqrt(d2_curve), e) * sp.sqrt(d2_curve) ** 3))
+    out["dSde_curve_D3"] = sp.expand(sp.cancel(sp.diff(n_curve / sp.sqrt(d2_curve), e) * sp.sqrt(d2_curve) ** 3))
     out["db_df"] = sp.diff(b, f)
     return out
 

@@ -123,19 +123,28 @@ def cue_of(s: int) -> tuple[Fraction, Fraction]:
     return rm.CUE_VISUAL if s == 1 else rm.CUE_VOICE
 
 
-def _const(o: Any, b: bool) -> Any:
-    return o.and_() if b else o.or_()
-
-
 def _cmp(o: Any, op: str, a: Any, b: Any) -> Any:
+    """``a op b``: a Python bool when both sides are exact constants, else an ops term."""
     if isinstance(a, Fraction) and isinstance(b, Fraction):
-        return _const(o, {"lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b}[op])
+        return {"lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b}[op]
     return getattr(o, op)(a, b)
+
+
+def _all(o: Any, conditions: Any) -> Any:
+    """The conjunction of ``conditions`` (ops terms or Python bools): constant conjuncts are
+    decided here — one false makes it false, true ones are dropped."""
+    terms = []
+    for c in conditions:
+        if c is False:
+            return o.or_()
+        if c is not True:
+            terms.append(c)
+    return o.and_(*terms)
 
 
 def classified_as(o: Any, z: list[Any], label: int) -> Any:
     """The arg-max with the smallest-index tie rule is ``label``."""
-    return o.and_(*(_cmp(o, "gt" if k < label else "ge", z[label], z[k]) for k in range(len(z)) if k != label))
+    return _all(o, (_cmp(o, "gt" if k < label else "ge", z[label], z[k]) for k in range(len(z)) if k != label))
 
 
 def region_claim(layers: tuple[rm.Layer, ...], j: int, s: int, label: int, radius: Fraction = RADIUS):
@@ -153,10 +162,10 @@ def region_claim(layers: tuple[rm.Layer, ...], j: int, s: int, label: int, radiu
 
     def conclusion(o, v):
         pre = first(o, v)
-        _, z = rm.forward_ops(o, layers, u(v))
-        return o.and_(_cmp(o, "gt", pre[m], Fraction(0)),
-                      *(_cmp(o, "le", p, Fraction(0)) for i, p in enumerate(pre) if i != m),
-                      classified_as(o, z, label))
+        _, z = rm.forward_ops(o, layers[1:], [rm.relu_ops(o, x) for x in pre])  # the layers after the first
+        return _all(o, (_cmp(o, "gt", pre[m], Fraction(0)),
+                        *(_cmp(o, "le", p, Fraction(0)) for i, p in enumerate(pre) if i != m),
+                        classified_as(o, z, label)))
 
     return claim(
         f"region-E-cluster{j}-cue{'+' if s == 1 else '-'}", "e1 e2", conclusion,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from checker.model import Grade
 from checker import Expect, Source, obligation
@@ -210,15 +210,18 @@ def survivor_count_gap(ctx):
     """
     parts = {"bound (z3)": smt.prove(SURVIVOR_BOUND, ctx), "zero gap iff aligned (z3)": smt.prove(SURVIVOR_ZERO, ctx)}
     fractions_ = sorted({Fraction(a, b) for b in range(1, 11) for a in range(0, b + 1)})
+    kept = {f: 1 - f for f in fractions_}  # 1 − f and d(1 − f), computed once, not once per N
+    target = {(d, f): d * kept[f] for d in fractions_ for f in fractions_}
     with timed() as t:
         cases, bad = 0, []
         for n in range(1, 41):
+            bound = {f: (2 - f) / n for f in fractions_}
             for d in (x for x in fractions_ if x > 0):
                 for f in (x for x in fractions_ if x < 1):
                     cases += 1
                     ke, kf = rm.nested_counts(n, d, f)
-                    gap = Fraction(kf, n) - d * (1 - f)
-                    if not (kf == ceil_fraction((1 - f) * ke) == ke - math.floor(f * ke) and 0 <= gap < (2 - f) / n):
+                    gap = Fraction(kf, n) - target[d, f]
+                    if not (kf == ceil_fraction(kept[f] * ke) == ke - math.floor(f * ke) and 0 <= gap < bound[f]):
                         bad.append({"N": n, "d": d, "f": f, "Ke": ke, "Kf": kf, "gap": gap, "(2-f)/N": (2 - f) / n,
                                     "⌈(1−f)K_e⌉": ceil_fraction((1 - f) * ke)})
         step = t.step(exact.NAME, exact.VERSION, "reference nested_counts: both forms of K_f and the bound",
@@ -343,29 +346,47 @@ def fixed_masks_commute(ctx):
         "reference apply_mask": _check("masks", ok, step, f"{cases} enumerated mask pairs", cases=cases)})
 
 
-def _nesting_cases(shape: tuple[int, int], values: Sequence[int], all_masks: bool):
-    """(weights, initial mask, K₁, K₂) for every matrix, initial mask and pair K₂ ≤ K₁ ≤ |M₀|."""
-    n = shape[0] * shape[1]
-    masks = [frozenset(i for i in range(n) if bits[i]) for bits in itertools.product((0, 1), repeat=n)] if all_masks \
-        else [frozenset(range(n))]
-    for ws in itertools.product(values, repeat=n):
-        for m0 in masks:
-            if not m0:
-                continue
-            for k1 in range(len(m0) + 1):
-                for k2 in range(k1 + 1):
-                    yield ws, m0, k1, k2
+def _nesting_masks(n: int, all_masks: bool) -> list[frozenset[int]]:
+    """The initial masks M₀ of the search: every nonempty subset of the n positions, or only the full one."""
+    if not all_masks:
+        return [frozenset(range(n))]
+    return [m for bits in itertools.product((0, 1), repeat=n) if (m := frozenset(i for i in range(n) if bits[i]))]
+
+
+def _memoised(prune: Any, ws: tuple) -> Callable[[int, frozenset[int]], frozenset[int]]:
+    """``prune`` at the fixed weights ``ws``, each (K, eligible set) computed once."""
+    memo: dict[tuple[int, frozenset[int]], frozenset[int]] = {}
+
+    def pruned(k: int, eligible: frozenset[int]) -> frozenset[int]:
+        key = (k, eligible)
+        if key not in memo:
+            memo[key] = frozenset(prune(ws, k, eligible))
+        return memo[key]
+
+    return pruned
 
 
 def nesting_counterexample(prune: Any = spec_prune, shape: tuple[int, int] = (2, 2), values: Sequence[int] = range(-2, 3),
                            all_masks: bool = True) -> tuple[int, tuple | None]:
-    """Search every case of the scope for prune(K₂, prune(K₁, M₀)) ≠ prune(K₂, M₀); returns
-    (cases examined, first counterexample or None). ``prune(weights, k, eligible)`` → set."""
+    """Search every case of the scope — every matrix, nonempty initial mask M₀ and pair
+    K₂ ≤ K₁ ≤ |M₀| — for prune(K₂, prune(K₁, M₀)) ≠ prune(K₂, M₀); returns (cases examined,
+    first counterexample or None). ``prune(weights, k, eligible)`` → set.
+
+    For one matrix the same (K, eligible set) recurs across cases (the one-shot sets are the
+    nested prunings' inputs, and other cases' masks), so each ``prune`` value is computed once
+    per matrix."""
+    n = shape[0] * shape[1]
+    masks = _nesting_masks(n, all_masks)
     cases = 0
-    for ws, m0, k1, k2 in _nesting_cases(shape, values, all_masks):
-        cases += 1
-        if prune(ws, k2, prune(ws, k1, m0)) != prune(ws, k2, m0):
-            return cases, (ws, sorted(m0), k1, k2)
+    for ws in itertools.product(values, repeat=n):
+        pruned = _memoised(prune, ws)
+        for m0 in masks:
+            one_shot = [pruned(k, m0) for k in range(len(m0) + 1)]
+            for k1 in range(len(m0) + 1):
+                for k2 in range(k1 + 1):
+                    cases += 1
+                    if pruned(k2, one_shot[k1]) != one_shot[k2]:
+                        return cases, (ws, sorted(m0), k1, k2)
     return cases, None
 
 

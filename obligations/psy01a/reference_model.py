@@ -408,23 +408,43 @@ def exact_layers(net: ReluNetwork) -> tuple[Layer, ...]:
     return tuple(layers)
 
 
-def _relu(o: Any, a: Any) -> Any:
+def relu_ops(o: Any, a: Any) -> Any:
+    """ReLU over an ops namespace, exact on an exact constant."""
     if isinstance(a, Fraction):
         return a if a > 0 else Fraction(0)
     return o.relu(a)
 
 
 def preactivations_ops(layer: Layer, h: Sequence[Any]) -> list[Any]:
-    """``B h + b`` skipping exact zeros (so constants stay exact Fractions)."""
+    """``B h + b`` skipping exact zeros (so constants stay exact Fractions).
+
+    Exact inputs are folded into the constant first; the other inputs (terms of an ops
+    namespace, e.g. z3) are summed per distinct weight and multiplied once by it,
+    Σ_w w·(Σ_{j: B_ij = w} h_j) — the same linear form, with one product per distinct weight
+    of a row instead of one per entry; rows with the same weight on the same inputs share
+    the term."""
     rows, bias = layer
+    # per input: None for an exact zero (skipped), True for another exact value, False for a term
+    exact_value = [(True if x else None) if isinstance(x, Fraction) else False for x in h]
     out = []
+    shared: dict[tuple[Fraction, tuple[int, ...]], Any] = {}
     for row, b in zip(rows, bias):
         acc: Any = b
+        by_weight: dict[Fraction, list[int]] = {}
         for j, w in row:
-            x = h[j]
-            if isinstance(x, Fraction) and x == 0:
-                continue
-            acc = acc + w * x
+            kind = exact_value[j]
+            if kind:
+                acc = acc + w * h[j]
+            elif kind is False:
+                by_weight.setdefault(w, []).append(j)
+        for w, js in by_weight.items():
+            key = (w, tuple(js))
+            if key not in shared:
+                total = h[js[0]]
+                for j in js[1:]:
+                    total = total + h[j]
+                shared[key] = total if w == 1 else w * total
+            acc = acc + shared[key]
         out.append(acc)
     return out
 
@@ -437,7 +457,7 @@ def forward_ops(o: Any, layers: Sequence[Layer], u: Sequence[Any]) -> tuple[list
         a = preactivations_ops(layer, h)
         if i == len(layers) - 1:
             return hidden, a
-        h = [_relu(o, x) for x in a]
+        h = [relu_ops(o, x) for x in a]
         hidden.append(h)
     raise ShapeError("a network needs at least one layer")
 

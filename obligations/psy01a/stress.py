@@ -330,21 +330,45 @@ def frozen_gate_bounds(prep: _Prepared, cp: CleanPass, col: int, y: int, sigma: 
     return Certified(lo, hi, eps.hi, tuple(ps))
 
 
+class _Precision:
+    """arb's working precision set to ``ARB_PREC`` inside the block, restored after it."""
+
+    def __enter__(self) -> None:
+        self.old = _flint().ctx.prec
+        _flint().ctx.prec = ARB_PREC
+
+    def __exit__(self, *exc: Any) -> None:
+        _flint().ctx.prec = self.old
+
+
 @functools.lru_cache(maxsize=4)
-def certificates(spec: StressSpec = SPEC) -> dict[str, Any]:
-    """Frozen-gate and global certificates on the concrete network and test set (rigorous)."""
-    flint = _flint()
-    old = flint.ctx.prec
-    flint.ctx.prec = ARB_PREC
-    try:
+def concrete_network(spec: StressSpec = SPEC) -> tuple[Net, Any, Any, CleanPass]:
+    """The concrete network, its test set and their rigorous clean pass (shared by both certificates)."""
+    with _Precision():
         net = stress_network(spec)
         u, y = evaluation_set(spec)
-        cp = clean_pass(net, u)
+        return net, u, y, clean_pass(net, u)
+
+
+@functools.lru_cache(maxsize=4)
+def frozen_certificates(spec: StressSpec = SPEC) -> dict[str, Any]:
+    """The frozen-gate certificate on the concrete network and test set (rigorous)."""
+    net, u, y, cp = concrete_network(spec)
+    with _Precision():
         prep = _Prepared(net)
         per_input = [frozen_gate_bounds(prep, cp, c, int(y[c]), spec.sigma) for c in range(len(y))]
-        n = len(per_input)
-        frozen_lower = sum((c.lower for c in per_input), Fraction(0)) / n
-        frozen_upper = sum((c.upper for c in per_input), Fraction(0)) / n
+    n = len(per_input)
+    return {"per_input": per_input, "frozen_lower": sum((c.lower for c in per_input), Fraction(0)) / n,
+            "frozen_upper": sum((c.upper for c in per_input), Fraction(0)) / n}
+
+
+@functools.lru_cache(maxsize=4)
+def global_certificates(spec: StressSpec = SPEC) -> dict[str, Any]:
+    """The global certificate on the concrete network and test set (rigorous)."""
+    flint = _flint()
+    net, u, y, cp = concrete_network(spec)
+    n = len(y)
+    with _Precision():
         norms = [opnorm_upper(x) for x in net.weights]
         widths = spec.widths
         c_theta = flint.arb(0)
@@ -366,15 +390,18 @@ def certificates(spec: StressSpec = SPEC) -> dict[str, Any]:
             global_rows.append({"sigma": fmt(s), "threshold_2σRC_upper": to_interval(threshold).describe(12), "certified_inputs": count,
                                 "lower_bound": fmt(bound), "lower_bound_float": float(bound)})
         return {
-            "net": net, "u": u, "y": y, "per_input": per_input,
-            "frozen_lower": frozen_lower, "frozen_upper": frozen_upper,
             "opnorm_upper": [to_interval(x).describe(12) for x in norms], "C_theta_upper": to_interval(c_theta).describe(12),
             "H": hidden,
             "R_delta": to_interval(r_delta).describe(10), "global": global_rows,
             "margins_lower": [float(_to_fraction(m)) for m in margins],
         }
-    finally:
-        flint.ctx.prec = old
+
+
+def certificates(spec: StressSpec = SPEC) -> dict[str, Any]:
+    """Frozen-gate and global certificates on the concrete network and test set (rigorous);
+    each part is built once per process, and only when asked for."""
+    net, u, y, _ = concrete_network(spec)
+    return {"net": net, "u": u, "y": y, **frozen_certificates(spec), **global_certificates(spec)}
 
 
 # ---------------------------------------------------------------------------------------
@@ -582,7 +609,7 @@ def global_stress_certificate(ctx):
     parts["‖·‖∞ ≤ ‖·‖₂ (z3)"] = smt.prove(SUP_LE_EUCLID, ctx)
     parts["exceptional event (z3)"] = smt.prove(EVENT_BOUND, ctx)
     with timed() as t:
-        cert = certificates()
+        cert = global_certificates()
         step = t.step("interval", interval.version(), "rigorous global certificate on the concrete network",
                       f"C_θ ≤ {cert['C_theta_upper']}", R_delta=cert["R_delta"])
     concrete = proved("rigorous arb enclosures", step, grade=Grade.INSTANCES, over="the concrete network",
@@ -730,7 +757,7 @@ def frozen_gate_certificate(ctx):
              "gate lemma, every coordinate of any width (z3)": smt.prove(GATE_LEMMA, ctx),
              "agreement induction end to end, scalar widths (z3)": smt.prove(FROZEN_AGREE, ctx, timeout_ms=30_000)}
     with timed() as t:
-        cert = certificates()
+        cert = frozen_certificates()
         lo, hi = cert["frozen_lower"], cert["frozen_upper"]
         step = t.step("interval", interval.version(), "rigorous frozen-gate certificate", f"[{float(lo):.4f}, {float(hi):.4f}]")
     per = cert["per_input"]
