@@ -1,7 +1,9 @@
 """Worker processes: one fresh process per job, forked from a clean template.
 
-The *template* is a process spawned once (per parent) that imports the engine and the heavy
-libraries (numpy, sympy, z3, mpmath, flint) and nothing of any catalogue. For every job (one
+The *template* is a process spawned once (per parent) that imports the engine, the catalogue's
+modules and the heavy libraries (numpy, sympy, z3, mpmath, flint) those modules reach by an
+import statement — only those: a larger template costs every fork more (:func:`heavy_libraries`;
+a library a job imports anyway is imported into the template after that job). For every job (one
 obligation's discharge, or importing catalogue modules to see whether they load) it forks a
 child, so each job starts from the same clean state, whatever the previous one did, without
 paying for the imports again. Once jobs come, the child for the next one is forked while the
@@ -34,6 +36,7 @@ import math
 import multiprocessing
 import os
 import pickle
+import re
 import resource
 import select
 import signal
@@ -59,6 +62,8 @@ LIBRARIES = (
     "numpy.random", "sympy.combinatorics", "sympy.tensor.tensor", "sympy.physics.units",
     "sympy.assumptions.wrapper", "sympy.sets.setexpr", "sympy.integrals.manualintegrate", "sympy.stats",
 )
+HEAVY = tuple(m for m in LIBRARIES if not m.startswith("checker."))
+_HEAVY_ROOTS = frozenset(m.split(".")[0] for m in HEAVY)
 OUTPUT_LIMIT = 8000  # characters of a job's stdout/stderr kept
 THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
 _POLL_S = 0.01
@@ -177,11 +182,22 @@ def _kill_group(pgid: int) -> None:
         pass
 
 
-def _announced_exit(buffer: bytearray) -> int | None:
-    """The exit code the child announced as its last word, if the buffer holds exactly that."""
-    if len(buffer) == 8 and buffer[:4] == _EXIT_MARK:
-        return struct.unpack(">i", buffer[4:])[0]
+def _announced_exit(buffer: bytearray) -> tuple[int, tuple[str, ...]] | None:
+    """The exit code the child announced as its last word, with the heavy libraries it imported
+    that the template lacks, if the buffer holds exactly that (names outside :data:`HEAVY` are
+    ignored: the template imports nothing a job names but those)."""
+    if len(buffer) >= 8 and buffer[:4] == _EXIT_MARK:
+        try:
+            names = bytes(buffer[8:]).decode("ascii").split(",") if len(buffer) > 8 else []
+        except UnicodeDecodeError:
+            return None
+        return struct.unpack(">i", buffer[4:8])[0], tuple(n for n in names if n in HEAVY)
     return None
+
+
+def _missing_heavy() -> list[str]:
+    """The heavy libraries this (forked) job imported that its template had not."""
+    return [m for m in HEAVY if m in sys.modules and m not in _TEMPLATE_MODULES]
 
 
 def _rss_and_children(pid: int) -> tuple[int, int, list[int]] | None:
@@ -247,6 +263,83 @@ def group_rss_mib(pgids: set[int]) -> dict[int, float]:
         if pgrp in totals:
             totals[pgrp] += rss * page
     return totals
+
+
+_IMPORT = re.compile(r"^[ \t]*(?:import[ \t]+([\w., \t]+)|from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]+))",
+                     re.MULTILINE)
+# What the engine's backends import lazily, when a catalogue module imports them.
+BACKEND_LIBRARIES = {
+    "checker.backends.smt": ("z3",),
+    "checker.backends.symbolic": ("sympy",),
+    "checker.backends.sampling": ("numpy",),
+    "checker.backends.interval": ("mpmath", "flint"),
+}
+
+
+def _imports_of(name: str) -> set[str]:
+    """Every module an import statement of ``name``'s source names, at module level or inside a
+    function (``from p import a`` names ``p`` and ``p.a``); empty if the source is not found.
+    Read by a regular expression, not parsed: an import written in a string only adds a name."""
+    import importlib.util
+
+    module = sys.modules.get(name)
+    path = getattr(module, "__file__", None)
+    if path is None:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError, AttributeError):
+            return set()
+        path = spec.origin if spec is not None else None
+    if not path or not path.endswith(".py"):
+        return set()
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+    except OSError:
+        return set()
+    package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
+    found: set[str] = set()
+    for plain, base, names in _IMPORT.findall(text):
+        if plain:
+            found.update(part.split()[0] for part in plain.split(",") if part.strip())
+            continue
+        level = len(base) - len(base.lstrip("."))
+        base = base.lstrip(".")
+        if level:
+            parts = package.split(".")
+            parent = ".".join(parts[:len(parts) - level + 1])
+            base = f"{parent}.{base}" if base else parent
+        if base:
+            found.add(base)
+            found.update(f"{base}.{part.split()[0]}" for part in names.strip("()").split(",") if part.split())
+    return found
+
+
+def heavy_libraries(modules: Any) -> list[str]:
+    """The heavy libraries (:data:`HEAVY`, with the submodules listed there) that an import
+    statement reaches from the catalogue ``modules`` — directly, through other modules of their
+    top-level packages, or through a backend that imports them lazily (:data:`BACKEND_LIBRARIES`)
+    — at module level or inside a function: what their jobs will import, so that the template
+    imports it once instead. A library reached another way (the engine's own lazy imports,
+    ``importlib``) is imported by the first job that needs it, and then by the template."""
+    packages = {m.split(".")[0] for m in modules} - {"checker"}
+    seen: set[str] = set()
+    wanted: set[str] = set()
+    todo = list(modules)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for imported in _imports_of(name):
+            root = imported.split(".")[0]
+            if root in _HEAVY_ROOTS:
+                wanted.add(root)
+            elif imported in BACKEND_LIBRARIES:
+                wanted.update(BACKEND_LIBRARIES[imported])
+            elif root in packages and imported not in seen:
+                todo.append(imported)
+    return [m for m in HEAVY if m.split(".")[0] in wanted]
 
 
 # ---------------------------------------------------------------------------------------
@@ -324,7 +417,8 @@ def _child(kind: str, payload: Any, writer: int, out_fd: int, memory_mib: int, s
         # Announce the exit code and close the answer pipe before exiting: the template then
         # finishes the job at once instead of waiting for the kernel to tear the process down.
         try:
-            os.write(writer, _EXIT_MARK + struct.pack(">i", code))
+            learned = ",".join(_missing_heavy()).encode("ascii")
+            os.write(writer, _EXIT_MARK + struct.pack(">i", code) + learned)
             os.close(writer)
         except BaseException:  # noqa: BLE001
             pass
@@ -350,6 +444,7 @@ class _Running:
     peak_rss_mib: float = 0.0
     eof: bool = False  # the answer pipe is closed: stop selecting on it
     announced: int | None = None  # the exit code the child announced before closing the pipe
+    learned: tuple[str, ...] = ()  # heavy libraries the child imported that the template lacks
 
 
 @dataclass(frozen=True, slots=True)
@@ -421,6 +516,7 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
     # without waiting for a fork. A preload makes the spare stale (it lacks the new modules).
     spare: _Spare | None = None
     serving = False
+    attempted: set[str] = set()  # heavy libraries the template has tried to import
 
     def shutdown(*_: Any) -> None:
         for pid in [*(job.pid for job in jobs.values()), *exiting, *([spare.pid] if spare else [])]:
@@ -454,6 +550,14 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
                         _discard_spare(spare, exiting)
                         spare = None
                         _preload(msg[1], msg[2])
+                        if len(msg) > 3 and msg[3]:
+                            try:
+                                reached = heavy_libraries(msg[3])
+                            except Exception:  # noqa: BLE001 - the jobs then import what they need
+                                reached = []
+                            attempted.update(reached)
+                            if reached:
+                                _preload(reached, msg[2])
                     else:
                         _start(conn, jobs, msg, spare)
                         spare, serving = None, True
@@ -476,10 +580,12 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
                     if job.killed is None and job.memory_mib > 0 and rss.get(job.pid, 0.0) > job.memory_mib:
                         job.killed = "memory"
                         _kill_group(job.pid)
+            learned: set[str] = set()
             for job_id in list(jobs):
                 job = jobs[job_id]
                 if job.eof and job.announced is not None and job.killed is None:
                     # Its answer is complete and it is exiting: finish now, reap it later.
+                    learned.update(job.learned)
                     conn.send(("done", _finish(job_id, jobs.pop(job_id), exiting)))
                     continue
                 try:
@@ -492,6 +598,12 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
                 if ended:
                     conn.send(("done", _finish(job_id, jobs.pop(job_id))))
             _reap(exiting)
+            if learned - attempted:
+                # A job imported a heavy library the template lacks: later jobs get it preloaded.
+                attempted.update(learned)
+                _discard_spare(spare, exiting)
+                spare = None
+                _preload(sorted(learned), list(sys.path))
             if serving and spare is None:
                 spare = _fork_spare()
     except (BrokenPipeError, ConnectionResetError):
@@ -523,8 +635,13 @@ def _preload(names: Any, sys_path: list[str]) -> None:
             os.close(fd)
     import gc
 
+    global _TEMPLATE_MODULES
+    _TEMPLATE_MODULES = frozenset(sys.modules)
     gc.collect()
     gc.freeze()  # the collector of a forked job then leaves the template's objects (and pages) alone
+
+
+_TEMPLATE_MODULES: frozenset[str] = frozenset()  # what the template had imported when it forked
 
 
 def _start(conn: Connection, jobs: dict[int, _Running], msg: tuple, spare: _Spare | None) -> None:
@@ -573,7 +690,9 @@ def _read_available(job: _Running) -> None:
         job.buffer += chunk
     job.frames.extend(_split_frames(job.buffer))
     if job.eof:
-        job.announced = _announced_exit(job.buffer)
+        announcement = _announced_exit(job.buffer)
+        if announcement is not None:
+            job.announced, job.learned = announcement
 
 
 def _reap(exiting: set[int]) -> None:
@@ -642,16 +761,18 @@ class Template:
         self.preloaded: set[str] = set()
 
     def preload(self, modules: Any) -> None:
-        """Import the libraries and catalogue modules (already imported cleanly by an isolated
-        worker) into the template, so each job forked afterwards starts with them loaded."""
-        todo = [m for m in LIBRARIES if m not in self.preloaded]
-        if CATALOGUE_PRELOAD[0]:
-            todo += sorted(set(modules) - self.preloaded - set(LIBRARIES))
+        """Import the engine, the catalogue modules (already imported cleanly by an isolated
+        worker) and the heavy libraries they reach (:func:`heavy_libraries`, found by the
+        template) into the template, so each job forked afterwards starts with them loaded.
+        Without the catalogue modules (a template died importing them), every heavy library."""
+        scan = sorted(set(modules) - self.preloaded) if CATALOGUE_PRELOAD[0] else []
+        todo = [m for m in LIBRARIES if m not in self.preloaded and (m not in HEAVY or not CATALOGUE_PRELOAD[0])]
+        todo += [m for m in scan if m not in LIBRARIES]
         if not todo:
             return
         self.preloaded.update(todo)
         try:
-            self.conn.send(("preload", todo, list(sys.path)))
+            self.conn.send(("preload", todo, list(sys.path), scan))
         except (BrokenPipeError, OSError) as exc:
             raise TemplateDied(f"the worker template is gone ({exc})") from exc
 

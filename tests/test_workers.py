@@ -115,3 +115,66 @@ def test_a_job_after_a_preload_starts_with_the_preloaded_module(on_path):
     finished = workers.run_job("probe", [name], timeout_s=60, memory_mib=0)
     assert finished.exitcode == 0 and [f[0] for f in finished.frames] == ["start", "ok"]
     assert log.read_text().splitlines() == ["imported"]  # once, in the template
+
+
+def _reports(folder: Path, library: str) -> str:
+    """A module that logs whether ``library`` was already imported when the job started."""
+    log = folder / f"has_{library}.log"
+    return _module(folder, f"reports_{library}_mod",
+                   f"import sys\nopen({str(log)!r}, 'a').write(str({library!r} in sys.modules) + '\\n')\n")
+
+
+def _log(folder: Path, library: str) -> list[str]:
+    return (folder / f"has_{library}.log").read_text().splitlines()
+
+
+def test_the_template_preloads_the_heavy_libraries_the_catalogue_reaches_and_no_others(on_path):
+    """A catalogue module importing mpmath inside a function gets it preloaded; sympy, which no
+    catalogue module reaches, is not loaded into the template (a larger template costs every fork)."""
+    workers.discard_template()
+    pkg = on_path / "tinycat"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "helper.py").write_text("def pi():\n    import mpmath\n    return mpmath.pi\n", encoding="utf-8")
+    (pkg / "claims.py").write_text("from . import helper\nfrom checker.backends import (\n    exact,\n)\n", encoding="utf-8")
+    probe_mpmath, probe_sympy = _reports(on_path, "mpmath"), _reports(on_path, "sympy")
+    workers.template().preload(["tinycat.claims"])
+    for name in (probe_mpmath, probe_sympy):
+        assert workers.run_job("probe", [name], timeout_s=60, memory_mib=0).exitcode == 0
+    assert _log(on_path, "mpmath") == ["True"] and _log(on_path, "sympy") == ["False"]
+
+
+def test_a_heavy_library_a_job_imports_is_preloaded_for_the_next_jobs(on_path):
+    """The first job that imports a heavy library the template lacks pays for it; the template
+    then imports it, so the jobs after it start with it loaded."""
+    workers.discard_template()
+    workers.template().preload([])
+    probe = _reports(on_path, "mpmath")
+    user = _module(on_path, "imports_mpmath_mod", "import importlib\nimportlib.import_module('mpmath')\n")
+    for name in (probe, user, probe):
+        assert workers.run_job("probe", [name], timeout_s=60, memory_mib=0).exitcode == 0
+    assert _log(on_path, "mpmath") == ["False", "True"]
+
+
+def test_an_announcement_names_only_heavy_libraries():
+    """A job cannot make the template import anything but the listed heavy libraries."""
+    import struct
+
+    buffer = bytearray(workers._EXIT_MARK + struct.pack(">i", 0) + b"os,numpy,subprocess")
+    assert workers._announced_exit(buffer) == (0, ("numpy",))
+    assert workers._announced_exit(bytearray(workers._EXIT_MARK + struct.pack(">i", 3))) == (3, ())
+
+
+def test_heavy_libraries_follow_imports_through_the_catalogue_and_the_backends(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    pkg = tmp_path / "scancat"
+    (pkg / "sub").mkdir(parents=True)
+    for init in (pkg / "__init__.py", pkg / "sub" / "__init__.py"):
+        init.write_text("", encoding="utf-8")
+    (pkg / "sub" / "deep.py").write_text("def f():\n    import sympy\n", encoding="utf-8")
+    (pkg / "sub" / "a.py").write_text("from .deep import f\n", encoding="utf-8")
+    (pkg / "b.py").write_text("from checker.backends import exact, smt  # z3, lazily\n", encoding="utf-8")
+    (pkg / "c.py").write_text("from checker.backends import exact\nfrom fractions import Fraction\n", encoding="utf-8")
+    assert set(workers.heavy_libraries(["scancat.sub.a"])) == {m for m in workers.HEAVY if m.startswith("sympy")}
+    assert workers.heavy_libraries(["scancat.b"]) == ["z3"]
+    assert workers.heavy_libraries(["scancat.c"]) == []
