@@ -21,6 +21,8 @@ from checker.verdicts import supported, timed, unknown
 from obligations.rmt_jacobian.expressions import row_sum
 from obligations.rmt_jacobian.freeprob import MOMENTS, prediction
 from obligations.rmt_jacobian.moments import REGIME_C, range_end_threshold
+from obligations.rmt_jacobian.sparse_norms import Pruned
+from obligations.rmt_jacobian.sparse_norms import masked_norm as sparse_masked_norm
 
 DOC = "001_0878a03787123b55.txt"
 CONCRETE_TEST = "skeptic critique, concrete test (L = 2, widths 256–2048)"
@@ -163,6 +165,21 @@ def pruning_constants(n: int) -> dict[str, float]:
     return {"t": t, "c": c, "row_sum": float((rho.lo + rho.hi) / 2), "kept_fraction": math.erfc(t * math.sqrt(n / 2) / math.sqrt(2))}
 
 
+def pruned_norms(rng: Any, w1: Any, w2: Any, t: float, c: float) -> tuple[float, float]:
+    """‖P₂D₁P₁‖ and ‖P₂ΔP₁‖ for the pruned weights P = c·w·1{|w| > t}, with D₁ = 1{P₁x > 0}
+    (x = (1, …, 1)/√n, so the signs of P₁'s row sums) and Δ an independent Bernoulli(1/2)
+    diagonal drawn from ``rng``. From the pruned weights' nonzero entries
+    (:mod:`.sparse_norms`); the dense :func:`masked_norm` where bbᵀ is singular."""
+    p1, p2 = Pruned.of(w1, t, c), Pruned.of(w2, t, c)
+    norms = []
+    for keep in (p1.row_sums() > 0, None):
+        if keep is None:
+            keep = rng.random(p1.n) < 0.5
+        norm = sparse_masked_norm(p2, keep, p1)
+        norms.append(norm if norm is not None else masked_norm(p2.dense(), keep, p1.dense())[0])
+    return norms[0], norms[1]
+
+
 def sample_width(rng: Any, n: int, trials: int) -> dict[str, Any]:
     """``trials`` independent networks at width n: the four norms per network, and moments.
 
@@ -174,7 +191,7 @@ def sample_width(rng: Any, n: int, trials: int) -> dict[str, Any]:
     an independent Bernoulli(1/2) diagonal.
 
     Since W₁′ = W₁ + (g′ − g)uᵀ, the Gaussian pair shares one factorisation
-    (:class:`SignedProduct`); the pruned norms are :func:`masked_norm`."""
+    (:class:`SignedProduct`); the pruned norms are :func:`pruned_norms`."""
     np = _np()
     x = np.ones(n) / math.sqrt(n)
     sd = math.sqrt(2 / n)
@@ -193,9 +210,7 @@ def sample_width(rng: Any, n: int, trials: int) -> dict[str, Any]:
         spectrum = gauss.shifted_spectrum(rng.standard_normal(n) * sd - g, signs, x)
         out["gauss_surrogate"][i] = top_norm(spectrum)
         moments += [float(np.sum(spectrum ** (j + 1))) / n for j in range(MOMENTS)]
-        p1, p2 = prune(w1, k["t"], k["c"]), prune(w2, k["t"], k["c"])
-        out["pruned_real"][i], _ = masked_norm(p2, p1 @ x > 0, p1)
-        out["pruned_surrogate"][i], _ = masked_norm(p2, rng.random(n) < 0.5, p1)
+        out["pruned_real"][i], out["pruned_surrogate"][i] = pruned_norms(rng, w1, w2, k["t"], k["c"])
     return {"norms": out, "moments": (moments / trials).tolist(), "pruning": k}
 
 

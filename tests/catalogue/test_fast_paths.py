@@ -52,6 +52,62 @@ def test_prune_equals_the_where_form_bit_for_bit():
     assert np.array_equal(approximation21.prune(w, t, c), np.where(np.abs(w) > t, c * w, 0.0))
 
 
+def test_sparse_pruned_norms_match_the_dense_ones_on_the_obligations_own_draws():
+    """For the first networks of each default stream of ``approximation21_test`` (the same draws,
+    in the same order), the pruned norms from the nonzero entries equal the dense reduced
+    eigen-solve's and a full SVD's to rounding, with the same signs D₁ and the same coins."""
+    import numpy as np
+
+    from checker.model import Context
+    from obligations.rmt_jacobian import sparse_norms
+
+    ctx = Context("rmt_jacobian.approximation21_test", 20260806, 120.0, False)
+    for n, _ in approximation21.DEFAULT_TIER.widths:
+        k = approximation21.pruning_constants(n)
+        rng = ctx.rng(f"approximation21/default/n={n}")
+        twin = ctx.rng(f"approximation21/default/n={n}")
+        x = np.ones(n) / math.sqrt(n)
+        for _ in range(2):
+            w1, w2 = rng.standard_normal((n, n)) * math.sqrt(2 / n), rng.standard_normal((n, n)) * math.sqrt(2 / n)
+            rng.standard_normal(n)  # the Gaussian surrogate's draw, as sample_width takes it
+            real, surrogate = approximation21.pruned_norms(rng, w1, w2, k["t"], k["c"])
+            v1, v2 = twin.standard_normal((n, n)) * math.sqrt(2 / n), twin.standard_normal((n, n)) * math.sqrt(2 / n)
+            twin.standard_normal(n)
+            assert np.array_equal(v1, w1)
+            p1, p2 = approximation21.prune(w1, k["t"], k["c"]), approximation21.prune(w2, k["t"], k["c"])
+            assert np.array_equal(sparse_norms.Pruned.of(w1, k["t"], k["c"]).dense(), p1)
+            signs = p1 @ x > 0
+            assert np.array_equal(sparse_norms.Pruned.of(w1, k["t"], k["c"]).row_sums() > 0, signs)
+            coins = twin.random(n) < 0.5
+            dense_real, _ = approximation21.masked_norm(p2, signs, p1)
+            dense_surrogate, _ = approximation21.masked_norm(p2, coins, p1)
+            assert math.isclose(real, dense_real, rel_tol=1e-12)
+            assert math.isclose(surrogate, dense_surrogate, rel_tol=1e-12)
+            assert math.isclose(real, float(np.linalg.norm(p2[:, signs] @ p1[signs], 2)), rel_tol=1e-12)
+
+
+def test_sparse_masked_norm_declines_a_singular_gram_matrix():
+    """An empty kept row of P₁ makes bbᵀ singular: the sparse route says so (``None``) and the
+    caller takes the dense route with its QR."""
+    import numpy as np
+
+    from obligations.rmt_jacobian import sparse_norms
+
+    rng = np.random.default_rng(6)
+    w = rng.standard_normal((16, 16))
+    w[3] = 0.0
+    p = sparse_norms.Pruned.of(w, 0.5, 2.0)
+    keep = np.ones(16, dtype=bool)
+    assert sparse_norms.masked_norm(p, keep, p) is None
+    dense = p.dense()
+    for seed in range(20):
+        coins = np.random.default_rng(seed).random(16) < 0.5
+        if coins[3]:
+            break
+    _, got = approximation21.pruned_norms(np.random.default_rng(seed), w, w, 0.5, 2.0)
+    assert math.isclose(got, float(np.linalg.norm(dense[:, coins] @ dense[coins], 2)), rel_tol=1e-12)
+
+
 def test_perturbed_batch_ratio_equals_the_direct_formula():
     """The hoisted norms give bit-for-bit the ratio of the unhoisted computation."""
     import numpy as np
