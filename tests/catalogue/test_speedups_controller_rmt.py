@@ -42,3 +42,28 @@ def test_additive_witness_is_the_reference_encodings_witness():
     assert r.certificate.sides == reference.certificate.sides
     point = {k: Fraction(v) for k, v in r.certificate.witness.items()}
     assert exact.evaluate(_reference_additive(), point).is_counterexample
+
+
+def test_prune_into_is_prune_on_the_dependence_inputs():
+    """The buffered pruning of sign_weight_dependence gives prune's array bit for bit (zeros +0), and
+    the draws into a reused buffer are the stream's draws."""
+    import math
+
+    import numpy as np
+
+    from obligations.rmt_jacobian import approximation21 as a21
+
+    for n in (256, 512):
+        k = a21.pruning_constants(n)
+        fresh, reused = np.random.default_rng(n), np.random.default_rng(n)
+        w, p, dropped = np.empty((n, n)), np.empty((n, n)), np.empty((n, n), dtype=bool)
+        for _ in range(3):
+            reference = fresh.standard_normal((n, n)) * math.sqrt(2 / n)
+            reused.standard_normal(out=w)
+            w *= math.sqrt(2 / n)
+            assert np.array_equal(w, reference)
+            expected = a21.prune(reference, k["t"], k["c"])
+            got = a21.prune_into(p, w, k["t"], k["c"], dropped)
+            assert np.array_equal(got, expected) and np.array_equal(np.signbit(got), np.signbit(expected))
+            top = got[np.arange(n), np.argmax(np.abs(got), axis=1)]
+            assert np.array_equal(top != 0, np.any(expected != 0, axis=1))
