@@ -136,7 +136,7 @@ def corollary1_corrected(ctx):
     verdict = all_of("z3: Theorem 2 for each layer, then the chained bound from those two instances", {
         "Theorem 2, layer 1": smt.prove(theorem2.LAYER1, ctx),
         "Theorem 2, layer 2": smt.prove(theorem2.LAYER2, ctx),
-        "chained bound": smt.prove(CORRECTED, ctx, lemmas=(step_one, step_two)),
+        "chained bound": smt.prove(CORRECTED, ctx, lemmas=(step_one, step_two), tactic=smt.ITE_SMT),
     }, family=theorem2.SCALAR_NETWORK, lemmas=True)
     return with_data(verdict, review_instance=fmt_map(at_review.terms),
                      attained_at_review_instance=at_review.terms["deviation"] == at_review.terms["bound"] == Fraction(201))
