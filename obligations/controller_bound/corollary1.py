@@ -19,8 +19,24 @@ VARS = "s w1 b1 w2 b2 d1 d2"
 REVIEW_INSTANCE = {"s": 1, "w1": 1, "b1": 0, "w2": 1, "b2": 0, "d1": 100, "d2": 1}
 
 
+def _z3_relu(o, x):
+    """relu for the additive claim's deviation. z3 is given it as If(x ≥ 0, x, 0) — the same
+    function as ``o.relu``'s If(x > 0, x, 0) (both are 0 at x = 0) — on which its nonlinear
+    procedure finds the same counterexample about seven times faster (0.5 s instead of 3.5 s
+    with z3 5.4.1). Every other backend, and the rendered claim, keep ``o.relu``."""
+    if getattr(o, "name", None) == smt.NAME:
+        return o.ite(o.ge(x, 0), x, 0)
+    return o.relu(x)
+
+
 def _deviation(o, v):
     return o.abs(policy(o, v.s, v.w1 + v.d1, v.b1, v.w2 + v.d2, v.b2) - unpruned(o, v))
+
+
+def _additive_deviation(o, v):
+    """The same deviation, with z3's relu encoding of :func:`_z3_relu` (for the additive claim
+    only: on the proofs that share ``_deviation`` that encoding makes z3 much slower)."""
+    return o.abs(policy(o, v.s, v.w1 + v.d1, v.b1, v.w2 + v.d2, v.b2, _z3_relu) - unpruned(o, v, _z3_relu))
 
 
 def _additive_bound(o, v):
@@ -41,8 +57,8 @@ def _c2(o, v):
 
 ADDITIVE = claim(
     "corollary1-additive", VARS,
-    lambda o, v: o.le(_deviation(o, v), _additive_bound(o, v)),
-    terms={"deviation": _deviation, "bound": _additive_bound, "C1": _c1, "C2": _c2},
+    lambda o, v: o.le(_additive_deviation(o, v), _additive_bound(o, v)),
+    terms={"deviation": _additive_deviation, "bound": _additive_bound, "C1": _c1, "C2": _c2},
 )
 CORRECTED = claim(
     "corollary1-corrected", VARS,
@@ -73,7 +89,9 @@ def corollary1_additive(ctx):
     reconstructed constants at it (C_1 = C_2 = 1, as the review states).
 
     Survives mutation: REVIEW_INSTANCE = {: z3 finds and exactly re-checks its own counterexample; the review's instance is only a fallback when z3 does not, and is recorded as data
-    Survives mutation: lambda o, v: o.le(_deviation(o, v), _additive_bound(o, v)): the strict form of a false bound is false too (the same counterexample violates it)
+    Survives mutation: lambda o, v: o.le(_additive_deviation(o, v), _additive_bound(o, v)): the strict form of a false bound is false too (the same counterexample violates it)
+    Survives mutation: return o.ite(o.ge(x, 0), x, 0): If(x > 0, x, 0) is the same function (z3's encoding of relu only changes its search time)
+    Survives mutation: if getattr(o, "name", None) == smt.NAME:: either encoding of relu is the same function for every backend
     """
     verdict = smt.prove(ADDITIVE, ctx)
     review = exact.evaluate(ADDITIVE, REVIEW_INSTANCE)
@@ -118,7 +136,7 @@ def corollary1_corrected(ctx):
     verdict = all_of("z3: Theorem 2 for each layer, then the chained bound from those two instances", {
         "Theorem 2, layer 1": smt.prove(theorem2.LAYER1, ctx),
         "Theorem 2, layer 2": smt.prove(theorem2.LAYER2, ctx),
-        "chained bound": smt.prove(CORRECTED, ctx, lemmas=(step_one, step_two)),
+        "chained bound": smt.prove(CORRECTED, ctx, lemmas=(step_one, step_two), tactic=smt.ITE_SMT),
     }, family=theorem2.SCALAR_NETWORK, lemmas=True)
     return with_data(verdict, review_instance=fmt_map(at_review.terms),
                      attained_at_review_instance=at_review.terms["deviation"] == at_review.terms["bound"] == Fraction(201))

@@ -23,9 +23,12 @@ from typing import Any
 from checker.claims import Env
 
 
-def policy(o: Any, s: Any, w1: Any, b1: Any, w2: Any, b2: Any) -> Any:
-    """π(s) = relu(w2·relu(w1·s + b1) + b2) for the scalar two-layer network."""
-    return o.relu(w2 * o.relu(w1 * s + b1) + b2)
+def policy(o: Any, s: Any, w1: Any, b1: Any, w2: Any, b2: Any, relu: Any = None) -> Any:
+    """π(s) = relu(w2·relu(w1·s + b1) + b2) for the scalar two-layer network (``relu(o, x)``
+    another encoding of the same function for a backend, ``o.relu`` by default)."""
+    if relu is None:
+        return o.relu(w2 * o.relu(w1 * s + b1) + b2)
+    return relu(o, w2 * relu(o, w1 * s + b1) + b2)
 
 
 def c1(o: Any, v: Env, w2: Any = None) -> Any:
@@ -38,5 +41,5 @@ def c2(o: Any, v: Env, w1: Any = None) -> Any:
     return o.abs(v.w1 if w1 is None else w1) * o.abs(v.s) + o.abs(v.b1)
 
 
-def unpruned(o: Any, v: Env) -> Any:
-    return policy(o, v.s, v.w1, v.b1, v.w2, v.b2)
+def unpruned(o: Any, v: Env, relu: Any = None) -> Any:
+    return policy(o, v.s, v.w1, v.b1, v.w2, v.b2, relu)
