@@ -179,11 +179,15 @@ def gap_lemma() -> Verdict:
         f1 = t.var32("f1")
         f2 = z3.fpBVToFP(z3.fpToIEEEBV(f1) + 1, t.f32, t.ctx)
         hyp = z3.And(t.finite(f1), z3.fpIsPositive(f1), z3.fpLT(f1, t.val32(float(b32.MAX_FLOAT32))))
-        g = z3.fpSub(t.rne, t.wide(f2), t.wide(f1))
+        # the gap f₂ − f₁ as a binary32 subtraction that is exact (round down = round up), so
+        # g is the real difference (and representable in binary32, which is stronger than the
+        # binary64 exactness the lemma needs); widened exactly for the product 2⁻²³·f₁, which is
+        # exact in binary64. A 24-bit instead of a 53-bit subtraction for z3 to bit-blast.
+        g = z3.fpSub(t.rtn, f2, f1)
         normal = z3.fpGEQ(f1, t.val32(2.0**-126))
-        concl = z3.And(t.exact_sub64(t.wide(f2), t.wide(f1)), z3.fpGT(g, t.val64(0.0)),
-                       z3.If(normal, z3.fpLEQ(g, z3.fpMul(t.rne, t.val64(2.0**-23), t.wide(f1))),
-                             z3.And(z3.fpLEQ(g, t.val64(2.0**-149)), z3.fpLEQ(f2, t.val32(2.0**-126)))))
+        concl = z3.And(z3.fpEQ(g, z3.fpSub(t.rtp, f2, f1)), z3.fpGT(g, t.val32(0.0)),
+                       z3.If(normal, z3.fpLEQ(t.wide(g), z3.fpMul(t.rne, t.val64(2.0**-23), t.wide(f1))),
+                             z3.And(z3.fpLEQ(g, t.val32(2.0**-149)), z3.fpLEQ(f2, t.val32(2.0**-126)))))
         return z3.Implies(hyp, concl), {"f1": f1}
 
     return fp.prove("gap lemma: next(f1) − f1 ≤ 2⁻²³·f1 (f1 normal), ≤ 2⁻¹⁴⁹ with next(f1) ≤ 2⁻¹²⁶ (f1 subnormal)",

@@ -248,14 +248,17 @@ class _Prepared:
     """Input-independent rigorous quantities of a network."""
 
     def __init__(self, net: Net) -> None:
-        flint = _flint()
         self.net = net
         self.w = [_arb_mat(x) for x in net.weights]
-        w2 = self.w[1]
-        self.v2sq = [sum((w2[i, j] * w2[i, j] for j in range(w2.ncols())), flint.arb(0)) for i in range(w2.nrows())]
-        w3 = self.w[2]
-        self.w3sq = [sum((w3[i, j] * w3[i, j] for j in range(w3.ncols())), flint.arb(0)) for i in range(w3.nrows())]
+        w2, w3 = self.w[1], self.w[2]
         self.k2 = w2 * w2.transpose()
+        # the squared row norms as the diagonals of B₂B₂ᵀ and B₃B₃ᵀ (arb matrix products, in C):
+        # the same balls as the entrywise sums (exact here: grid weights at ARB_PREC bits)
+        self.v2sq = [self.k2[i, i] for i in range(w2.nrows())]
+        k3 = w3 * w3.transpose()
+        self.w3sq = [k3[i, i] for i in range(w3.nrows())]
+        self.v2 = [x.sqrt() for x in self.v2sq]  # the layer-2 frozen standard deviations (÷σ), input-independent
+        self.v3_dormant = [x.sqrt() for x in self.w3sq]  # layer 3's when no layer-2 gate is open
 
 
 TAIL_CUTOFF = 9  # gates with |a|/(σv) ≥ 9 are bounded together by Φ(−9) each
@@ -274,7 +277,7 @@ def frozen_gate_bounds(prep: _Prepared, cp: CleanPass, col: int, y: int, sigma: 
     act3 = [i for i, g in enumerate(d3) if g]
     sig = flint.arb(sigma.numerator) / sigma.denominator
     # frozen preactivation standard deviations (divided by σ)
-    v2 = [x.sqrt() for x in prep.v2sq]
+    v2 = prep.v2
     if act2:
         c = _arb_mat(net.weights[2][:, act2])
         ka = flint.arb_mat(len(act2), len(act2), [prep.k2[i, j] for i in act2 for j in act2])
@@ -282,7 +285,7 @@ def frozen_gate_bounds(prep: _Prepared, cp: CleanPass, col: int, y: int, sigma: 
         v3 = [(prep.w3sq[i] + sum((ck[i, t] * c[i, t] for t in range(len(act2))), flint.arb(0))).sqrt()
               for i in range(c.nrows())]
     else:
-        v3 = [x.sqrt() for x in prep.w3sq]
+        v3 = prep.v3_dormant
     gate_terms = interval.Interval.of(0)
     bulk = 0
     for a, v in [*zip(a2, v2), *zip(a3, v3)]:
@@ -476,6 +479,14 @@ PATH_SCALAR = claim(
     hypotheses={"σ ≥ 0": lambda o, v: o.ge(v.s, 0)},
     terms={"deviation": _path_scalar, "bound": _path_bound_scalar},
 )
+
+
+def path_scalar_cases(o, v):
+    """The head weight w₄, whose two signs split the scalar path bound for z3's nonlinear
+    procedure (every point lies in one; z3's default route if that does not prove it)."""
+    return [v.w4]
+
+
 PATH_RECURSION_VARS = ("x1", "x2", "x3", "dz", "a2", "a3", "a4", "n1", "n2", "n3", "s")
 PATH_RECURSION = claim(
     "stress-path-recursion", PATH_RECURSION_VARS,
@@ -532,7 +543,7 @@ def stress_path_bound(ctx):
     parts = {"ReLU 1-Lipschitz (z3)": smt.prove(RELU_LIPSCHITZ, ctx)}
     parts.update({f"Euclidean layer step, {c.name} (z3)": smt.prove(c, ctx) for c in RELU_EUCLID})
     parts["unrolled recursion (z3)"] = smt.prove(PATH_RECURSION, ctx)
-    parts["scalar network end to end (z3)"] = smt.prove(PATH_SCALAR, ctx)
+    parts["scalar network end to end (z3)"] = smt.prove(PATH_SCALAR, ctx, tactic=smt.NLSAT, cases=path_scalar_cases)
     return with_data(all_of("z3 lemmas + scalar end-to-end proof", parts,
                             family="Euclidean layer step for widths 2, 3; end to end for width 1"), spot_check=spot)
 
