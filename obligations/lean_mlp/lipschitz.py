@@ -578,18 +578,32 @@ def _np_unpack(np: Any, slot: Slot, P: Any) -> dict[str, Any]:
     return out
 
 
-def _np_grad(np: Any, slot: Slot, p: dict[str, Any], labels: Any) -> tuple[Any, Any, Any]:
+def _rows(np: Any, f: Any, A: Any) -> Any:
+    """``f`` folded over the entries of each row of ``A`` (all axes after the first), left to
+    right: the value of ``A.max(axis=1)`` (``np.maximum``), ``.min`` or — for the few entries
+    here, which numpy adds one by one — ``.sum``, without numpy's slow reduction over a short
+    inner axis."""
+    A = A.reshape(len(A), -1)
+    out = A[:, 0]
+    for j in range(1, A.shape[1]):
+        out = f(out, A[:, j])
+    return out
+
+
+def _np_grad(np: Any, slot: Slot, p: dict[str, Any], labels: Any, z0: Any = None) -> tuple[Any, Any, Any]:
     """Batched float64 forward and the closed-form gradient of the moving layer (a search
-    heuristic mirroring :func:`mlp.gradients`; nothing it computes is trusted)."""
-    z0 = np.einsum("ni,nij->nj", p["x"], p["W0"]) + p["b0"]
+    heuristic mirroring :func:`mlp.gradients`; nothing it computes is trusted). ``z0``: the
+    first layer's pre-activations when the caller has them (W₀, b₀ and x unchanged)."""
+    if z0 is None:
+        z0 = np.einsum("ni,nij->nj", p["x"], p["W0"]) + p["b0"]
     a0 = np.maximum(z0, 0)
     z1 = np.einsum("ni,nij->nj", a0, p["W1"]) + p["b1"]
     a1 = np.maximum(z1, 0)
     logits = np.einsum("ni,nij->nj", a1, p["W2"]) + p["b2"]
-    logits = logits - logits.max(axis=1, keepdims=True)
+    logits = logits - _rows(np, np.maximum, logits)[:, None]
     prob = np.exp(logits)
-    prob /= prob.sum(axis=1, keepdims=True)
-    c2 = prob.copy()
+    prob /= _rows(np, np.add, prob)[:, None]
+    c2 = prob
     c2[np.arange(len(labels)), labels] -= 1
     c1 = (z1 > 0) * np.einsum("nlk,nk->nl", p["W2"], c2)
     if slot.layer == "W1":
@@ -605,22 +619,23 @@ def _np_ratio(np: Any, slot: Slot, P: Any, E: Any, fill: Any, t: Any, labels: An
     constant = constant or (hidden_constant if slot.layer == "W1" else input_constant)
     p = _np_unpack(np, slot, P)
     g0, z0, z1 = _np_grad(np, slot, p, labels)
-    w1 = np.abs(p["W1"]).reshape(len(P), -1).max(axis=1)
-    w2 = np.abs(p["W2"]).reshape(len(P), -1).max(axis=1)
+    w1 = _rows(np, np.maximum, np.abs(p["W1"]))
+    w2 = _rows(np, np.maximum, np.abs(p["W2"]))
     with np.errstate(divide="ignore", invalid="ignore"):
         if slot.layer == "W1":
-            a = np.abs(np.maximum(z0, 0)).max(axis=1)
-            limit = np.minimum((np.abs(z1) / a[:, None]).min(axis=1), 1 / (2 * w2 * a))
+            a = _rows(np, np.maximum, np.abs(np.maximum(z0, 0)))
+            limit = np.minimum(_rows(np, np.minimum, np.abs(z1) / a[:, None]), 1 / (2 * w2 * a))
         else:
-            a = np.abs(p["x"]).max(axis=1)
-            limit = np.minimum.reduce([(np.abs(z0) / a[:, None]).min(axis=1),
-                                       (np.abs(z1) / (w1 * a)[:, None]).min(axis=1), 1 / (2 * d2 * w1 * w2 * a)])
+            a = _rows(np, np.maximum, np.abs(p["x"]))
+            limit = np.minimum(np.minimum(_rows(np, np.minimum, np.abs(z0) / a[:, None]),
+                                          _rows(np, np.minimum, np.abs(z1) / (w1 * a)[:, None])),
+                               1 / (2 * d2 * w1 * w2 * a))
         D = fill * limit
-        e = E * (D / np.abs(E).sum(axis=1))[:, None]
+        e = E * (D / _rows(np, np.add, np.abs(E)))[:, None]
         moved = dict(p)
         moved[slot.layer] = p[slot.layer] + (t[:, None] * e).reshape(p[slot.layer].shape)
-        gt, _, _ = _np_grad(np, slot, moved, labels)
-        drift = np.abs(gt - g0).reshape(len(P), -1).max(axis=1)
+        gt, _, _ = _np_grad(np, slot, moved, labels, z0 if slot.layer == "W1" else None)
+        drift = _rows(np, np.maximum, np.abs(gt - g0))
         ratio = drift / (np.asarray(constant(d2, d3, w1, w2, a, D), dtype=float) * t * D)
     return np.nan_to_num(np.where(np.isfinite(ratio), ratio, 0.0), nan=0.0, posinf=0.0)
 
@@ -667,7 +682,11 @@ def adversarial_search(slot: Slot, rng: Any, n: int = 4000, rounds: int = 40,
         t2 = np.clip(t * np.exp(rng.normal(scale=0.2, size=n)), 1e-3, 1.0)
         r2 = _np_ratio(np, slot, P2, E2, fill2, t2, labels, constant)
         better = r2 > ratio
-        P[better], E[better], fill[better], t[better], ratio[better] = P2[better], E2[better], fill2[better], t2[better], r2[better]
+        column = better[:, None]
+        np.copyto(P, P2, where=column)
+        np.copyto(E, E2, where=column)
+        for kept, proposed in ((fill, fill2), (t, t2), (ratio, r2)):
+            np.copyto(kept, proposed, where=better)
     return Search(P, E, fill, t, labels, ratio)
 
 

@@ -29,3 +29,84 @@ def test_fast_route_does_not_prove_a_false_drift_bound():
 
     bad = lipschitz.hidden_logit_drift_claim(1, 1, factor=Fraction(1, 2))
     assert not _fast_unsat(bad, None, (), smt.NLSAT, lipschitz.hidden_preactivations(1, 1), 60_000)
+
+
+# --- the numpy search: the row folds give numpy's reductions bit for bit ---------------------
+
+
+def _reference_np_grad(np, slot, p, labels):
+    """The search's batched gradient as first written (numpy reductions over the short axis)."""
+    z0 = np.einsum("ni,nij->nj", p["x"], p["W0"]) + p["b0"]
+    a0 = np.maximum(z0, 0)
+    z1 = np.einsum("ni,nij->nj", a0, p["W1"]) + p["b1"]
+    a1 = np.maximum(z1, 0)
+    logits = np.einsum("ni,nij->nj", a1, p["W2"]) + p["b2"]
+    logits = logits - logits.max(axis=1, keepdims=True)
+    prob = np.exp(logits)
+    prob /= prob.sum(axis=1, keepdims=True)
+    c2 = prob.copy()
+    c2[np.arange(len(labels)), labels] -= 1
+    c1 = (z1 > 0) * np.einsum("nlk,nk->nl", p["W2"], c2)
+    if slot.layer == "W1":
+        return a0[:, :, None] * c1[:, None, :], z0, z1
+    c0 = (z0 > 0) * np.einsum("njl,nl->nj", p["W1"], c1)
+    return p["x"][:, :, None] * c0[:, None, :], z0, z1
+
+
+def _reference_np_ratio(np, slot, P, E, fill, t, labels, constant=None):
+    d0, d1, d2, d3 = slot.dims
+    constant = constant or (lipschitz.hidden_constant if slot.layer == "W1" else lipschitz.input_constant)
+    p = lipschitz._np_unpack(np, slot, P)
+    g0, z0, z1 = _reference_np_grad(np, slot, p, labels)
+    w1 = np.abs(p["W1"]).reshape(len(P), -1).max(axis=1)
+    w2 = np.abs(p["W2"]).reshape(len(P), -1).max(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if slot.layer == "W1":
+            a = np.abs(np.maximum(z0, 0)).max(axis=1)
+            limit = np.minimum((np.abs(z1) / a[:, None]).min(axis=1), 1 / (2 * w2 * a))
+        else:
+            a = np.abs(p["x"]).max(axis=1)
+            limit = np.minimum.reduce([(np.abs(z0) / a[:, None]).min(axis=1),
+                                       (np.abs(z1) / (w1 * a)[:, None]).min(axis=1), 1 / (2 * d2 * w1 * w2 * a)])
+        D = fill * limit
+        e = E * (D / np.abs(E).sum(axis=1))[:, None]
+        moved = dict(p)
+        moved[slot.layer] = p[slot.layer] + (t[:, None] * e).reshape(p[slot.layer].shape)
+        gt, _, _ = _reference_np_grad(np, slot, moved, labels)
+        drift = np.abs(gt - g0).reshape(len(P), -1).max(axis=1)
+        ratio = drift / (np.asarray(constant(d2, d3, w1, w2, a, D), dtype=float) * t * D)
+    return np.nan_to_num(np.where(np.isfinite(ratio), ratio, 0.0), nan=0.0, posinf=0.0)
+
+
+@pytest.mark.parametrize("slot", [lipschitz.HIDDEN, lipschitz.INPUT], ids=["hidden", "input"])
+def test_search_ratio_equals_the_reference_bit_for_bit(slot):
+    """On the search's own kind of batch (seeded networks, near-tied logits, maximal inputs, some
+    degenerate rows) the folded reductions give exactly the reference's ratios and gradients."""
+    import numpy as np
+
+    rng = np.random.default_rng(20261203)
+    n = 3000
+    P = rng.normal(size=(n, len(slot.params)))
+    P[:50] = 0.0  # degenerate rows: a = 0, infinite or undefined limits
+    rows, cols = slot.moving_shape
+    E = rng.normal(size=(n, rows * cols))
+    fill, t = np.clip(10 ** rng.uniform(-3, 0, size=n), 1e-3, 0.999), rng.uniform(1e-3, 1, size=n)
+    labels = rng.integers(0, slot.dims[3], size=n)
+    p = lipschitz._np_unpack(np, slot, P)
+    for got, want in zip(lipschitz._np_grad(np, slot, p, labels), _reference_np_grad(np, slot, p, labels)):
+        assert np.array_equal(got, want, equal_nan=True)
+    got = lipschitz._np_ratio(np, slot, P, E, fill, t, labels)
+    assert np.array_equal(got, _reference_np_ratio(np, slot, P, E, fill, t, labels))
+
+
+@pytest.mark.parametrize("slot", [lipschitz.HIDDEN, lipschitz.INPUT], ids=["hidden", "input"])
+def test_search_follows_the_reference_climb(slot, monkeypatch):
+    """The whole hill-climb (same draws) ends in the same state as with the reference ratio."""
+    import numpy as np
+
+    got = lipschitz.adversarial_search(slot, np.random.default_rng(7), n=2000, rounds=8)
+    monkeypatch.setattr(lipschitz, "_np_grad", lambda np, slot, p, labels, z0=None: _reference_np_grad(np, slot, p, labels))
+    monkeypatch.setattr(lipschitz, "_np_ratio", _reference_np_ratio)
+    want = lipschitz.adversarial_search(slot, np.random.default_rng(7), n=2000, rounds=8)
+    for field in ("P", "E", "fill", "t", "labels", "ratio"):
+        assert np.array_equal(getattr(got, field), getattr(want, field)), field
