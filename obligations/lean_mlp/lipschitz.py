@@ -328,11 +328,13 @@ def segment_claim(slot: Slot, label: int, constant: Constant | None = None, *, g
     constant = constant or (hidden_constant if slot.layer == "W1" else input_constant)
 
     def fwd(o, v, t):
-        return _memo(o, v, t, "fwd", lambda: mlp.forward(slot.net(v, t), vec(v, "x", d0), _sign_test(o)))
+        return _in_evaluation(o, v, t, "fwd", lambda: _memo(
+            o, v, t, "fwd", lambda: mlp.forward(slot.net(v, t), vec(v, "x", d0), _sign_test(o))))
 
     def grad(o, v, t):
-        return _memo(o, v, t, "grad",
-                     lambda: mlp.gradients(slot.net(v, t), vec(v, "x", d0), label, _exp, _sign_test(o))[slot.layer])
+        return _in_evaluation(o, v, t, "grad", lambda: _memo(
+            o, v, t, "grad",
+            lambda: mlp.gradients(slot.net(v, t), vec(v, "x", d0), label, _exp, _sign_test(o))[slot.layer]))
 
     # One interval evaluation of the claim asks for the forward pass at v three times (bounds,
     # margins) and for both gradients twice (conclusion and terms), and every t of a segment
@@ -341,9 +343,60 @@ def segment_claim(slot: Slot, label: int, constant: Constant | None = None, *, g
     # reused value is the value that would have been recomputed. Over intervals the reference is
     # evaluated on python-flint arb balls holding those intervals, at the same precision, and
     # each result is rounded outward back to an interval. Other backends recompute.
+    #
+    # Within one evaluation (one ``Env`` of intervals: decide evaluates the hypotheses, the
+    # conclusion and the terms on the same one) the drift and the bound are asked for twice
+    # (conclusion and terms) and the passes several times: each is computed once per Env and
+    # precision (the Env is held while it is the current one, so its identity is not reused).
+    # The hypotheses that read neither t nor e (the weight and input bounds, the margins, the
+    # small step) are the same at every t of a segment: keyed like the passes, by the exact
+    # endpoints of everything they read and the precision.
     cache: dict[Any, Any] = {}
     balls: dict[Any, dict[str, Any]] = {}
     moving, params_of_v = es, slot.params
+    current: list[Any] = [None, None, {}]  # the Env being evaluated, its precision, its values
+
+    def _in_evaluation(o, v, t, what, compute):
+        if getattr(o, "name", None) != "interval":
+            return compute()
+        if isinstance(t, int) and t == 0:
+            which = (what, 0)
+        elif t is getattr(v, "t", None):
+            which = (what, "t")
+        else:
+            return compute()
+        from checker.backends import interval
+
+        prec = interval._mp().iv.prec
+        if current[0] is not v or current[1] != prec:
+            current[:] = [v, prec, {}]
+        values = current[2]
+        if which not in values:
+            values[which] = compute()
+        return values[which]
+
+    def _keyed(o, v, what, reads, compute, at_v=False):
+        """``compute()``, which reads only the variables ``reads`` (and the parameters at v when
+        ``at_v``), once per their exact endpoints and the precision."""
+        if getattr(o, "name", None) != "interval":
+            return compute()
+        from checker.backends import interval
+
+        try:
+            key = (what, interval._mp().iv.prec, tuple(v[n].v._mpi_ for n in params_of_v) if at_v else (),
+                   tuple(v[n].v._mpi_ for n in reads))
+        except AttributeError:  # a value that is not an Interval: no key, recompute
+            return compute()
+        if key not in cache:
+            if len(cache) > 256:
+                cache.clear()
+                balls.clear()
+            cache[key] = compute()
+        return cache[key]
+
+    def _unmoved(hypothesis, reads):
+        """A hypothesis that reads the parameters at v and the bounds ``reads`` (not t, not e)."""
+        return lambda o, v: _keyed(o, v, hypothesis, reads, lambda: hypothesis(o, v), at_v=True)
 
     def _memo(o, v, t, what, compute):
         if getattr(o, "name", None) != "interval":
@@ -389,6 +442,9 @@ def segment_claim(slot: Slot, label: int, constant: Constant | None = None, *, g
             flint.ctx.prec = old
 
     def drift(o, v):
+        return _in_evaluation(o, v, 0, "drift", lambda: _drift(o, v))
+
+    def _drift(o, v):
         g0, gt = grad(o, v, 0), grad(o, v, v.t)
         return o.max(*(o.abs(gt[i][j] - g0[i][j]) for i in range(rows) for j in range(cols)))
 
@@ -396,9 +452,12 @@ def segment_claim(slot: Slot, label: int, constant: Constant | None = None, *, g
         return l1(o, [v[e] for e in es])
 
     def bound(o, v):
+        return _in_evaluation(o, v, 0, "bound", lambda: _bound(o, v))
+
+    def _bound(o, v):
         if general:
-            return slot_constant(d3, v.w2, v.rho, v.D) * v.t * v.D
-        return constant(d2, d3, v.w1, v.w2, v.a, v.D) * v.t * v.D
+            return _keyed(o, v, "C(rho)", ("w2", "rho", "D"), lambda: slot_constant(d3, v.w2, v.rho, v.D)) * v.t * v.D
+        return _keyed(o, v, "C", ("w1", "w2", "a", "D"), lambda: constant(d2, d3, v.w1, v.w2, v.a, v.D)) * v.t * v.D
 
     def bounds_of(o, v):
         f = fwd(o, v, 0)
@@ -410,7 +469,7 @@ def segment_claim(slot: Slot, label: int, constant: Constant | None = None, *, g
     hyps: dict[str, Any] = {
         "t_in_unit": lambda o, v: o.and_(o.lt(0, v.t), o.le(v.t, 1)),
         "step_radius": lambda o, v: o.le(mass(o, v), v.D),
-        "weight_and_input_bounds": bounds_of,
+        "weight_and_input_bounds": _unmoved(bounds_of, ("a", "w1", "w2")),
     }
     if general:
         def z_drifts(o, v):
@@ -418,16 +477,21 @@ def segment_claim(slot: Slot, label: int, constant: Constant | None = None, *, g
 
         hyps["hZ_entry_drift"] = lambda o, v: o.and_(*(o.le(dz, v.sigma * v.t * mass(o, v)) for dz in z_drifts(o, v)))
         hyps["hZ1_l1_drift"] = lambda o, v: o.le(total(z_drifts(o, v)), v.rho * v.t * mass(o, v))
-        hyps["margin"] = lambda o, v: o.and_(*(o.lt(v.sigma * v.D, o.abs(z)) for z in fwd(o, v, 0).z1))
+        hyps["margin"] = _unmoved(lambda o, v: o.and_(*(o.lt(v.sigma * v.D, o.abs(z)) for z in fwd(o, v, 0).z1)),
+                                  ("sigma", "D"))
         if slot.layer == "W0":
-            hyps["Q_layer0_margin"] = lambda o, v: o.and_(*(o.lt(v.a * v.D, o.abs(z)) for z in fwd(o, v, 0).z0))
+            hyps["Q_layer0_margin"] = _unmoved(
+                lambda o, v: o.and_(*(o.lt(v.a * v.D, o.abs(z)) for z in fwd(o, v, 0).z0)), ("a", "D"))
         hyps["small_step"] = lambda o, v: o.lt(2 * v.w2 * v.rho * v.D, 1)
     elif slot.layer == "W1":
-        hyps["margin"] = lambda o, v: o.and_(*(o.lt(v.a * v.D, o.abs(z)) for z in fwd(o, v, 0).z1))
+        hyps["margin"] = _unmoved(lambda o, v: o.and_(*(o.lt(v.a * v.D, o.abs(z)) for z in fwd(o, v, 0).z1)),
+                                  ("a", "D"))
         hyps["small_step"] = lambda o, v: o.lt(2 * v.w2 * v.a * v.D, 1)
     else:
-        hyps["margin0"] = lambda o, v: o.and_(*(o.lt(v.a * v.D, o.abs(z)) for z in fwd(o, v, 0).z0))
-        hyps["margin1"] = lambda o, v: o.and_(*(o.lt(v.w1 * v.a * v.D, o.abs(z)) for z in fwd(o, v, 0).z1))
+        hyps["margin0"] = _unmoved(lambda o, v: o.and_(*(o.lt(v.a * v.D, o.abs(z)) for z in fwd(o, v, 0).z0)),
+                                   ("a", "D"))
+        hyps["margin1"] = _unmoved(
+            lambda o, v: o.and_(*(o.lt(v.w1 * v.a * v.D, o.abs(z)) for z in fwd(o, v, 0).z1)), ("w1", "a", "D"))
         hyps["small_step"] = lambda o, v: o.lt(2 * d2 * v.w1 * v.w2 * v.a * v.D, 1)
     extra = ["sigma", "rho"] if general else []
     kind = ("slot-" if general else "") + ("hidden" if slot.layer == "W1" else "input")

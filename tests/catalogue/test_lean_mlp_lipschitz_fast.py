@@ -110,3 +110,31 @@ def test_search_follows_the_reference_climb(slot, monkeypatch):
     want = lipschitz.adversarial_search(slot, np.random.default_rng(7), n=2000, rounds=8)
     for field in ("P", "E", "fill", "t", "labels", "ratio"):
         assert np.array_equal(getattr(got, field), getattr(want, field)), field
+
+
+# --- the segment claim: values reused across the points t of a segment ------------------------
+
+
+@pytest.mark.parametrize("slot, general", [(lipschitz.HIDDEN, False), (lipschitz.INPUT, False),
+                                           (lipschitz.HIDDEN, True), (lipschitz.INPUT, True)],
+                         ids=["hidden", "input", "hidden-slot", "input-slot"])
+def test_segment_claim_reuse_across_t_matches_a_fresh_claim_per_point(slot, general):
+    """Deciding every t of a segment on one claim (its caches warm, as check_segments does) gives
+    the same truth values and the same enclosures, endpoint for endpoint, as a fresh claim (empty
+    caches) at each point."""
+    import numpy as np
+
+    from checker.backends import interval
+
+    segments = lipschitz.seeded_segments(slot, np.random.default_rng(11), 4)
+    for seg in segments:
+        fixed = {**seg.point, **(lipschitz.slot_values(slot, seg) if general else {})}
+        shared = lipschitz.segment_claim(slot, seg.label, general=general)
+        with interval.precision(lipschitz.SEGMENT_PREC):
+            enclosed = {k: interval.Interval.of(x) for k, x in fixed.items()}
+        for t in lipschitz.T_POINTS:
+            warm = interval.decide(shared, {**enclosed, "t": t}, lipschitz.SEGMENT_PREC)
+            cold = interval.decide(lipschitz.segment_claim(slot, seg.label, general=general), {**fixed, "t": t},
+                                   lipschitz.SEGMENT_PREC)
+            assert warm[0] is cold[0] and warm[1] == cold[1] and warm[2] is cold[2]
+            assert {k: x.v._mpi_ for k, x in warm[3].items()} == {k: x.v._mpi_ for k, x in cold[3].items()}
