@@ -538,17 +538,22 @@ def make_segment(slot: Slot, params: dict[str, Fraction], e: list[Fraction], lab
                  origin: str) -> Segment | None:
     """Complete ``params`` with the bounds (the tightest: a = max |layer input|, w = max |W|)
     and scale the direction ``e`` so that ‖e‖₁ = D = ``fill`` × the largest radius the margins
-    and the small-step condition allow. None at a kink (no margin)."""
-    d0, d1, d2, d3 = slot.dims
+    and the small-step condition allow. None at a kink (no margin).
+
+    Exact rational arithmetic throughout, in python-flint's fmpq (canonical like Fraction, so
+    the Fractions it hands back are the very values Fraction arithmetic gives)."""
+    import flint
+
     from obligations.lean_mlp import mlp
 
-    point = dict(params)
+    d0, d1, d2, d3 = slot.dims
+    q = {n: flint.fmpq(x.numerator, x.denominator) for n, x in params.items()}
     try:
-        f = _exact_forward(slot, point)
+        f = _exact_forward(slot, q)
     except mlp.AtKink:
         return None
-    w1 = max(abs(point[n]) for n in names("W1", d1, d2))
-    w2 = max(abs(point[n]) for n in names("W2", d2, d3))
+    w1 = max(abs(q[n]) for n in names("W1", d1, d2))
+    w2 = max(abs(q[n]) for n in names("W2", d2, d3))
     if slot.layer == "W1":
         a = max(abs(z) for z in f.a0)
         limits = [abs(z) / a for z in f.z1] + [1 / (2 * w2 * a)] if a and w2 else []
@@ -556,16 +561,23 @@ def make_segment(slot: Slot, params: dict[str, Fraction], e: list[Fraction], lab
         a = max(abs(z) for z in f.x)
         limits = ([abs(z) / a for z in f.z0] + [abs(z) / (w1 * a) for z in f.z1] + [1 / (2 * d2 * w1 * w2 * a)]
                   if a and w1 and w2 else [])
-    mass = sum(abs(x) for x in e)
+    qe = [flint.fmpq(x.numerator, x.denominator) for x in e]
+    mass = sum(abs(x) for x in qe)
     if not limits or mass == 0 or any(z == 0 for z in (*f.z0, *f.z1)):
         return None
-    D = fill * min(limits)
+    D = flint.fmpq(fill.numerator, fill.denominator) * min(limits)
     rows, cols = slot.moving_shape
     # ‖e‖₁ a hair below D, so that interval arithmetic decides the step-radius hypothesis
-    scaled = [x * D * (1 - Fraction(1, 1 << 20)) / mass for x in e]
-    point.update({n: x for n, x in zip(names("e", rows, cols), scaled)})
-    point.update({"D": D, "a": a, "w1": w1, "w2": w2})
+    scaled = [x * D * (1 - flint.fmpq(1, 1 << 20)) / mass for x in qe]
+    point = dict(params)
+    point.update({n: _fraction(x) for n, x in zip(names("e", rows, cols), scaled)})
+    point.update({"D": _fraction(D), "a": _fraction(a), "w1": _fraction(w1), "w2": _fraction(w2)})
     return Segment(point, label, origin)
+
+
+def _fraction(x: Any) -> Fraction:
+    """An fmpq as the equal Fraction (both canonical: lowest terms, positive denominator)."""
+    return Fraction(int(x.p), int(x.q))
 
 
 def _random_params(rng: Any, slot: Slot) -> dict[str, Fraction]:

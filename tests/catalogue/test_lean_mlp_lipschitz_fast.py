@@ -138,3 +138,69 @@ def test_segment_claim_reuse_across_t_matches_a_fresh_claim_per_point(slot, gene
                                    lipschitz.SEGMENT_PREC)
             assert warm[0] is cold[0] and warm[1] == cold[1] and warm[2] is cold[2]
             assert {k: x.v._mpi_ for k, x in warm[3].items()} == {k: x.v._mpi_ for k, x in cold[3].items()}
+
+
+# --- make_segment in fmpq: the same exact Fractions ------------------------------------------
+
+
+def _reference_make_segment(slot, params, e, label, fill, origin):
+    """make_segment as first written, in Fraction arithmetic."""
+    from fractions import Fraction
+
+    from obligations.lean_mlp import mlp
+    from obligations.lean_mlp.margins import names
+
+    d0, d1, d2, d3 = slot.dims
+    point = dict(params)
+    try:
+        f = lipschitz._exact_forward(slot, point)
+    except mlp.AtKink:
+        return None
+    w1 = max(abs(point[n]) for n in names("W1", d1, d2))
+    w2 = max(abs(point[n]) for n in names("W2", d2, d3))
+    if slot.layer == "W1":
+        a = max(abs(z) for z in f.a0)
+        limits = [abs(z) / a for z in f.z1] + [1 / (2 * w2 * a)] if a and w2 else []
+    else:
+        a = max(abs(z) for z in f.x)
+        limits = ([abs(z) / a for z in f.z0] + [abs(z) / (w1 * a) for z in f.z1] + [1 / (2 * d2 * w1 * w2 * a)]
+                  if a and w1 and w2 else [])
+    mass = sum(abs(x) for x in e)
+    if not limits or mass == 0 or any(z == 0 for z in (*f.z0, *f.z1)):
+        return None
+    D = fill * min(limits)
+    rows, cols = slot.moving_shape
+    scaled = [x * D * (1 - Fraction(1, 1 << 20)) / mass for x in e]
+    point.update({n: x for n, x in zip(names("e", rows, cols), scaled)})
+    point.update({"D": D, "a": a, "w1": w1, "w2": w2})
+    return lipschitz.Segment(point, label, origin)
+
+
+@pytest.mark.parametrize("slot", [lipschitz.HIDDEN, lipschitz.INPUT], ids=["hidden", "input"])
+def test_make_segment_equals_the_fraction_reference(slot):
+    """Seeded, zero-input (no margin), kinked and zero-direction instances: the same segment
+    (or the same None), every value a Fraction equal to the reference's."""
+    from fractions import Fraction
+
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    rows, cols = slot.moving_shape
+    made = 0
+    for k in range(300):
+        params = lipschitz._random_params(rng, slot)
+        e = [lipschitz._dyadic(float(x)) for x in rng.normal(size=rows * cols)]
+        if k % 10 == 1:
+            params.update({n: Fraction(0) for n in params if n.startswith("x_")})
+        if k % 10 == 2:
+            params["b0_0"] = -sum(params[f"x_{i}"] * params[f"W0_{i}_0"] for i in range(slot.dims[0]))  # z₀ = 0
+        if k % 10 == 3:
+            e = [Fraction(0)] * len(e)
+        fill = Fraction(int(rng.integers(1, 100)), 100)
+        got = lipschitz.make_segment(slot, dict(params), e, 1, fill, "t")
+        want = _reference_make_segment(slot, dict(params), e, 1, fill, "t")
+        assert (got is None) == (want is None)
+        if got is not None:
+            made += 1
+            assert got == want and all(type(x) is Fraction for x in got.point.values())
+    assert made > 100
