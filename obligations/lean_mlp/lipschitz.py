@@ -291,18 +291,39 @@ def arb_ball(x: Any) -> Any:
     return lo if lo == hi else lo.union(hi)
 
 
-def interval_of_ball(b: Any) -> Any:
-    """An arb ball as an interval at the current precision, its endpoints rounded outward."""
+def interval_of_ball(b: Any, prec: int | None = None) -> Any:
+    """An arb ball as an interval at ``prec`` (default: the current precision), its endpoints
+    rounded outward."""
     import mpmath
 
     from checker.backends.interval import Interval
 
     if not b.is_finite():
         raise CannotDecide(f"an enclosure is not finite ({b})")
-    prec, from_man_exp = mpmath.iv.prec, mpmath.libmp.from_man_exp
+    prec, from_man_exp = prec or mpmath.iv.prec, mpmath.libmp.from_man_exp
     (lo_man, lo_exp), (hi_man, hi_exp) = b.lower().man_exp(), b.upper().man_exp()
     return Interval(mpmath.iv.make_mpf((from_man_exp(int(lo_man), int(lo_exp), prec, "f"),
                                         from_man_exp(int(hi_man), int(hi_exp), prec, "c"))))
+
+
+class EnclosedForward:
+    """A forward pass on arb balls, each part (``x, z0, a0, z1, a1, logits``) rounded outward to
+    intervals at ``prec`` when first read: the parts :class:`mlp.Forward` would hold, converting
+    only those a claim reads. (A pass of finite balls through dense layers and ReLUs is finite,
+    so no part the claim leaves unread could have been the 'not finite' of an eager conversion.)"""
+
+    __slots__ = ("_balls", "_prec", "_parts")
+
+    def __init__(self, balls: Any, prec: int) -> None:
+        self._balls, self._prec, self._parts = balls, prec, {}
+
+    def __getattr__(self, name: str) -> tuple:
+        if name not in ("x", "z0", "a0", "z1", "a1", "logits"):
+            raise AttributeError(name)
+        parts = self._parts
+        if name not in parts:
+            parts[name] = tuple(interval_of_ball(z, self._prec) for z in getattr(self._balls, name))
+        return parts[name]
 
 
 def ball_positive(z: Any) -> bool:
@@ -433,9 +454,7 @@ def segment_claim(slot: Slot, label: int, constant: Constant | None = None, *, g
             at = Env(values)
             net, x = slot.net(at, t), vec(at, "x", d0)
             if what == "fwd":
-                f = mlp.forward(net, x, ball_positive)
-                return mlp.Forward(*(tuple(interval_of_ball(z) for z in part)
-                                     for part in (f.x, f.z0, f.a0, f.z1, f.a1, f.logits)))
+                return EnclosedForward(mlp.forward(net, x, ball_positive), prec)
             g = mlp.gradients(net, x, label, _exp, ball_positive)[slot.layer]
             return [[interval_of_ball(z) for z in row] for row in g]
         finally:

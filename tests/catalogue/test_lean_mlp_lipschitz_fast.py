@@ -204,3 +204,29 @@ def test_make_segment_equals_the_fraction_reference(slot):
             made += 1
             assert got == want and all(type(x) is Fraction for x in got.point.values())
     assert made > 100
+
+
+def test_enclosed_forward_parts_equal_the_eager_conversion():
+    """Each part of the lazily converted pass is the eager conversion's, endpoint for endpoint."""
+    import flint
+    import numpy as np
+
+    from checker.backends import interval
+    from checker.claims import Env
+    from obligations.lean_mlp import mlp
+    from obligations.lean_mlp.margins import vec
+
+    slot = lipschitz.INPUT
+    for seg in lipschitz.seeded_segments(slot, np.random.default_rng(2), 5):
+        with interval.precision(lipschitz.SEGMENT_PREC):
+            balls = {n: lipschitz.arb_ball(interval.Interval.of(seg.point[n])) for n in slot.params}
+            old, flint.ctx.prec = flint.ctx.prec, lipschitz.SEGMENT_PREC
+            try:
+                at = Env(balls)
+                f = mlp.forward(slot.net(at, 0), vec(at, "x", slot.dims[0]), lipschitz.ball_positive)
+                lazy = lipschitz.EnclosedForward(f, lipschitz.SEGMENT_PREC)
+                for part in ("logits", "z1", "x", "z0", "a0", "a1", "z1"):
+                    eager = [lipschitz.interval_of_ball(z) for z in getattr(f, part)]
+                    assert [x.v._mpi_ for x in getattr(lazy, part)] == [x.v._mpi_ for x in eager]
+            finally:
+                flint.ctx.prec = old
