@@ -370,8 +370,8 @@ def segment_claim(slot: Slot, label: int, constant: Constant | None = None, *, g
     # (conclusion and terms) and the passes several times: each is computed once per Env and
     # precision (the Env is held while it is the current one, so its identity is not reused).
     # The hypotheses that read neither t nor e (the weight and input bounds, the margins, the
-    # small step) are the same at every t of a segment: keyed like the passes, by the exact
-    # endpoints of everything they read and the precision.
+    # small step) and ‖e‖₁ are the same at every t of a segment: keyed like the passes, by the
+    # exact endpoints of everything they read and the precision.
     cache: dict[Any, Any] = {}
     balls: dict[Any, dict[str, Any]] = {}
     moving, params_of_v = es, slot.params
@@ -467,8 +467,8 @@ def segment_claim(slot: Slot, label: int, constant: Constant | None = None, *, g
         g0, gt = grad(o, v, 0), grad(o, v, v.t)
         return o.max(*(o.abs(gt[i][j] - g0[i][j]) for i in range(rows) for j in range(cols)))
 
-    def mass(o, v):
-        return l1(o, [v[e] for e in es])
+    def mass(o, v):  # ‖e‖₁: the same at every t of a segment
+        return _keyed(o, v, "mass", es, lambda: l1(o, [v[e] for e in es]))
 
     def bound(o, v):
         return _in_evaluation(o, v, 0, "bound", lambda: _bound(o, v))
