@@ -1110,6 +1110,18 @@ def mlp_hidden_loss_grad_lipschitz(ctx):
     Survives mutation: in `structured_segments`: the cross-check's hand-built exact instances; other instances find no violation either, and the status rests on the z3 chain
     Survives mutation: in `adversarial_search`: the cross-check's hill-climb for hard segments; another search finds no violation either, and the status rests on the z3 chain
     Survives mutation: in `segment_claim`: the statement the cross-check evaluates at its exact instances, which satisfy each hypothesis strictly (a non-strict or stronger form holds there too); the status rests on the z3 chain
+    Survives mutation: in `check_segments`: the cross-check's tally of its instances (kept as data); the status rests on the z3 chain
+    Survives mutation: in `lipschitz_verdict`: the cross-check's instances and their tally (data); the status rests on the z3 chain
+    Survives mutation: in `seeded_segments`: the cross-check's seeded instances; other instances find no violation either, and the status rests on the z3 chain
+    Survives mutation: in `adversarial_segments`: the cross-check's searched instances; other instances find no violation either, and the status rests on the z3 chain
+    Survives mutation: in `make_segment`: builds the cross-check's instances (the bounds and a step inside the margins); other instances find no violation either, and the status rests on the z3 chain
+    Survives mutation: in `_np_grad`: the numpy search heuristic that proposes the cross-check's hard instances; the status rests on the z3 chain
+    Survives mutation: in `_np_ratio`: the numpy search heuristic that proposes the cross-check's hard instances; the status rests on the z3 chain
+    Survives mutation: in `_rows`: the numpy search heuristic's row reductions; the status rests on the z3 chain
+    Survives mutation: in `ball_positive`: the sign test of the cross-check's passes; its instances keep every pre-activation off 0 by their margins, so strict and non-strict tests agree there
+    Survives mutation: in `_sign_test`: the sign test of the cross-check's passes; its instances keep every pre-activation off 0 by their margins, so strict and non-strict tests agree there
+    Survives mutation: o.ge(v.w2, 0), o.le(v.m, v.D)): strict or shifted-up bounds are stronger hypotheses; the logit-drift link still follows
+    Survives mutation: o.and_(o.ge(v.t, 0), o.le(v.t, 1)): a strict or narrower t range is a stronger hypothesis, and a link that survives a wider one does not use t ≤ 1
     Survives mutation: o.le(v.H * (1 - 2 * v.delta), 1)): the strict form is a stronger hypothesis; the chain still follows
 
     Survives mutation: [1 / (2 * w2 * a)]: the radius cap of the sampled cross-check's segments; another cap samples other steps, and the status rests on the chain proof
@@ -1146,9 +1158,22 @@ def mlp_input_loss_grad_lipschitz(ctx):
     Survives mutation: in `structured_segments`: the cross-check's hand-built exact instances; other instances find no violation either, and the status rests on the z3 chain
     Survives mutation: in `adversarial_search`: the cross-check's hill-climb for hard segments; another search finds no violation either, and the status rests on the z3 chain
     Survives mutation: in `segment_claim`: the statement the cross-check evaluates at its exact instances, which satisfy each hypothesis strictly (a non-strict or stronger form holds there too); the status rests on the z3 chain
+    Survives mutation: in `check_segments`: the cross-check's tally of its instances (kept as data); the status rests on the z3 chain
+    Survives mutation: in `lipschitz_verdict`: the cross-check's instances and their tally (data); the status rests on the z3 chain
+    Survives mutation: in `seeded_segments`: the cross-check's seeded instances; other instances find no violation either, and the status rests on the z3 chain
+    Survives mutation: in `adversarial_segments`: the cross-check's searched instances; other instances find no violation either, and the status rests on the z3 chain
+    Survives mutation: in `make_segment`: builds the cross-check's instances (the bounds and a step inside the margins); other instances find no violation either, and the status rests on the z3 chain
+    Survives mutation: in `_np_grad`: the numpy search heuristic that proposes the cross-check's hard instances; the status rests on the z3 chain
+    Survives mutation: in `_np_ratio`: the numpy search heuristic that proposes the cross-check's hard instances; the status rests on the z3 chain
+    Survives mutation: in `_rows`: the numpy search heuristic's row reductions; the status rests on the z3 chain
+    Survives mutation: in `ball_positive`: the sign test of the cross-check's passes; its instances keep every pre-activation off 0 by their margins, so strict and non-strict tests agree there
+    Survives mutation: in `_sign_test`: the sign test of the cross-check's passes; its instances keep every pre-activation off 0 by their margins, so strict and non-strict tests agree there
+    Survives mutation: o.ge(v.w2, 0), o.le(v.m, v.D)): strict or shifted-up bounds are stronger hypotheses; the logit-drift link still follows
+    Survives mutation: o.and_(o.ge(v.t, 0), o.le(v.t, 1)): a strict or narrower t range is a stronger hypothesis, and a link that survives a wider one does not use t ≤ 1
     Survives mutation: o.le(v.H * (1 - 2 * v.delta), 1)): the strict form is a stronger hypothesis; the chain still follows
 
     Survives mutation: o.le(o.abs(v[s]), v.w2 * (v.H - 1)): a strict contraction hypothesis is a stronger premise; the gradient link stays true
+    Survives mutation: o.le(o.abs(v.x), v.a): a strict input bound is a stronger premise; the row mass still follows
     """
     return with_sampled_segments(chain_proof(ctx, INPUT_CHAIN),
                                  lipschitz_verdict(INPUT, ctx, SEEDED_SEGMENTS, ADVERSARIAL_SEGMENTS))
@@ -1182,6 +1207,18 @@ def mlp_slot_loss_grad_lipschitz(ctx):
     Survives mutation: in `structured_segments`: the cross-check's hand-built exact instances; other instances find no violation either, and the status rests on the z3 chain
     Survives mutation: in `adversarial_search`: the cross-check's hill-climb for hard segments; another search finds no violation either, and the status rests on the z3 chain
     Survives mutation: in `segment_claim`: the statement the cross-check evaluates at its exact instances, which satisfy each hypothesis strictly (a non-strict or stronger form holds there too); the status rests on the z3 chain
+    Survives mutation: in `check_segments`: the cross-check's tally of its instances (kept as data); the status rests on the z3 chain
+    Survives mutation: in `lipschitz_verdict`: the cross-check's instances and their tally (data); the status rests on the z3 chain
+    Survives mutation: in `seeded_segments`: the cross-check's seeded instances; other instances find no violation either, and the status rests on the z3 chain
+    Survives mutation: in `adversarial_segments`: the cross-check's searched instances; other instances find no violation either, and the status rests on the z3 chain
+    Survives mutation: in `make_segment`: builds the cross-check's instances (the bounds and a step inside the margins); other instances find no violation either, and the status rests on the z3 chain
+    Survives mutation: in `_np_grad`: the numpy search heuristic that proposes the cross-check's hard instances; the status rests on the z3 chain
+    Survives mutation: in `_np_ratio`: the numpy search heuristic that proposes the cross-check's hard instances; the status rests on the z3 chain
+    Survives mutation: in `_rows`: the numpy search heuristic's row reductions; the status rests on the z3 chain
+    Survives mutation: in `ball_positive`: the sign test of the cross-check's passes; its instances keep every pre-activation off 0 by their margins, so strict and non-strict tests agree there
+    Survives mutation: in `_sign_test`: the sign test of the cross-check's passes; its instances keep every pre-activation off 0 by their margins, so strict and non-strict tests agree there
+    Survives mutation: o.ge(v.w2, 0), o.le(v.m, v.D)): strict or shifted-up bounds are stronger hypotheses; the logit-drift link still follows
+    Survives mutation: o.and_(o.ge(v.t, 0), o.le(v.t, 1)): a strict or narrower t range is a stronger hypothesis, and a link that survives a wider one does not use t ≤ 1
     Survives mutation: o.le(v.H * (1 - 2 * v.delta), 1)): the strict form is a stronger hypothesis; the chain still follows
     Survives mutation: *(o.le(o.abs(v[l]), v.w2 * sum((o.abs(v[r]) for r in dr), start=0 * v.t)) for l in dl)),: the strict dense-drift hypothesis is stronger; the logit drift still follows
     Survives mutation: o.and_(o.ge(v.rho, 0), o.ge(v.w2, 0), o.ge(v.D, 0)): ρ, w₂ or D ≥ 1 (or > 0) is a stronger hypothesis; the bound still follows
