@@ -369,8 +369,8 @@ def segment_claim(slot: Slot, label: int, constant: Constant | None = None, *, g
     # conclusion and the terms on the same one) the drift and the bound are asked for twice
     # (conclusion and terms) and the passes several times: each is computed once per Env and
     # precision (the Env is held while it is the current one, so its identity is not reused).
-    # The hypotheses that read neither t nor e (the weight and input bounds, the margins, the
-    # small step) and ‖e‖₁ are the same at every t of a segment: keyed like the passes, by the
+    # The hypotheses that read neither t nor e (the weight and input bounds, the margins), the
+    # constant C and ‖e‖₁ are the same at every t of a segment: keyed like the passes, by the
     # exact endpoints of everything they read and the precision.
     cache: dict[Any, Any] = {}
     balls: dict[Any, dict[str, Any]] = {}
