@@ -100,33 +100,40 @@ def network_pattern(net: Any, x: Sequence[Any], s0: Sequence[bool], s1: Sequence
     return sign_table([*zip(z0, s0), *zip(z1, s1)])
 
 
-def exp_atoms(expr: Any) -> set[Any]:
-    """``expr.atoms(sp.exp)``, visiting each distinct subexpression once.
+def _distinct_nodes(expr: Any) -> list[Any] | None:
+    """Every distinct subexpression of ``expr`` (itself included), each once; ``None`` when some
+    argument is not a sympy ``Basic`` (then the callers use sympy's own traversal).
 
     The expressions here are DAGs with much sharing (the same pre-activation appears inside
     every logit, every exponential and every cotangent entry); sympy's preorder traversal walks
-    every path, this walks every node once. Same set: a node is collected iff it is a
-    subexpression that ``isinstance(·, exp)`` accepts (the test sympy's ``atoms`` applies)."""
-    sp = symbolic.sympy()
-    Basic, exp = sp.Basic, sp.exp
+    every path to a shared subtree, this walks every node once."""
+    Basic = symbolic.sympy().Basic
     if not isinstance(expr, Basic):
-        return expr.atoms(exp)
-    seen: set[int] = set()
-    found: set[Any] = set()
+        return None
+    seen: set[int] = {id(expr)}
+    nodes: list[Any] = []
     stack = [expr]
     while stack:
         node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, exp):
-            found.add(node)
+        nodes.append(node)
         for arg in node.args:
             if not isinstance(arg, Basic):
-                return expr.atoms(exp)  # not a plain expression tree: sympy's own traversal
+                return None
             if id(arg) not in seen:
+                seen.add(id(arg))
                 stack.append(arg)
-    return found
+    return nodes
+
+
+def exp_atoms(expr: Any) -> set[Any]:
+    """``expr.atoms(sp.exp)``, visiting each distinct subexpression once: a node is collected
+    iff it is a subexpression that ``isinstance(·, exp)`` accepts (the test sympy's ``atoms``
+    applies), so the set is the same."""
+    exp = symbolic.sympy().exp
+    nodes = _distinct_nodes(expr)
+    if nodes is None:
+        return expr.atoms(exp)
+    return {node for node in nodes if isinstance(node, exp)}
 
 
 def xreplace_shared(expr: Any, rule: dict[Any, Any]) -> Any:
@@ -175,9 +182,35 @@ def term_derivative(L: Any, v: Any, memo: dict[tuple[Any, Any], Any]) -> Any:
         key = (a, v)
         d = memo.get(key)
         if d is None:
-            d = memo[key] = sp.diff(a, v)
+            d = memo[key] = first_derivative(a, v)
         parts.append(d)
     return sp.Add(*parts) if isinstance(L, sp.Add) else parts[0]
+
+
+def first_derivative(expr: Any, v: Any) -> Any:
+    """``sp.diff(expr, v)`` for a symbol ``v``, by the evaluation ``sp.diff`` performs.
+
+    ``sp.diff`` builds ``Derivative(expr, v, evaluate=True)``, whose constructor, for one symbol
+    and order 1: returns 0 when ``v`` is not a free symbol of ``expr``; otherwise returns
+    ``expr._eval_derivative_n_times(v, 1)`` (sympy's differentiation rules), after asking whether
+    that result is zero (which returns the same object either way) and rewriting any
+    unevaluated ``Derivative`` in it to canonical form. This does the same without the
+    assumption query and the two whole-tree walks of the wrapper: the symbol test and the search
+    for ``Derivative`` nodes visit each distinct subexpression once; when the rules leave a
+    derivative unevaluated, or the expression is not a plain tree, ``sp.diff`` itself is used."""
+    sp = symbolic.sympy()
+    nodes = _distinct_nodes(expr)
+    if nodes is None or not isinstance(v, sp.Symbol) or not hasattr(expr, "_eval_derivative"):
+        return sp.diff(expr, v)
+    if not any(node is v or node == v for node in nodes if node.is_Symbol):
+        return sp.S.Zero
+    obj = expr._eval_derivative_n_times(v, sp.Integer(1))
+    if obj is None:
+        return sp.diff(expr, v)
+    result = _distinct_nodes(obj)
+    if result is None or any(isinstance(node, sp.Derivative) for node in result):
+        return sp.diff(expr, v)
+    return obj
 
 
 def numerator_zero(expr: Any, what: str) -> tuple[bool, Any]:

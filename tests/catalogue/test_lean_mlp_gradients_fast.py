@@ -62,3 +62,11 @@ def test_term_derivative_of_a_non_sum_and_of_a_constant():
     memo: dict = {}
     for expr in (sp.log(1 + sp.exp(y)), sp.Integer(3), y**2 + y):
         assert gradients.term_derivative(expr, y, memo) == sp.diff(expr, y)
+
+
+def test_first_derivative_is_sp_diff_at_the_edges():
+    y, z = sp.Symbol("y", real=True), sp.Symbol("z", real=True)
+    f = sp.Function("f")
+    for expr in (z**2, sp.Integer(0), y, f(y) * y, sp.log(1 + sp.exp(y * z)), sp.Max(y, 0) * z):
+        for v in (y, z):
+            assert gradients.first_derivative(expr, v) == sp.diff(expr, v)
