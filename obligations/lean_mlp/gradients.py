@@ -631,7 +631,8 @@ def _one_sided_checks(layer: str, rng: Any, points: int, dims: Sequence[int]) ->
                 right, radius = line_branch(kinked, h, 1)
                 left, radius_left = line_branch(kinked, h, -1)
                 ok_r = bool(radius > 0) and bool(radius_left > 0)
-                d_right, d_left = sp.diff(right, h).subs(h, 0), sp.diff(left, h).subs(h, 0)
+                d_right = term_derivative(right, h, {}).subs(h, 0)
+                d_left = term_derivative(left, h, {}).subs(h, 0)
                 where = f"point {found}{f' (kink in {kink})' if kink else ''}, label {label}"
                 ok, step = numerator_zero(d_right - d_left, f"{where}: right − left ∂L/∂{layer}[{i}][{j}] "
                                           f"(branches valid for |h| < {radius})")
@@ -656,7 +657,8 @@ def _differentiable(ctx: Any, layer: str) -> Any:
         for s1 in patterns(dims[2]):
             positive = network_pattern(net, x, s0, s1)
             L = mlp.loss(net, x, 0, _sp_exp, _sp_log, positive)
-            grads = [sp.diff(L, w) for row in net.layer(layer) for w in row]
+            memo: dict[tuple[Any, Any], Any] = {}
+            grads = [term_derivative(L, w, memo) for row in net.layer(layer) for w in row]
             checks.append(_structure_step(L, f"loss on region {pattern_name(s0)}/{pattern_name(s1)}"))
             checks.append(_structure_step(sum(grads), f"∂L/∂{layer} on region {pattern_name(s0)}/{pattern_name(s1)}"))
     u = sp.Symbol("u", positive=True)
