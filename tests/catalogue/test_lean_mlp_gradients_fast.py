@@ -70,3 +70,26 @@ def test_first_derivative_is_sp_diff_at_the_edges():
     for expr in (z**2, sp.Integer(0), y, f(y) * y, sp.log(1 + sp.exp(y * z)), sp.Max(y, 0) * z):
         for v in (y, z):
             assert gradients.first_derivative(expr, v) == sp.diff(expr, v)
+
+
+def test_term_derivative_on_one_sided_line_branches():
+    """The one-sided line derivatives of the differentiability obligations: the smooth branch
+    of the kinked loss along a W₀ and a W₁ coordinate, at seeded rational points."""
+    import numpy as np
+
+    h = sp.Symbol("h", real=True)
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        net, x = gradients._random_rational_net(rng, (2, 2, 2, 2))
+        q = lambda v: sp.Rational(v.numerator, v.denominator)  # noqa: E731
+        for layer in ("W0", "W1"):
+            parts = {n: ([[q(w) for w in r] for r in net.layer(n)] if n.startswith("W") else [q(b) for b in net.layer(n)])
+                     for n in mlp.LAYERS}
+            parts[layer][0][1] += h
+            z0 = mlp.dense(parts["W0"], parts["b0"], [q(v) for v in x])
+            z1 = mlp.dense(parts["W1"], parts["b1"], [sp.Max(z, 0) for z in z0])
+            logits = mlp.dense(parts["W2"], parts["b2"], [sp.Max(z, 0) for z in z1])
+            kinked = mlp.cross_entropy(logits, 1, gradients._sp_exp, gradients._sp_log)
+            for side in (1, -1):
+                branch, _ = gradients.line_branch(kinked, h, side)
+                assert gradients.term_derivative(branch, h, {}) == sp.diff(branch, h)
