@@ -202,7 +202,7 @@ def first_derivative(expr: Any, v: Any) -> Any:
     nodes = _distinct_nodes(expr)
     if nodes is None or not isinstance(v, sp.Symbol) or not hasattr(expr, "_eval_derivative"):
         return sp.diff(expr, v)
-    if not any(node is v or node == v for node in nodes if node.is_Symbol):
+    if v not in {node for node in nodes if node.is_Symbol}:
         return sp.S.Zero
     obj = expr._eval_derivative_n_times(v, sp.Integer(1))
     if obj is None:
