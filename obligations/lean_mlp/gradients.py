@@ -100,13 +100,126 @@ def network_pattern(net: Any, x: Sequence[Any], s0: Sequence[bool], s1: Sequence
     return sign_table([*zip(z0, s0), *zip(z1, s1)])
 
 
+def _distinct_nodes(expr: Any) -> list[Any] | None:
+    """Every distinct subexpression of ``expr`` (itself included), each once; ``None`` when some
+    argument is not a sympy ``Basic`` (then the callers use sympy's own traversal).
+
+    The expressions here are DAGs with much sharing (the same pre-activation appears inside
+    every logit, every exponential and every cotangent entry); sympy's preorder traversal walks
+    every path to a shared subtree, this walks every node once."""
+    Basic = symbolic.sympy().Basic
+    if not isinstance(expr, Basic):
+        return None
+    seen: set[int] = {id(expr)}
+    nodes: list[Any] = []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        nodes.append(node)
+        for arg in node.args:
+            if not isinstance(arg, Basic):
+                return None
+            if id(arg) not in seen:
+                seen.add(id(arg))
+                stack.append(arg)
+    return nodes
+
+
+def exp_atoms(expr: Any) -> set[Any]:
+    """``expr.atoms(sp.exp)``, visiting each distinct subexpression once: a node is collected
+    iff it is a subexpression that ``isinstance(·, exp)`` accepts (the test sympy's ``atoms``
+    applies), so the set is the same."""
+    exp = symbolic.sympy().exp
+    nodes = _distinct_nodes(expr)
+    if nodes is None:
+        return expr.atoms(exp)
+    return {node for node in nodes if isinstance(node, exp)}
+
+
+def xreplace_shared(expr: Any, rule: dict[Any, Any]) -> Any:
+    """``expr.xreplace(rule)`` computed once per distinct subexpression (sympy's recursion
+    rebuilds a shared subtree once per path to it). Same rule as ``Basic._xreplace``: a node in
+    ``rule`` is replaced, else it is rebuilt with ``func(*args)`` when an argument changed."""
+    sp = symbolic.sympy()
+    base = sp.Basic._xreplace
+    memo: dict[int, tuple[Any, bool]] = {}
+
+    def go(node: Any) -> tuple[Any, bool]:
+        key = id(node)
+        if key in memo:
+            return memo[key]
+        if node in rule:
+            out = (rule[node], True)
+        elif getattr(type(node), "_xreplace", None) is not base:
+            out = node._xreplace(rule) if hasattr(node, "_xreplace") else (node, False)
+        else:
+            args, changed = [], False
+            for a in node.args:
+                new, ch = go(a)
+                args.append(new)
+                changed |= ch
+            out = (node.func(*args), True) if changed else (node, False)
+        memo[key] = out
+        return out
+
+    if not rule:
+        return expr
+    return go(expr)[0]
+
+
+def term_derivative(L: Any, v: Any, memo: dict[tuple[Any, Any], Any]) -> Any:
+    """``sp.diff(L, v)``, with the derivative of each term of the sum ``L`` kept in ``memo``.
+
+    sympy differentiates a sum term by term (``Add._eval_derivative`` is
+    ``Add(*[a.diff(v) for a in args])``), so this is the same expression; the memo lets the losses
+    of one sign region for different labels, which share the term ``log ∑ exp(·)``, differentiate
+    that term once per variable instead of once per label. The reference is still sympy's
+    derivative of the whole loss."""
+    sp = symbolic.sympy()
+    terms = L.args if isinstance(L, sp.Add) else (L,)
+    parts = []
+    for a in terms:
+        key = (a, v)
+        d = memo.get(key)
+        if d is None:
+            d = memo[key] = first_derivative(a, v)
+        parts.append(d)
+    return sp.Add(*parts) if isinstance(L, sp.Add) else parts[0]
+
+
+def first_derivative(expr: Any, v: Any) -> Any:
+    """``sp.diff(expr, v)`` for a symbol ``v``, by the evaluation ``sp.diff`` performs.
+
+    ``sp.diff`` builds ``Derivative(expr, v, evaluate=True)``, whose constructor, for one symbol
+    and order 1: returns 0 when ``v`` is not a free symbol of ``expr``; otherwise returns
+    ``expr._eval_derivative_n_times(v, 1)`` (sympy's differentiation rules), after asking whether
+    that result is zero (which returns the same object either way) and rewriting any
+    unevaluated ``Derivative`` in it to canonical form. This does the same without the
+    assumption query and the two whole-tree walks of the wrapper: the symbol test and the search
+    for ``Derivative`` nodes visit each distinct subexpression once; when the rules leave a
+    derivative unevaluated, or the expression is not a plain tree, ``sp.diff`` itself is used."""
+    sp = symbolic.sympy()
+    nodes = _distinct_nodes(expr)
+    if nodes is None or not isinstance(v, sp.Symbol) or not hasattr(expr, "_eval_derivative"):
+        return sp.diff(expr, v)
+    if v not in {node for node in nodes if node.is_Symbol}:
+        return sp.S.Zero
+    obj = expr._eval_derivative_n_times(v, sp.Integer(1))
+    if obj is None:
+        return sp.diff(expr, v)
+    result = _distinct_nodes(obj)
+    if result is None or any(isinstance(node, sp.Derivative) for node in result):
+        return sp.diff(expr, v)
+    return obj
+
+
 def numerator_zero(expr: Any, what: str) -> tuple[bool, Any]:
     """``expr = 0`` by the rule of the module docstring (exp atoms → positive symbols, one
     denominator, numerator expanded by :func:`symbolic.zero_step`)."""
     sp = symbolic.sympy()
-    atoms = sorted(expr.atoms(sp.exp), key=sp.default_sort_key)
+    atoms = sorted(exp_atoms(expr), key=sp.default_sort_key)
     subs = {a: sp.Symbol(f"E{k}", positive=True) for k, a in enumerate(atoms)}
-    replaced = expr.xreplace(subs)
+    replaced = xreplace_shared(expr, subs)
 
     def numerator_simplifies() -> tuple[bool, Any]:
         numerator = sp.numer(sp.together(replaced))
@@ -123,7 +236,16 @@ def _sp_exp(x: Any) -> Any:
 
 
 def _sp_log(x: Any) -> Any:
-    return symbolic.sympy().log(x)
+    """sympy's ``log(x)``. For the softmax normaliser — a sum of 1 and exponentials with free
+    symbols, as ``cross_entropy`` shifted by the first logit always builds — ``log.eval`` can
+    only return ``None`` (it rewrites a number, an ``exp``, a product with I, or an argument it
+    proves is 0, and such a sum is none of these), so the same ``log(x)`` is built without
+    running it (the eval's assumption queries on the sum were most of the loss's build time)."""
+    sp = symbolic.sympy()
+    if (isinstance(x, sp.Add) and sp.S.One in x.args and not x.is_number
+            and all(t is sp.S.One or isinstance(t, sp.exp) for t in x.args)):
+        return sp.log(x, evaluate=False)
+    return sp.log(x)
 
 
 # ---------------------------------------------------------------------------------------
@@ -157,11 +279,12 @@ def loss_grad_logit_input(ctx):
     for d2, d3 in LOGIT_DIMS:
         W2, b2, y = sym_matrix(sp, "W2", d2, d3), sym_vector(sp, "b2", d3), sym_vector(sp, "y", d2)
         logits = mlp.dense(W2, b2, y)
+        memo: dict[tuple[Any, Any], Any] = {}  # term derivatives shared by the labels
         for label in range(d3):
             L = mlp.cross_entropy(logits, label, _sp_exp, _sp_log)
             closed = mlp.dense_transpose(W2, mlp.head_cotangent(logits, label, _sp_exp))
             for j in range(d2):
-                checks.append(numerator_zero(sp.diff(L, y[j]) - closed[j], f"{d2}×{d3}, label {label}: ∂L/∂y{j}"))
+                checks.append(numerator_zero(term_derivative(L, y[j], memo) - closed[j], f"{d2}×{d3}, label {label}: ∂L/∂y{j}"))
     return at_shapes(symbolic.conclude("sympy derivative vs closed form, per shape, label and coordinate", checks),
                      shapes("d₂×d₃", LOGIT_DIMS) + ", every label")
 
@@ -199,11 +322,12 @@ def loss_grad_through_relu(ctx):
         for signs in patterns(d2):
             positive = sign_table(list(zip(z, signs)))
             logits = mlp.dense(W2, b2, mlp.relu(z, positive))
+            memo: dict[tuple[Any, Any], Any] = {}  # term derivatives shared by the labels
             for label in range(d3):
                 L = mlp.cross_entropy(logits, label, _sp_exp, _sp_log)
                 closed = mlp.relu_mask(z, mlp.dense_transpose(W2, mlp.head_cotangent(logits, label, _sp_exp)), positive)
                 for j in range(d2):
-                    checks.append(numerator_zero(sp.diff(L, z[j]) - closed[j],
+                    checks.append(numerator_zero(term_derivative(L, z[j], memo) - closed[j],
                                                  f"{d2}×{d3}, signs {pattern_name(signs)}, label {label}: ∂L/∂z{j}"))
     return at_shapes(symbolic.conclude("sympy derivative vs closed form, per shape, sign pattern, label, coordinate",
                                        checks), shapes("d₂×d₃", RELU_DIMS) + ", every label")
@@ -247,6 +371,7 @@ def loss_grad_through_relu_dense_relu(ctx):
             for s1 in patterns(d2):
                 positive = sign_table([*zip(z0, s0), *zip(z1, s1)])
                 logits = mlp.dense(W2, b2, mlp.relu(z1, positive))
+                memo: dict[tuple[Any, Any], Any] = {}  # term derivatives shared by the labels
                 for label in sorted({0, d3 - 1}):
                     L = mlp.cross_entropy(logits, label, _sp_exp, _sp_log)
                     c = mlp.head_cotangent(logits, label, _sp_exp)
@@ -254,7 +379,7 @@ def loss_grad_through_relu_dense_relu(ctx):
                         closed = int(s0[j]) * sum(W1[j][l] * int(s1[l]) * sum(W2[l][k] * c[k] for k in range(d3))
                                                   for l in range(d2))
                         checks.append(numerator_zero(
-                            sp.diff(L, z0[j]) - closed,
+                            term_derivative(L, z0[j], memo) - closed,
                             f"{d1}×{d2}×{d3}, signs {pattern_name(s0)}/{pattern_name(s1)}, label {label}: ∂L/∂z₀{j}"))
     return at_shapes(symbolic.conclude("sympy derivative vs two-mask closed form, per shape, sign pattern, label",
                                        checks), shapes("d₁×d₂×d₃", CHAIN_DIMS) + ", labels 0 and last")
@@ -271,20 +396,20 @@ def _weight_gradient_checks(layer: str, dims: Sequence[int], labels: Sequence[in
     """For every sign pattern of (z₀, z₁): sympy's ∂L/∂layer minus the reference closed form."""
     from obligations.lean_mlp import mlp
 
-    sp = symbolic.sympy()
     net, x = symbolic_net(dims)
     W = net.layer(layer)
     checks = []
     for s0 in patterns(dims[1]):
         for s1 in patterns(dims[2]):
             positive = network_pattern(net, x, s0, s1)
+            memo: dict[tuple[Any, Any], Any] = {}  # term derivatives shared by the labels of this region
             for label in labels:
                 L = mlp.loss(net, x, label, _sp_exp, _sp_log, positive)
                 G = mlp.gradients(net, x, label, _sp_exp, positive)[layer]
                 for i, row in enumerate(W):
                     for j, wij in enumerate(row):
                         checks.append(numerator_zero(
-                            sp.diff(L, wij) - G[i][j],
+                            term_derivative(L, wij, memo) - G[i][j],
                             f"d={tuple(dims)}, signs {pattern_name(s0)}/{pattern_name(s1)}, label {label}: "
                             f"∂L/∂{layer}[{i}][{j}]"))
     return checks
@@ -506,7 +631,8 @@ def _one_sided_checks(layer: str, rng: Any, points: int, dims: Sequence[int]) ->
                 right, radius = line_branch(kinked, h, 1)
                 left, radius_left = line_branch(kinked, h, -1)
                 ok_r = bool(radius > 0) and bool(radius_left > 0)
-                d_right, d_left = sp.diff(right, h).subs(h, 0), sp.diff(left, h).subs(h, 0)
+                d_right = term_derivative(right, h, {}).subs(h, 0)
+                d_left = term_derivative(left, h, {}).subs(h, 0)
                 where = f"point {found}{f' (kink in {kink})' if kink else ''}, label {label}"
                 ok, step = numerator_zero(d_right - d_left, f"{where}: right − left ∂L/∂{layer}[{i}][{j}] "
                                           f"(branches valid for |h| < {radius})")
@@ -531,7 +657,8 @@ def _differentiable(ctx: Any, layer: str) -> Any:
         for s1 in patterns(dims[2]):
             positive = network_pattern(net, x, s0, s1)
             L = mlp.loss(net, x, 0, _sp_exp, _sp_log, positive)
-            grads = [sp.diff(L, w) for row in net.layer(layer) for w in row]
+            memo: dict[tuple[Any, Any], Any] = {}
+            grads = [term_derivative(L, w, memo) for row in net.layer(layer) for w in row]
             checks.append(_structure_step(L, f"loss on region {pattern_name(s0)}/{pattern_name(s1)}"))
             checks.append(_structure_step(sum(grads), f"∂L/∂{layer} on region {pattern_name(s0)}/{pattern_name(s1)}"))
     u = sp.Symbol("u", positive=True)
