@@ -25,3 +25,29 @@ def test_nesting_search_counts_unchanged_by_the_fast_path():
     for shape, values, all_masks in (((2, 2), range(1, 5), True), ((2, 2), range(-2, 3), True), ((1, 3), range(-2, 3), True)):
         assert pruning.nesting_counterexample(pruning.spec_prune, shape, values, all_masks) == \
             pruning.nesting_counterexample(generic, shape, values, all_masks)
+
+
+def test_global_bound_at_most_agrees_with_the_global_certificate():
+    """Where the norm-free test says the global lower bound is ≤ a ceiling, the full global
+    certificate's bound is; at σ = 1/5 it settles the Monte-Carlo bracket's lower end."""
+    from fractions import Fraction
+
+    from obligations.psy01a import stress
+
+    rows = {r["sigma"]: Fraction(r["lower_bound"]) for r in stress.global_certificates()["global"]}
+    for s in stress.SPEC.global_sigmas:
+        for k in range(0, 101, 5):
+            if stress.global_bound_at_most(s, Fraction(k, 100)):
+                assert rows[stress.fmt(s)] <= Fraction(k, 100)
+    frozen = stress.frozen_certificates()["frozen_lower"]
+    assert stress.global_bound_at_most(stress.SPEC.sigma, frozen)
+    assert rows[stress.fmt(stress.SPEC.sigma)] <= frozen
+
+
+def test_opnorm_lower_is_below_the_upper_bound():
+    from obligations.psy01a import stress
+
+    net = stress.stress_network()
+    with stress._Precision():
+        for w in net.weights:
+            assert stress.opnorm_lower(w) <= stress.opnorm_upper(w)
