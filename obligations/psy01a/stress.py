@@ -137,10 +137,17 @@ def forward(net: Net, u: Any, sigma: float = 0.0, noise: Sequence[Any] | None = 
     np = _np()
     h = u
     for layer in range(3):
-        h = np.maximum(h @ net.weights[layer].T + net.biases[layer], 0.0)
+        # in place on the fresh product: the same elementwise operations as
+        # h = maximum(h @ Bᵀ + b, 0) + σ·noise, without the batch-sized temporaries
+        a = h @ net.weights[layer].T
+        a += net.biases[layer]
+        np.maximum(a, 0.0, out=a)
         if noise is not None:
-            h = h + sigma * noise[layer]
-    return h @ net.weights[3].T + net.biases[3]
+            a += sigma * noise[layer]
+        h = a
+    z = h @ net.weights[3].T
+    z += net.biases[3]
+    return z
 
 
 def predict(z: Any) -> Any:

@@ -27,6 +27,35 @@ def test_nesting_search_counts_unchanged_by_the_fast_path():
             pruning.nesting_counterexample(generic, shape, values, all_masks)
 
 
+def _reference_forward(net, u, sigma=0.0, noise=None):
+    import numpy as np
+
+    h = u
+    for layer in range(3):
+        h = np.maximum(h @ net.weights[layer].T + net.biases[layer], 0.0)
+        if noise is not None:
+            h = h + sigma * noise[layer]
+    return h @ net.weights[3].T + net.biases[3]
+
+
+def test_in_place_forward_is_bit_identical_on_the_montecarlo_batch():
+    """The in-place forward pass gives the same floats as the out-of-place one on the
+    Monte-Carlo batch (every input repeated MC_DRAWS times, seeded noise) and without noise."""
+    import numpy as np
+
+    from obligations.psy01a import stress
+
+    net, u, _, _ = stress.concrete_network()
+    uu = np.repeat(u, stress.MC_DRAWS, axis=0)
+    rng = np.random.default_rng(12345)
+    noise = [rng.normal(size=(uu.shape[0], n)) for n in stress.SPEC.widths[1:4]]
+    kept = [x.copy() for x in noise]
+    sigma = float(stress.SPEC.sigma)
+    assert np.array_equal(stress.forward(net, uu, sigma, noise), _reference_forward(net, uu, sigma, noise))
+    assert all(np.array_equal(a, b) for a, b in zip(noise, kept))  # the noise is not modified
+    assert np.array_equal(stress.forward(net, u), _reference_forward(net, u))
+
+
 def test_global_bound_at_most_agrees_with_the_global_certificate():
     """Where the norm-free test says the global lower bound is ≤ a ceiling, the full global
     certificate's bound is; at σ = 1/5 it settles the Monte-Carlo bracket's lower end."""
