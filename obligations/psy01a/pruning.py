@@ -366,6 +366,27 @@ def _memoised(prune: Any, ws: tuple) -> Callable[[int, frozenset[int]], frozense
     return pruned
 
 
+def _spec_memoised(ws: tuple) -> Callable[[int, frozenset[int]], frozenset[int]]:
+    """:func:`spec_prune` at the fixed weights ``ws``: the order by (−|w|, index) of each
+    eligible set is sorted once, and H_K is its first K positions (as in :func:`spec_prune`)."""
+    keys = [(-abs(w), i) for i, w in enumerate(ws)]
+    orders: dict[frozenset[int], list[int]] = {}
+    memo: dict[tuple[int, frozenset[int]], frozenset[int]] = {}
+
+    def pruned(k: int, eligible: frozenset[int]) -> frozenset[int]:
+        found = memo.get((k, eligible))
+        if found is None:
+            if eligible not in orders:
+                orders[eligible] = sorted(eligible, key=keys.__getitem__)
+            order = orders[eligible]
+            if k > len(order):
+                raise ValueError("K exceeds the eligible count")
+            found = memo[k, eligible] = frozenset(order[:k])
+        return found
+
+    return pruned
+
+
 def nesting_counterexample(prune: Any = spec_prune, shape: tuple[int, int] = (2, 2), values: Sequence[int] = range(-2, 3),
                            all_masks: bool = True) -> tuple[int, tuple | None]:
     """Search every case of the scope — every matrix, nonempty initial mask M₀ and pair
@@ -379,7 +400,7 @@ def nesting_counterexample(prune: Any = spec_prune, shape: tuple[int, int] = (2,
     masks = _nesting_masks(n, all_masks)
     cases = 0
     for ws in itertools.product(values, repeat=n):
-        pruned = _memoised(prune, ws)
+        pruned = _spec_memoised(ws) if prune is spec_prune else _memoised(prune, ws)
         for m0 in masks:
             one_shot = [pruned(k, m0) for k in range(len(m0) + 1)]
             for k1 in range(len(m0) + 1):
