@@ -134,6 +134,58 @@ def _decisive(computed: Any, claimed: Any, **witness: Any) -> dict[str, Any] | N
             **{k: sp.sstr(x) if hasattr(x, "free_symbols") else str(x) for k, x in witness.items()}}
 
 
+# ------------------------------------------------------------------ printing
+
+
+_PRINTER: list[Any] = []  # the memoising printer class, made once sympy is imported
+_PRINT_MEMO: dict[int, tuple[Any, str]] = {}  # id → (the printed object itself, its string)
+_PRINT_MEMO_STATE: list[Any] = [None]  # the printer settings the memo was filled under
+_PRINT_MEMO_LIMIT = 200_000  # entries; the memo is emptied beyond this
+
+
+def _memo_printer() -> Any:
+    if not _PRINTER:
+        sp = sympy()
+        Basic = sp.Basic
+
+        class SharedStrPrinter(sp.printing.str.StrPrinter):
+            """sympy's ``StrPrinter``, printing each subexpression object once.
+
+            A node's string is a function of the node and the printer's settings only, except
+            that ``_print_Float`` strips digits below the top level (``_print_level > 1``); so
+            every node but the top one is looked up in, and stored to, a memo keyed by the
+            object's identity (the memo keeps the object alive, so an id is never reused while
+            its entry exists). Calls with keyword arguments are not memoised."""
+
+            def _print(self, expr: Any, **kwargs: Any) -> str:
+                if kwargs or not self._print_level or not isinstance(expr, Basic):
+                    return super()._print(expr, **kwargs)
+                hit = _PRINT_MEMO.get(id(expr))
+                if hit is not None and hit[0] is expr:
+                    return hit[1]
+                out = super()._print(expr)
+                _PRINT_MEMO[id(expr)] = (expr, out)
+                return out
+
+        _PRINTER.append(SharedStrPrinter)
+    return _PRINTER[0]
+
+
+def sstr(expr: Any) -> str:
+    """``sympy.sstr(expr)`` (default settings), the same string, with the strings of
+    subexpression objects already printed (by an earlier call, or elsewhere in this one) reused:
+    the expressions of a family of checks share large subtrees (sympy's construction cache
+    returns the same object for the same arguments), which sympy's printer prints again at
+    every occurrence. The memo is emptied when the printer's settings (e.g. global ones) are not
+    those it was filled under, and when it grows past :data:`_PRINT_MEMO_LIMIT` entries."""
+    printer = _memo_printer()()
+    state = dict(printer._settings)
+    if _PRINT_MEMO_STATE[0] != state or len(_PRINT_MEMO) > _PRINT_MEMO_LIMIT:
+        _PRINT_MEMO.clear()
+        _PRINT_MEMO_STATE[0] = state
+    return printer.doprint(expr)
+
+
 # ------------------------------------------------------------------ steps
 
 
@@ -159,7 +211,7 @@ def zero_step(expr: Any, what: str, at: Sequence[Mapping[Any, Any]] = ()) -> tup
                 if found is not None:
                     refutes = {**found, "at": {str(k): str(x) for k, x in point.items()}}
         step = t.step(NAME, version(), f"simplify: {what}", "0" if ok else f"{simplified}",
-                      expression=sp.sstr(expr), simplified=sp.sstr(simplified), refutes=refutes)
+                      expression=sstr(expr), simplified=sstr(simplified), refutes=refutes)
     return ok, step
 
 
@@ -183,7 +235,7 @@ def rational_zero_step(expr: Any, what: str, fallback: Callable[[], tuple[bool, 
             exact, element = False, None
         ok = exact and element == 0
         if ok:
-            step = t.step(NAME, version(), f"rational-function identity: {what}", "0", expression=sp.sstr(expr),
+            step = t.step(NAME, version(), f"rational-function identity: {what}", "0", expression=sstr(expr),
                           normal_form="0", field=str(field))
     if ok:
         return ok, step

@@ -28,6 +28,7 @@ inside the functions that read and write files.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Sequence
@@ -227,6 +228,86 @@ def interval_log(t: Any) -> Any:
     return Interval.of(t).log()
 
 
+def _finite_everywhere(expr: Any) -> bool:
+    """Is ``expr`` a sympy expression that is a finite real number for every real value of its
+    symbols, by its structure alone? Built from real finite commutative symbols and rationals by
+    ``+``, ``×``, ``exp``, non-negative integer powers, and negative integer powers of a base
+    that is positive by structure (positive rationals, ``exp`` of a real, and sums, products and
+    integer powers of such, as the softmax's normaliser ``1 + ∑ exp(·)``). Anything else (a
+    function, a float, a non-integer power, a non-sympy number) answers False. Each distinct
+    subexpression is looked at once."""
+    sp = sys.modules.get("sympy")
+    if sp is None or not isinstance(expr, sp.Expr):
+        return False
+    Add, Mul, Pow, exp, Symbol = sp.Add, sp.Mul, sp.Pow, sp.exp, sp.Symbol
+    real: dict[int, bool] = {}
+    positive: dict[int, bool] = {}
+
+    def is_real(n: Any) -> bool:
+        key = id(n)
+        if key not in real:
+            t = type(n)
+            if n.is_Rational:
+                out = True
+            elif t is Symbol:
+                out = n.is_commutative is True and n.is_real is True and n.is_finite is True
+            elif t is Add or t is Mul:
+                out = all(is_real(a) for a in n.args)
+            elif t is exp:
+                out = is_real(n.args[0])
+            elif t is Pow:
+                base, e = n.args
+                out = e.is_Integer and (is_real(base) if e >= 0 else is_positive(base))
+            else:
+                out = False
+            real[key] = out
+        return real[key]
+
+    def is_positive(n: Any) -> bool:
+        key = id(n)
+        if key not in positive:
+            t = type(n)
+            if n.is_Rational:
+                out = n.p > 0
+            elif t is exp:
+                out = is_real(n.args[0])
+            elif t is Add or t is Mul:
+                out = all(is_positive(a) for a in n.args)
+            elif t is Pow:
+                out = n.args[1].is_Integer and is_positive(n.args[0])
+            else:
+                out = False
+            positive[key] = out
+        return positive[key]
+
+    return is_real(expr)
+
+
+def times_zero(c: Any) -> Any:
+    """``0 * c``, the masked (inactive) entry of any number type.
+
+    For a sympy expression, ``Mul`` gives ``0`` unless some factor is known to be infinite
+    (then ``nan``), and finding that out asks ``is_finite`` of every factor — for the large
+    cotangent entries, most of the cost of building the masked closed forms. When
+    :func:`_finite_everywhere` shows ``c`` is finite for every value of its symbols, no factor
+    can be known infinite, so the product is sympy's ``0`` (``S.Zero``, the object ``0 * c``
+    returns), given here without building the product. Everything else (Fractions, Intervals,
+    other expressions, or sympy with evaluation switched off) is multiplied as before."""
+    sp = sys.modules.get("sympy")
+    if sp is not None and sp.core.parameters.global_parameters.evaluate and _finite_everywhere(c):
+        return sp.S.Zero
+    return 0 * c
+
+
+def _product(u: Any, c: Any) -> Any:
+    """``u * c``; when ``u`` is sympy's ``0`` (a masked activation), as :func:`times_zero`."""
+    sp = sys.modules.get("sympy")
+    if (sp is not None and u is sp.S.Zero and sp.core.parameters.global_parameters.evaluate
+            and _finite_everywhere(c)):
+        return sp.S.Zero
+    return u * c
+
+
 def dense(W: Matrix, b: Vector, x: Vector) -> list[Any]:
     """``(dense W b x)_k = ∑_j x_j·W_jk + b_k`` (``W[input][output]``)."""
     return [sum((x[j] * W[j][k] for j in range(len(x))), start=b[k]) for k in range(len(b))]
@@ -234,16 +315,16 @@ def dense(W: Matrix, b: Vector, x: Vector) -> list[Any]:
 
 def dense_transpose(W: Matrix, c: Vector) -> list[Any]:
     """``(Wᵀ·c)_l = ∑_k W_lk·c_k`` — ``dense (fun j i' => W i' j) 0 c`` in the Lean text."""
-    return [sum((W[l][k] * c[k] for k in range(len(c))), start=0 * c[0]) for l in range(len(W))]
+    return [sum((W[l][k] * c[k] for k in range(len(c))), start=times_zero(c[0])) for l in range(len(W))]
 
 
 def relu(z: Vector, positive: Callable[[Any], bool] = exact_positive) -> list[Any]:
-    return [zj if positive(zj) else 0 * zj for zj in z]
+    return [zj if positive(zj) else times_zero(zj) for zj in z]
 
 
 def relu_mask(z: Vector, c: Vector, positive: Callable[[Any], bool] = exact_positive) -> list[Any]:
     """``reluMask z c``: ``c_l`` where ``z_l > 0``, else 0."""
-    return [cl if positive(zl) else 0 * cl for zl, cl in zip(z, c, strict=True)]
+    return [cl if positive(zl) else times_zero(cl) for zl, cl in zip(z, c, strict=True)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,7 +371,7 @@ def head_cotangent(logits: Vector, label: int, exp: Callable[[Any], Any]) -> lis
 
 def outer(u: Vector, c: Vector) -> list[list[Any]]:
     """``G_ij = u_i·c_j``: a weight gradient from the layer input and the output cotangent."""
-    return [[ui * cj for cj in c] for ui in u]
+    return [[_product(ui, cj) for cj in c] for ui in u]
 
 
 def gradients(net: Mlp, x: Vector, label: int, exp: Callable[[Any], Any],
