@@ -381,13 +381,7 @@ def global_certificates(spec: StressSpec = SPEC) -> dict[str, Any]:
     with _Precision():
         norms = [opnorm_upper(x) for x in net.weights]
         widths = spec.widths
-        c_theta = flint.arb(0)
-        for r in (1, 2, 3):
-            prod = flint.arb(1)
-            for layer in range(r, 4):
-                prod *= norms[layer]
-            c_theta += flint.arb(widths[r]).sqrt() * prod
-        c_theta = c_theta.upper()
+        c_theta = path_constant(norms, widths).upper()
         hidden = sum(widths[1:4])
         delta = flint.arb(spec.delta.numerator) / spec.delta.denominator
         r_delta = (2 * (2 * flint.arb(hidden) / delta).log()).sqrt()
@@ -405,6 +399,19 @@ def global_certificates(spec: StressSpec = SPEC) -> dict[str, Any]:
             "R_delta": to_interval(r_delta).describe(10), "global": global_rows,
             "margins_lower": [float(_to_fraction(m)) for m in margins],
         }
+
+
+def path_constant(norms: Any, widths: Any) -> Any:
+    """Σ_{r=1..3} √n_r · Π_{ℓ=r..3} norms[ℓ] in arb: the global certificate's C_θ from upper
+    bounds of the operator norms, or a lower bound of it from lower bounds."""
+    flint = _flint()
+    total = flint.arb(0)
+    for r in (1, 2, 3):
+        prod = flint.arb(1)
+        for layer in range(r, 4):
+            prod *= norms[layer]
+        total += flint.arb(widths[r]).sqrt() * prod
+    return total
 
 
 def opnorm_lower(b: Any) -> Any:
@@ -428,12 +435,7 @@ def global_bound_at_most(sigma: Fraction, ceiling: Fraction, spec: StressSpec = 
     with _Precision():
         lows = [None, *(opnorm_lower(x) for x in net.weights[1:])]
         widths = spec.widths
-        c_lo = flint.arb(0)
-        for r in (1, 2, 3):
-            prod = flint.arb(1)
-            for layer in range(r, 4):
-                prod *= lows[layer]
-            c_lo += flint.arb(widths[r]).sqrt() * prod
+        c_lo = path_constant(lows, widths)
         hidden = sum(widths[1:4])
         delta = flint.arb(spec.delta.numerator) / spec.delta.denominator
         r_delta = (2 * (2 * flint.arb(hidden) / delta).log()).sqrt()
