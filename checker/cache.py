@@ -166,9 +166,15 @@ def _parse_imports(source: str, path: str, module: str) -> frozenset[str]:
     # Keyed on the source text itself: a file edited during the process is parsed again, and the
     # closures of the many obligations sharing a module parse it once.
     tree = ast.parse(source, filename=path)
+    return imports_in([n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))], path, module)
+
+
+def imports_in(statements: Iterable[ast.Import | ast.ImportFrom], path: str, module: str) -> frozenset[str]:
+    """The module names the import ``statements`` of ``module`` (file ``path``) import,
+    relative imports resolved, with their parent packages."""
     package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
     names: set[str] = set()
-    for node in ast.walk(tree):
+    for node in statements:
         if isinstance(node, ast.Import):
             names.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):

@@ -34,6 +34,7 @@ combines them with the code digest into the fingerprint that reports and baselin
 from __future__ import annotations
 
 import ast
+import collections
 import hashlib
 import hmac
 import json
@@ -74,42 +75,86 @@ def _digest(obj: Any) -> str:
     return hashlib.sha256(json.dumps(obj, separators=(",", ":"), ensure_ascii=True).encode()).hexdigest()
 
 
-class _Strip(ast.NodeTransformer):
-    """Leave out what does not change behaviour: docstrings and ``@obligation`` metadata."""
+def _strip_docstring(node: Any) -> None:
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        node.body = body[1:] or [ast.Pass()]
 
-    def _docstring(self, node: Any) -> Any:
-        body = node.body
-        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-                and isinstance(body[0].value.value, str):
-            node.body = body[1:] or [ast.Pass()]
-        return node
 
-    def visit_Module(self, node: ast.Module) -> Any:
-        self.generic_visit(node)
-        return self._docstring(node)
+_WITH_DOCSTRING = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> Any:
-        self.generic_visit(node)
-        return self._docstring(node)
 
-    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    """A module's syntax tree without docstrings and metadata, with what one pass over it found."""
 
-    def visit_ClassDef(self, node: ast.ClassDef) -> Any:
-        self.generic_visit(node)
-        return self._docstring(node)
+    tree: ast.Module
+    imports: tuple[ast.Import | ast.ImportFrom, ...]  # every import statement, anywhere
+    dynamic: str | None  # why the module must be taken whole (see :func:`_dynamic_reason`)
 
-    def visit_Call(self, node: ast.Call) -> Any:
-        self.generic_visit(node)
-        func = node.func
-        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-        if name == "obligation":
-            node.keywords = [k for k in node.keywords if k.arg not in METADATA_KEYWORDS]
-        return node
+
+def _dynamic_name(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name) and node.id in _DYNAMIC_NAMES:
+        return f"uses {node.id}()"
+    if isinstance(node, ast.Attribute) and node.attr in ("__dict__", "modules") and not (
+            node.attr == "modules" and not (isinstance(node.value, ast.Name) and node.value.id == "sys")):
+        return f"uses .{node.attr}"
+    return None
+
+
+def _strip(tree: ast.Module) -> _Parsed:
+    """Leave out what does not change behaviour, in place: docstrings and ``@obligation``
+    metadata; in the same breadth-first pass, collect the import statements and the first use
+    of a dynamic global lookup. Each node is changed before its children are queued, so the pass
+    visits exactly the stripped tree, in the order ``ast.walk`` would visit it."""
+    imports: list[ast.Import | ast.ImportFrom] = []
+    dynamic = None
+    todo = collections.deque([tree])
+    while todo:
+        node = todo.popleft()
+        if isinstance(node, _WITH_DOCSTRING):
+            _strip_docstring(node)
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if name == "obligation":
+                node.keywords = [k for k in node.keywords if k.arg not in METADATA_KEYWORDS]
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            imports.append(node)
+        if dynamic is None:
+            dynamic = _dynamic_name(node)
+        todo.extend(ast.iter_child_nodes(node))
+    if dynamic is None:
+        for st in tree.body:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name in ("__getattr__", "__dir__"):
+                dynamic = f"defines a module {st.name}"
+                break
+    return _Parsed(tree, tuple(imports), dynamic)
 
 
 @lru_cache(maxsize=256)
+def _parsed_module(source: str, filename: str) -> _Parsed:
+    return _strip(ast.parse(source, filename=filename))
+
+
 def _parsed(source: str, filename: str) -> ast.Module:
-    return _Strip().visit(ast.parse(source, filename=filename))
+    return _parsed_module(source, filename).tree
+
+
+@lru_cache(maxsize=256)
+def _statement_dumps(source: str, filename: str) -> tuple[str, ...]:
+    """``ast.dump`` of each top-level statement of the stripped module."""
+    return tuple(ast.dump(st) for st in _parsed(source, filename).body)
+
+
+@lru_cache(maxsize=1)
+def _dump_splices() -> bool:
+    """Whether this Python's ``ast.dump`` of a module is its statements' dumps joined inside
+    ``Module(body=[…], type_ignores=[])`` (asked once, of a small module): then a module's dump
+    is built from the statement dumps the closures need anyway instead of printed again."""
+    sample = ast.parse("import a\nx = 1\n")
+    return ast.dump(sample) == "Module(body=[" + ", ".join(ast.dump(st) for st in sample.body) + "], type_ignores=[])"
 
 
 def module_digest(source: str, filename: str = "<module>") -> str:
@@ -119,7 +164,10 @@ def module_digest(source: str, filename: str = "<module>") -> str:
 
 @lru_cache(maxsize=256)
 def _module_digest(source: str, filename: str) -> str:
-    return _digest(ast.dump(_parsed(source, filename)))
+    tree = _parsed(source, filename)
+    if _dump_splices() and not tree.type_ignores:
+        return _digest("Module(body=[" + ", ".join(_statement_dumps(source, filename)) + "], type_ignores=[])")
+    return _digest(ast.dump(tree))
 
 
 # ---------------------------------------------------------------------------------------
@@ -203,12 +251,11 @@ def _target_names(target: ast.AST) -> set[str]:
 
 
 def _dynamic_reason(tree: ast.Module) -> str | None:
+    """Why a module must be taken whole: the first dynamic global lookup in ``ast.walk`` order,
+    or a module ``__getattr__``/``__dir__`` (:func:`_strip` finds the same in its pass)."""
     for n in ast.walk(tree):
-        if isinstance(n, ast.Name) and n.id in _DYNAMIC_NAMES:
-            return f"uses {n.id}()"
-        if isinstance(n, ast.Attribute) and n.attr in ("__dict__", "modules") and not (
-                n.attr == "modules" and not (isinstance(n.value, ast.Name) and n.value.id == "sys")):
-            return f"uses .{n.attr}"
+        if (reason := _dynamic_name(n)) is not None:
+            return reason
     for st in tree.body:
         if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name in ("__getattr__", "__dir__"):
             return f"defines a module {st.name}"
@@ -218,6 +265,7 @@ def _dynamic_reason(tree: ast.Module) -> str | None:
 @lru_cache(maxsize=256)
 def _table(source: str, filename: str) -> _ModuleTable:
     tree = _parsed(source, filename)
+    dumps = _statement_dumps(source, filename)
     assigned: set[str] = set()
     for st in tree.body:
         if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
@@ -265,8 +313,8 @@ def _table(source: str, filename: str) -> _ModuleTable:
                 binds.add((a.asname or a.name).split(".")[0])
         first = min([getattr(st, "lineno", 0), *(d.lineno for d in getattr(st, "decorator_list", ()))])
         rows.append(_Statement(i, first, getattr(st, "end_lineno", 0) or 0, frozenset(binds),
-                               frozenset(scan.names), effect, _digest(ast.dump(st))))
-    return _ModuleTable(tuple(rows), _dynamic_reason(tree))
+                               frozenset(scan.names), effect, _digest(dumps[i])))
+    return _ModuleTable(tuple(rows), _parsed_module(source, filename).dynamic)
 
 
 def _closure(table: _ModuleTable, line: int) -> tuple[str | None, str]:
@@ -349,7 +397,7 @@ def _analysis(file: str, module: str, store: Path | None) -> _Analysis:
     Python version whose syntax trees it hashes, and the module name for relative imports)."""
     import platform
 
-    from checker.cache import _parse_imports
+    from checker.cache import imports_in
 
     raw = Path(file).read_bytes()
     content = hashlib.sha256(raw).hexdigest()
@@ -373,7 +421,7 @@ def _analysis(file: str, module: str, store: Path | None) -> _Analysis:
             pass  # a missing, damaged or unauthenticated entry is recomputed
     source = raw.decode("utf-8")
     name = Path(file).name
-    found = _Analysis(module_digest(source, name), frozenset(_parse_imports(source, file, module)), _table(source, name))
+    found = _Analysis(module_digest(source, name), imports_in(_parsed_module(source, name).imports, file, module), _table(source, name))
     _MEMORY[(key, module)] = found
     if path is not None:
         try:

@@ -129,3 +129,25 @@ def test_a_planted_stored_analysis_is_ignored(tmp_path, monkeypatch):
     fp._MEMORY.clear()
     again = fp._analysis(str(module), "obligations.psy01a.cue", store)
     assert again.digest == fresh.digest != "0" * 64
+
+
+def test_one_pass_analysis_matches_the_reference_walks():
+    """The module digest spliced from statement dumps, and the imports and dynamic-lookup reason
+    found in the stripping pass, equal what ``ast.dump`` and separate ``ast.walk`` passes give."""
+    import ast
+
+    from checker import fingerprint as fp
+    from checker.cache import _parse_imports
+
+    root = Path(__file__).resolve().parent.parent
+    files = sorted((root / "obligations").rglob("*.py")) + sorted((root / "checker").rglob("*.py"))
+    samples = [("s.py", "def f():\n  return globals()\n"), ("s.py", "x = sys.modules\n"),
+               ("s.py", "@obligation(id='a', statement=eval('1'))\ndef g(ctx):\n  '''doc'''\n  return vars()\n"),
+               ("s.py", "def __getattr__(n): pass\n"), ("s.py", "")]
+    for name, src in [(f.name, f.read_text(encoding="utf-8")) for f in files] + samples:
+        parsed = fp._parsed_module(src, name)
+        assert fp.module_digest(src, name) == fp._digest(ast.dump(parsed.tree)), name
+        assert parsed.dynamic == fp._dynamic_reason(parsed.tree) or parsed.dynamic.startswith("defines"), name
+        from checker.cache import imports_in
+        assert imports_in(parsed.imports, "p/s.py", "p.s") == _parse_imports(src, "p/s.py", "p.s"), name
+    assert fp._parsed_module(samples[2][1], "s.py").dynamic == "uses vars()"  # eval sits in dropped metadata
