@@ -94,6 +94,13 @@ class _Parsed:
     dynamic: str | None  # why the module must be taken whole (see :func:`_dynamic_reason`)
 
 
+def _module_hook(tree: ast.Module) -> str | None:
+    for st in tree.body:
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name in ("__getattr__", "__dir__"):
+            return f"defines a module {st.name}"
+    return None
+
+
 def _dynamic_name(node: ast.AST) -> str | None:
     if isinstance(node, ast.Name) and node.id in _DYNAMIC_NAMES:
         return f"uses {node.id}()"
@@ -125,12 +132,7 @@ def _strip(tree: ast.Module) -> _Parsed:
         if dynamic is None:
             dynamic = _dynamic_name(node)
         todo.extend(ast.iter_child_nodes(node))
-    if dynamic is None:
-        for st in tree.body:
-            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name in ("__getattr__", "__dir__"):
-                dynamic = f"defines a module {st.name}"
-                break
-    return _Parsed(tree, tuple(imports), dynamic)
+    return _Parsed(tree, tuple(imports), dynamic if dynamic is not None else _module_hook(tree))
 
 
 @lru_cache(maxsize=256)
@@ -154,7 +156,11 @@ def _dump_splices() -> bool:
     ``Module(body=[…], type_ignores=[])`` (asked once, of a small module): then a module's dump
     is built from the statement dumps the closures need anyway instead of printed again."""
     sample = ast.parse("import a\nx = 1\n")
-    return ast.dump(sample) == "Module(body=[" + ", ".join(ast.dump(st) for st in sample.body) + "], type_ignores=[])"
+    return ast.dump(sample) == _spliced_dump([ast.dump(st) for st in sample.body])
+
+
+def _spliced_dump(statement_dumps: Sequence[str]) -> str:
+    return "Module(body=[" + ", ".join(statement_dumps) + "], type_ignores=[])"
 
 
 def module_digest(source: str, filename: str = "<module>") -> str:
@@ -166,7 +172,7 @@ def module_digest(source: str, filename: str = "<module>") -> str:
 def _module_digest(source: str, filename: str) -> str:
     tree = _parsed(source, filename)
     if _dump_splices() and not tree.type_ignores:
-        return _digest("Module(body=[" + ", ".join(_statement_dumps(source, filename)) + "], type_ignores=[])")
+        return _digest(_spliced_dump(_statement_dumps(source, filename)))
     return _digest(ast.dump(tree))
 
 
@@ -256,10 +262,7 @@ def _dynamic_reason(tree: ast.Module) -> str | None:
     for n in ast.walk(tree):
         if (reason := _dynamic_name(n)) is not None:
             return reason
-    for st in tree.body:
-        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name in ("__getattr__", "__dir__"):
-            return f"defines a module {st.name}"
-    return None
+    return _module_hook(tree)
 
 
 @lru_cache(maxsize=256)

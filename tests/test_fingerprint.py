@@ -137,7 +137,7 @@ def test_one_pass_analysis_matches_the_reference_walks():
     import ast
 
     from checker import fingerprint as fp
-    from checker.cache import _parse_imports
+    from checker.cache import _parse_imports, imports_in
 
     root = Path(__file__).resolve().parent.parent
     files = sorted((root / "obligations").rglob("*.py")) + sorted((root / "checker").rglob("*.py"))
@@ -148,6 +148,5 @@ def test_one_pass_analysis_matches_the_reference_walks():
         parsed = fp._parsed_module(src, name)
         assert fp.module_digest(src, name) == fp._digest(ast.dump(parsed.tree)), name
         assert parsed.dynamic == fp._dynamic_reason(parsed.tree) or parsed.dynamic.startswith("defines"), name
-        from checker.cache import imports_in
         assert imports_in(parsed.imports, "p/s.py", "p.s") == _parse_imports(src, "p/s.py", "p.s"), name
     assert fp._parsed_module(samples[2][1], "s.py").dynamic == "uses vars()"  # eval sits in dropped metadata
