@@ -164,9 +164,12 @@ def _imports_of(path: str, module: str) -> set[str]:
 @lru_cache(maxsize=None)
 def _parse_imports(source: str, path: str, module: str) -> frozenset[str]:
     # Keyed on the source text itself: a file edited during the process is parsed again, and the
-    # closures of the many obligations sharing a module parse it once.
-    tree = ast.parse(source, filename=path)
-    return imports_in([n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))], path, module)
+    # closures of the many obligations sharing a module parse it once. The parse is the one the
+    # code fingerprint makes of the same text (stripping docstrings and metadata leaves every
+    # import statement): a cold check parses each module once, not twice.
+    from checker.fingerprint import _parsed_module
+
+    return imports_in(_parsed_module(source, Path(path).name).imports, path, module)
 
 
 def imports_in(statements: Iterable[ast.Import | ast.ImportFrom], path: str, module: str) -> frozenset[str]:
