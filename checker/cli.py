@@ -12,7 +12,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from checker import __version__
 from checker.cache import atomic_write
@@ -443,6 +443,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         traceback.print_exc()
         print("obligations: internal error (the traceback above is a checker bug; please report it)", file=sys.stderr)
         return ExitCode.INTERNAL_ERROR
+
+
+def run() -> NoReturn:
+    """The ``obligations`` command: :func:`main`, then the exit handlers an ordinary exit runs
+    (the worker template's shutdown among them) and the streams flushed, and out — without the
+    interpreter's teardown, which frees every object of a full check one by one (0.45 s after
+    a cold full check, 0.05 s after a small one) and writes nothing."""
+    code = main()
+    leave(code)
+
+
+def leave(code: int) -> NoReturn:
+    """Exit with ``code`` as an ordinary exit would, less the interpreter's teardown."""
+    import atexit
+
+    try:
+        atexit._run_exitfuncs()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
 
 
 def _dispatch(args: argparse.Namespace, plugins: dict[str, Command]) -> int:

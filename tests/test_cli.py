@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from checker.cli import ExitCode
@@ -152,3 +154,25 @@ def test_audit_mutate_runs_on_the_configured_catalogue():
     (entry,) = data["mutation"]
     assert entry["id"] == "psy01a.parameter_count" and entry["mutants"] == 1
     assert set(data["summary"]) == {"psy01a"}
+
+
+def test_the_command_leaves_after_the_exit_handlers_and_a_flush():
+    """The console script skips only the interpreter's teardown: the exit handlers run (the
+    worker template's shutdown is one), buffered output is written, the exit code is main's."""
+    code = ("import atexit, sys\n"
+            "from checker.cli import leave\n"
+            "atexit.register(lambda: print('handler ran'))\n"
+            "sys.stdout.write('buffered, no newline')\n"
+            "leave(3)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 3
+    assert proc.stdout == "buffered, no newline" + "handler ran\n"
+
+
+def test_a_piped_listing_is_complete_and_its_exit_code_kept():
+    """`python -m checker list` through a pipe: every line written before the fast exit."""
+    listed = cli("list")
+    assert listed.returncode == ExitCode.OK
+    lines = listed.stdout.splitlines()
+    assert len(lines) > 100 and lines[-1].strip()
+    assert cli("--package", "no_such_catalogue", "list").returncode == ExitCode.USAGE_ERROR
