@@ -162,7 +162,9 @@ def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
     from checker.cache import Cache
     from checker.runner import RunConfig, run
 
-    catalogue = _catalogue(args)
+    # A whole-catalogue check discharges nearly every module: the worker template imports them
+    # (and the libraries they use) while this process does.
+    catalogue = _catalogue(args, warm_template=not patterns)
     chosen = catalogue.select(patterns, include_slow=args.slow or bool(getattr(args, "id", None)))
     config = RunConfig(jobs=args.jobs, timeout_s=args.timeout, memory_mib=args.memory, seed=args.seed, slow=args.slow,
                        audit=bool(getattr(args, "audit", False)))
@@ -176,11 +178,21 @@ def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
     return results
 
 
-def _catalogue(args: argparse.Namespace):
-    """Every package of the run, discovered and merged into one catalogue; warnings to stderr."""
+def _catalogue(args: argparse.Namespace, *, warm_template: bool = False):
+    """Every package of the run, discovered and merged into one catalogue; warnings to stderr.
+    With ``warm_template``, each module that imported cleanly in isolation is sent to the worker
+    template as soon as that is known (:meth:`checker.workers.Template.preload`)."""
+    from checker import workers
     from checker.registry import Catalogue, discover
 
-    parts = [discover(package, timeout_s=getattr(args, "timeout", None), memory_mib=getattr(args, "memory", None))
+    def preload(modules: list[str]) -> None:
+        try:
+            workers.template().preload(modules)
+        except workers.TemplateDied:
+            pass  # the run starts a new template and preloads what it discharges
+
+    parts = [discover(package, timeout_s=getattr(args, "timeout", None), memory_mib=getattr(args, "memory", None),
+                      on_probed=preload if warm_template else None)
              for package in args.packages]
     catalogue = Catalogue(tuple(sorted((ob for c in parts for ob in c.obligations), key=lambda o: o.id)),
                           tuple(e for c in parts for e in c.errors), tuple(w for c in parts for w in c.warnings))

@@ -379,12 +379,15 @@ def _cycles(obs: Sequence[Obligation]) -> list[list[str]]:
 
 
 def discover(package: str = "obligations", *, isolate: bool = True, timeout_s: float | None = None,
-             memory_mib: int | None = None) -> Catalogue:
+             memory_mib: int | None = None, on_probed: Callable[[list[str]], None] | None = None) -> Catalogue:
     """Import every module of ``package`` and collect the obligations they declare.
 
     With ``isolate`` (the default) each module not yet imported here is first imported in an
     isolated worker under a discharge's limits: one that raises, exits, crashes, hangs or runs
-    out of memory becomes a :class:`LoadError` and is not imported into this process."""
+    out of memory becomes a :class:`LoadError` and is not imported into this process.
+    ``on_probed`` is then called with the modules that imported cleanly there, before this
+    process imports them (a check sends them to the worker template, which imports them
+    meanwhile)."""
     import sys
 
     from checker.runner import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_S
@@ -394,6 +397,8 @@ def discover(package: str = "obligations", *, isolate: bool = True, timeout_s: f
     fresh = [n for n in names if n not in sys.modules]
     if isolate and fresh:
         failed = probe(fresh, timeout_s or DEFAULT_TIMEOUT_S, memory_mib or DEFAULT_MEMORY_MIB)
+        if on_probed is not None and package not in failed:
+            on_probed([n for n in fresh if n not in failed])
     if package in failed:
         raise UsageError(f"cannot import the catalogue package {package!r}: {failed[package].message}")
     errors: list[LoadError] = []

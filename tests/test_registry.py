@@ -156,3 +156,20 @@ def test_discovery_does_not_import_heavy_libraries():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parent.parent)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == ""
+
+
+def test_on_probed_gets_the_modules_that_imported_cleanly_before_they_are_imported_here(monkeypatch):
+    """The hook a check uses to warm the worker template: called once, after the isolated import,
+    with the modules that imported there, none of them yet imported into this process."""
+    for name in [m for m in sys.modules if m == "badcat" or m.startswith("badcat.")]:
+        monkeypatch.delitem(sys.modules, name)
+    calls = []
+
+    def hook(modules):
+        calls.append((list(modules), [m for m in modules if m in sys.modules]))
+
+    discover("badcat", on_probed=hook)
+    [(modules, already_here)] = calls
+    assert already_here == []
+    assert {"badcat", "badcat.good"} <= set(modules)
+    assert not {"badcat.syntax_error", "badcat.import_error"} & set(modules)

@@ -179,3 +179,40 @@ def test_heavy_libraries_follow_imports_through_the_catalogue_and_the_backends(t
     assert set(workers.heavy_libraries(["scancat.sub.a"])) == {m for m in workers.HEAVY if m.startswith("sympy")}
     assert workers.heavy_libraries(["scancat.b"]) == ["z3"]
     assert workers.heavy_libraries(["scancat.c"]) == []
+
+
+def test_closing_a_template_busy_importing_a_preload_stops_it_without_a_kill(on_path):
+    """A check whose results all come from the cache closes a template that may still be importing
+    the catalogue: it is stopped by its SIGTERM handler (exit code 0, its jobs stopped), not left
+    to finish the import nor killed outright."""
+    workers.discard_template()
+    started = on_path / "started.log"
+    slow = _module(on_path, "slow_import_mod", f"import time\nopen({str(started)!r}, 'w').write('1')\ntime.sleep(60)\n")
+    tpl = workers.template()
+    tpl.preload([slow])
+    deadline = time.monotonic() + 60
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert started.exists()
+    workers.discard_template()
+    assert not tpl.proc.is_alive() and tpl.proc.exitcode == 0
+
+
+def test_the_template_builds_sympys_integral_table_once_for_every_job(on_path):
+    """After a preload that brings sympy in, a job starts with the Meijer G table sympy would
+    otherwise build on its first integral — the same table a fresh process builds."""
+    workers.discard_template()
+    out = on_path / "table.log"
+    tpl = workers.template()
+    tpl.preload(["sympy"])
+    probe = _module(on_path, "reads_table_mod", f"""\
+        from sympy.integrals import meijerint
+        table = meijerint._lookup_table
+        open({str(out)!r}, 'w').write(repr(sorted(map(str, table))) if table else 'empty')
+    """)
+    assert workers.run_job("probe", [probe], timeout_s=60, memory_mib=0).exitcode == 0
+    from sympy.integrals import meijerint
+
+    fresh: dict = {}
+    meijerint._create_lookup_table(fresh)
+    assert out.read_text() == repr(sorted(map(str, fresh)))
