@@ -158,18 +158,22 @@ def test_discovery_does_not_import_heavy_libraries():
     assert out.stdout.strip() == ""
 
 
-def test_on_probed_gets_the_modules_that_imported_cleanly_before_they_are_imported_here(monkeypatch):
+def test_on_probed_gets_the_modules_that_imported_cleanly_before_they_are_imported_here(tmp_path, monkeypatch):
     """The hook a check uses to warm the worker template: called once, after the isolated import,
     with the modules that imported there, none of them yet imported into this process."""
-    for name in [m for m in sys.modules if m == "badcat" or m.startswith("badcat.")]:
-        monkeypatch.delitem(sys.modules, name)
+    pkg = tmp_path / "probedcat"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "fine.py").write_text("X = 1\n", encoding="utf-8")
+    (pkg / "broken.py").write_text("import no_such_module_anywhere\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
     calls = []
 
     def hook(modules):
         calls.append((list(modules), [m for m in modules if m in sys.modules]))
 
-    discover("badcat", on_probed=hook)
+    cat = discover("probedcat", on_probed=hook)
     [(modules, already_here)] = calls
     assert already_here == []
-    assert {"badcat", "badcat.good"} <= set(modules)
-    assert not {"badcat.syntax_error", "badcat.import_error"} & set(modules)
+    assert sorted(modules) == ["probedcat", "probedcat.fine"]
+    assert {e.module for e in cat.errors} == {"probedcat.broken"}
