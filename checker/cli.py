@@ -182,10 +182,11 @@ def _catalogue(args: argparse.Namespace, *, warm_template: bool = False):
     """Every package of the run, discovered and merged into one catalogue; warnings to stderr.
     With ``warm_template``, each module that imported cleanly in isolation is sent to the worker
     template as soon as that is known (:meth:`checker.workers.Template.preload`)."""
-    from checker import workers
     from checker.registry import Catalogue, discover
 
     def preload(modules: list[str]) -> None:
+        from checker import workers
+
         try:
             workers.template().preload(modules)
         except workers.TemplateDied:
