@@ -29,7 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from profile_obligations import _same, fingerprint  # noqa: E402
+from profile_obligations import _same, difference_paths, fingerprint  # noqa: E402
 
 
 def cold_check(tree: Path, jobs: int, times: Path) -> dict[str, Any]:
@@ -56,7 +56,8 @@ def cold_check(tree: Path, jobs: int, times: Path) -> dict[str, Any]:
 
 
 def differences(old_results: list[dict[str, Any]], new_results: list[dict[str, Any]]) -> list[str]:
-    """Every difference of status, grade, scope or certificate substance, one line each."""
+    """Every difference of status, grade, scope or certificate substance, one line each, followed by
+    indented lines saying where in it the two differ."""
     old = {r["id"]: fingerprint(r) for r in old_results}
     new = {r["id"]: fingerprint(r) for r in new_results}
     lines = []
@@ -67,6 +68,7 @@ def differences(old_results: list[dict[str, Any]], new_results: list[dict[str, A
         for key in ("status", "grade", "grade_over", "scope", "witness", "sides", "data", "steps", "vacuity"):
             if not _same(old[ob_id][key], new[ob_id][key]):
                 lines.append(f"{ob_id}: {key} differs")
+                lines += [f"    {p}" for p in difference_paths(old[ob_id][key], new[ob_id][key], key)]
     return lines
 
 
@@ -92,9 +94,10 @@ def main() -> None:
               f"{r['in_obligations']:6.1f} s   peak RSS {r['peak_mib']:5.0f} MiB   exit {r['exit']}   {len(r['results'])} results")
     for label in list(best)[:-1]:
         diffs = differences(best[label]["results"], here["results"])
+        count = sum(not line.startswith(" ") for line in diffs)
         print(f"this checkout / {label}: wall {here['wall'] / best[label]['wall']:.2f}   sum of obligation times "
               f"{here['in_obligations'] / best[label]['in_obligations']:.2f}   "
-              f"{len(diffs)} differences of status, grade, scope or certificate substance")
+              f"{count} differences of status, grade, scope or certificate substance")
     last = list(best)[-2]
     for line in differences(best[last]["results"], here["results"]):
         print(f"  {line}")

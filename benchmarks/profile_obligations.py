@@ -132,15 +132,39 @@ def _print(report: dict[str, Any], top: int) -> None:
     print(f"{'total (' + str(len(rows)) + ' obligations)':<56} {total:6.2f} " + " ".join(f"{cols[c]:8.2f}" for c in COLUMNS))
 
 
+ROUNDING_NOISE = 1e-12  # below this, a float is a measured rounding error (e.g. two norms' relative difference)
+
+
 def _same(a: Any, b: Any, rel: float = 1e-9) -> bool:
-    """Equal, floats to a relative ``rel`` (a faster but equivalent computation may round differently)."""
+    """Equal, floats to a relative ``rel`` (a faster but equivalent computation may round
+    differently); two floats both below :data:`ROUNDING_NOISE` in magnitude are both rounding
+    errors and count as equal."""
     if isinstance(a, float) and isinstance(b, (int, float)) or isinstance(b, float) and isinstance(a, (int, float)):
+        if abs(a) < ROUNDING_NOISE and abs(b) < ROUNDING_NOISE:
+            return True
         return a == b or abs(a - b) <= rel * max(abs(a), abs(b))
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k], rel) for k in a)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(_same(x, y, rel) for x, y in zip(a, b))
     return a == b
+
+
+def difference_paths(a: Any, b: Any, path: str = "", rel: float = 1e-9, limit: int = 5) -> list[str]:
+    """Where ``a`` and ``b`` differ (as :func:`_same` judges), as paths with both values, at most ``limit``."""
+    if _same(a, b, rel):
+        return []
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = [f"{path}.{k}: only {'new' if k in b else 'old'}" for k in sorted(a.keys() ^ b.keys())]
+        for k in a.keys() & b.keys():
+            out += difference_paths(a[k], b[k], f"{path}.{k}", rel, limit)
+        return out[:limit]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        out = []
+        for i, (x, y) in enumerate(zip(a, b)):
+            out += difference_paths(x, y, f"{path}[{i}]", rel, limit)
+        return out[:limit]
+    return [f"{path or '.'}: {json.dumps(a, ensure_ascii=False)[:120]} -> {json.dumps(b, ensure_ascii=False)[:120]}"]
 
 
 def _against(args: argparse.Namespace) -> None:
@@ -176,8 +200,9 @@ def _against(args: argparse.Namespace) -> None:
         for key in fo:
             if not _same(fo[key], fn.get(key)):
                 changed += 1
-                print(f"CHANGED {ob_id} {key}:\n  old: {json.dumps(fo[key], ensure_ascii=False)[:300]}\n"
-                      f"  new: {json.dumps(fn[key], ensure_ascii=False)[:300]}")
+                print(f"CHANGED {ob_id} {key}:")
+                for line in difference_paths(fo[key], fn.get(key)):
+                    print(f"  {line}")
     print(f"{changed} differences of status, grade, scope or certificate substance")
 
 
