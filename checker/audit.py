@@ -450,9 +450,10 @@ def _height(x: Fraction) -> int:
 
 def complexity(point: Mapping[str, Fraction]) -> tuple[int, float, int]:
     """Fewer nonzero entries first, then shorter numbers (total digits), then smaller ones."""
-    values = [Fraction(x) for x in point.values()]
-    return (sum(x != 0 for x in values), sum(math.log2(_height(x) + 1) for x in values if x != 0),
-            sum(_height(x) for x in values))
+    values = [x if type(x) is Fraction else Fraction(x) for x in point.values()]
+    heights = [max(abs(x.numerator), x.denominator) for x in values if x]
+    zeros = len(values) - len(heights)  # each of height 1
+    return len(heights), sum(math.log2(h + 1) for h in heights), sum(heights) + zeros
 
 
 def _candidates(x: Fraction) -> list[Fraction]:
@@ -502,21 +503,24 @@ def shrink(c: Claim, point: Mapping[str, Any], *, max_evaluations: int = 3000,
     steps = 0
     exhausted = False
     changed = True
+    measure = complexity(current)  # of ``current``, kept with it (the point is large, the loop long)
     while changed and not exhausted:
         changed = False
         # whole-point moves first: scale everything down, then per-coordinate moves
         for factor in (Fraction(1, 2), Fraction(1, 10)):
             trial = {k: x * factor for k, x in current.items()}
-            if complexity(trial) < complexity(current) and refutes(trial):
-                current, steps, changed = trial, steps + 1, True
+            trial_measure = complexity(trial)
+            if trial_measure < measure and refutes(trial):
+                current, measure, steps, changed = trial, trial_measure, steps + 1, True
         for name in c.variables:
             if evaluations >= max_evaluations or (deadline is not None and time.monotonic() > deadline):
                 exhausted = True
                 break
             for cand in _candidates(current[name]):
                 trial = {**current, name: cand}
-                if complexity(trial) < complexity(current) and refutes(trial):
-                    current, steps, changed = trial, steps + 1, True
+                trial_measure = complexity(trial)
+                if trial_measure < measure and refutes(trial):
+                    current, measure, steps, changed = trial, trial_measure, steps + 1, True
                     break
     assert refutes(current)  # the invariant: the shrunk witness re-checks exactly
     return Shrunk(current, steps, evaluations, exhausted)

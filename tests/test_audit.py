@@ -187,6 +187,21 @@ def test_shrinking_never_produces_a_witness_that_fails_the_exact_recheck(i, data
     assert audit.complexity(s.point) <= audit.complexity(start)
 
 
+@S.given(S.data())
+@S.examples(60)
+def test_complexity_is_its_definition(data):
+    """The shrinker's measure is (nonzero entries, total digits of the nonzero ones, total
+    height max(|p|, q), a zero of height 1), whatever mix of Fractions and ints the point holds."""
+    import math
+
+    point = data.draw(S.points(("a", "b", "c", "d"), S.rationals(bound=50, max_denominator=1000)))
+    point = {k: (int(v) if i % 2 and Fraction(v).denominator == 1 else v) for i, (k, v) in enumerate(point.items())}
+    values = [Fraction(v) for v in point.values()]
+    height = [max(abs(v.numerator), v.denominator) for v in values]
+    assert audit.complexity(point) == (sum(v != 0 for v in values),
+                                       sum(math.log2(h + 1) for v, h in zip(values, height) if v != 0), sum(height))
+
+
 def test_declare_bound_rejects_unknown_terms():
     from auditcat.claims import LOOSE
 
