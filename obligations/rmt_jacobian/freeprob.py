@@ -74,11 +74,16 @@ def prediction() -> Prediction:
     projection = (1 + z) / (half + z)
     edge, chi, checks = support_edge(free_poisson * projection * free_poisson, z)
     checks.append(symbolic.zero_step(edge - (71 + 17 * sp.sqrt(17)) / 32, "1/χ(z*) − (71 + 17√17)/32"))
-    # Moments of the limit law: invert χ as a power series, ψ(χ(z)) = z, then scale by 4^k.
+    # Moments of the limit law: invert χ as a power series, χ(ψ(x)) = x, then scale by 4^k. With
+    # χ = N/D in lowest terms and D(0) ≠ 0, D(ψ) is a unit of the power-series ring, so the
+    # coefficients of x¹…x^MOMENTS in χ(ψ) − x vanish exactly when those of the polynomial
+    # N(ψ) − x·D(ψ) do: the same triangular system as the series of χ(ψ) − x, without the series.
     coeffs = sp.symbols(f"m1:{MOMENTS + 1}")
     psi = sum(c * x ** (k + 1) for k, c in enumerate(coeffs))
-    series = sp.series(chi.subs(z, psi) - x, x, 0, MOMENTS + 1).removeO()
-    solved = sp.solve([series.coeff(x, k) for k in range(1, MOMENTS + 1)], coeffs, dict=True)[0]
+    numerator, denominator = sp.fraction(sp.together(chi))
+    assert denominator.subs(z, 0) != 0
+    inversion = sp.Poly(sp.expand(numerator.subs(z, psi) - x * denominator.subs(z, psi)), x)
+    solved = sp.solve([inversion.coeff_monomial(x**k) for k in range(1, MOMENTS + 1)], coeffs, dict=True)[0]
     moments = tuple(sp.sstr(4 ** (k + 1) * solved[c]) for k, c in enumerate(coeffs))
     checks.append(symbolic.zero_step(4 * solved[coeffs[0]] - 2, "4·m₁ − 2: E (1/n) tr MMᵀ = n·(2/n)·(1/2)·(2/n)·n = 2 at every n"))
     with interval.precision(interval.DEFAULT_PREC):
