@@ -353,38 +353,37 @@ def _nesting_masks(n: int, all_masks: bool) -> list[frozenset[int]]:
     return [m for bits in itertools.product((0, 1), repeat=n) if (m := frozenset(i for i in range(n) if bits[i]))]
 
 
-def _memoised(prune: Any, ws: tuple) -> Callable[[int, frozenset[int]], frozenset[int]]:
-    """``prune`` at the fixed weights ``ws``, each (K, eligible set) computed once."""
-    memo: dict[tuple[int, frozenset[int]], frozenset[int]] = {}
-
-    def pruned(k: int, eligible: frozenset[int]) -> frozenset[int]:
-        key = (k, eligible)
-        if key not in memo:
-            memo[key] = frozenset(prune(ws, k, eligible))
-        return memo[key]
-
-    return pruned
+Prefixes = Callable[[frozenset[int]], list[frozenset[int]]]
+"""``eligible ↦ [H_0, H_1, …, H_|eligible|]`` at fixed weights: every count's pruning of one eligible set."""
 
 
-def _spec_memoised(ws: tuple) -> Callable[[int, frozenset[int]], frozenset[int]]:
+def _memoised(prune: Any, ws: tuple) -> Prefixes:
+    """``prune`` at the fixed weights ``ws``, each eligible set's list of prunings computed once."""
+    memo: dict[frozenset[int], list[frozenset[int]]] = {}
+
+    def prefixes(eligible: frozenset[int]) -> list[frozenset[int]]:
+        if eligible not in memo:
+            memo[eligible] = [frozenset(prune(ws, k, eligible)) for k in range(len(eligible) + 1)]
+        return memo[eligible]
+
+    return prefixes
+
+
+def _spec_memoised(ws: tuple) -> Prefixes:
     """:func:`spec_prune` at the fixed weights ``ws``: the order by (−|w|, index) of each
-    eligible set is sorted once, and H_K is its first K positions (as in :func:`spec_prune`)."""
+    eligible set is sorted once, and H_K is its first K positions (as in :func:`spec_prune`),
+    for every K at once (one list per eligible set instead of one lookup per (K, set))."""
     keys = [(-abs(w), i) for i, w in enumerate(ws)]
-    orders: dict[frozenset[int], list[int]] = {}
-    memo: dict[tuple[int, frozenset[int]], frozenset[int]] = {}
+    memo: dict[frozenset[int], list[frozenset[int]]] = {}
 
-    def pruned(k: int, eligible: frozenset[int]) -> frozenset[int]:
-        found = memo.get((k, eligible))
+    def prefixes(eligible: frozenset[int]) -> list[frozenset[int]]:
+        found = memo.get(eligible)
         if found is None:
-            if eligible not in orders:
-                orders[eligible] = sorted(eligible, key=keys.__getitem__)
-            order = orders[eligible]
-            if k > len(order):
-                raise ValueError("K exceeds the eligible count")
-            found = memo[k, eligible] = frozenset(order[:k])
+            order = sorted(eligible, key=keys.__getitem__)
+            found = memo[eligible] = [frozenset(order[:k]) for k in range(len(order) + 1)]
         return found
 
-    return pruned
+    return prefixes
 
 
 def nesting_counterexample(prune: Any = spec_prune, shape: tuple[int, int] = (2, 2), values: Sequence[int] = range(-2, 3),
@@ -393,20 +392,21 @@ def nesting_counterexample(prune: Any = spec_prune, shape: tuple[int, int] = (2,
     K₂ ≤ K₁ ≤ |M₀| — for prune(K₂, prune(K₁, M₀)) ≠ prune(K₂, M₀); returns (cases examined,
     first counterexample or None). ``prune(weights, k, eligible)`` → set.
 
-    For one matrix the same (K, eligible set) recurs across cases (the one-shot sets are the
-    nested prunings' inputs, and other cases' masks), so each ``prune`` value is computed once
-    per matrix."""
+    For one matrix the same eligible set recurs across cases (the one-shot sets are the nested
+    prunings' inputs, and other cases' masks), so its prunings at every count are computed once
+    per matrix, as one list."""
     n = shape[0] * shape[1]
     masks = _nesting_masks(n, all_masks)
     cases = 0
     for ws in itertools.product(values, repeat=n):
-        pruned = _spec_memoised(ws) if prune is spec_prune else _memoised(prune, ws)
+        prefixes = _spec_memoised(ws) if prune is spec_prune else _memoised(prune, ws)
         for m0 in masks:
-            one_shot = [pruned(k, m0) for k in range(len(m0) + 1)]
+            one_shot = prefixes(m0)
             for k1 in range(len(m0) + 1):
+                nested = prefixes(one_shot[k1])
                 for k2 in range(k1 + 1):
                     cases += 1
-                    if pruned(k2, one_shot[k1]) != one_shot[k2]:
+                    if nested[k2] != one_shot[k2]:
                         return cases, (ws, sorted(m0), k1, k2)
     return cases, None
 
@@ -468,13 +468,12 @@ def nested_pruning_identity(ctx):
                               [{"W": bad[0], "M0": tuple(bad[1]), "K1": bad[2], "K2": bad[3]}], cases=cases)
     with timed() as t:
         cases, bad = 0, None
+        # the 15 nonempty masks, built once (the same for every matrix)
+        masks = [(bits, np.array(bits, dtype=bool).reshape(2, 2), [i for i in range(4) if bits[i]])
+                 for bits in itertools.product((0, 1), repeat=4) if any(bits)]
         for ws in itertools.product(range(-2, 3), repeat=4):
             w = np.array(ws, dtype=float).reshape(2, 2)
-            for bits in itertools.product((0, 1), repeat=4):
-                if not any(bits):
-                    continue
-                m = np.array(bits, dtype=bool).reshape(2, 2)
-                eligible = [i for i in range(4) if bits[i]]
+            for bits, m, eligible in masks:
                 for k in range(1, len(eligible) + 1):
                     cases += 1
                     got = frozenset(int(i) for i in np.flatnonzero(rm.prune_exact_count(w, k, m)))

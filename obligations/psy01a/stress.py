@@ -1108,15 +1108,12 @@ RESCALE_CLEAN = claim(
     lambda o, v: o.eq(*_scalar_rescaled(o, v, noisy=False, scale_noise=False)),
     hypotheses={"D_ℓ > 0": lambda o, v: o.and_(o.gt(v.d1, 0), o.gt(v.d2, 0), o.gt(v.d3, 0))},
 )
-def _original_preactivations(o, v):
-    """The three ReLU arguments of the original scalar network with noises D⁻¹G: z3's sign
-    patterns for the noise claim (each pattern a linear arrangement of the relus)."""
-    w, b, d, g = [v.w1, v.w2, v.w3], [v.b1, v.b2, v.b3], [v.d1, v.d2, v.d3], [v.g1, v.g2, v.g3]
-    h, out = v.x, []
-    for i in range(3):
-        out.append(w[i] * h + b[i])
-        h = o.relu(out[-1]) + v.s * g[i] / d[i]
-    return out
+def _first_preactivation(o, v):
+    """The first ReLU argument w₁x + b₁ of the scalar network: z3's split for the noise claim.
+    Splitting on its sign alone (2 nlsat queries, about 1 s) is faster than splitting on all
+    three ReLU arguments of the original (8 queries, about 2.3 s): the deeper layers' products
+    are where nlsat spends its time, and fixing their signs does not shorten it."""
+    return [v.w1 * v.x + v.b1]
 
 
 RESCALE_NOISE = claim(
@@ -1203,8 +1200,8 @@ def positive_rescaling(ctx):
     --slow also the whole 2-wide network). Exact check: a seeded 4→16→16→8→4 network and its
     rescaling (random powers of two in D) give equal logits at seeded inputs. (2) Noise: z3
     proves, for the scalar network, that the rescaled network with noise G equals the original
-    with noise D⁻¹G (nonlinear arithmetic in each of the 8 sign patterns of the original's ReLU
-    arguments, every point lying in one; z3's default route if that does not prove it); exactly
+    with noise D⁻¹G (nonlinear arithmetic on each side of the sign of the first ReLU argument
+    w₁x + b₁, every point lying on one; z3's default route if that does not prove it); exactly
     checked on the same seeded network. Witness that the stress
     experiment changes: rescaling the t-unit network (t = 1) by d = 2 at that unit keeps its
     clean logits but moves the stressed accuracy from Φ(1/σ) to Φ(2/σ); at σ = 1 the rigorous
@@ -1220,7 +1217,7 @@ def positive_rescaling(ctx):
     parts.update({f"layer step, width {c.name[-1]} (z3)": smt.prove(c, ctx) for c in RESCALE_STEP})
     parts["scalar network, clean logits (z3)"] = smt.prove(RESCALE_CLEAN, ctx)
     parts["scalar network, noise D⁻¹G (z3)"] = smt.prove(RESCALE_NOISE, ctx, tactic=smt.NLSAT,
-                                                         cases=_original_preactivations)
+                                                         cases=_first_preactivation)
     if ctx.slow:  # about 15 s of nonlinear arithmetic
         parts["whole 2-wide network, clean logits (z3, --slow)"] = smt.prove(RESCALE_WIDTH2, ctx)
     rng = ctx.rng("rescaling")

@@ -43,3 +43,7 @@ def test_margin_cases_prove_the_3x2_shape_on_their_own():
 
 def test_path_scalar_sign_cases_prove_it_on_their_own():
     assert smt._fast_unsat(stress.PATH_SCALAR, CTX, (), smt.NLSAT, stress.path_scalar_cases, 60_000)
+
+
+def test_rescale_noise_first_layer_split_proves_it_on_their_own():
+    assert smt._fast_unsat(stress.RESCALE_NOISE, CTX, (), smt.NLSAT, stress._first_preactivation, 60_000)
