@@ -231,6 +231,16 @@ def numerator_zero(expr: Any, what: str) -> tuple[bool, Any]:
                                        fallback=numerator_simplifies)
 
 
+def relu_prime_times(positive: bool, value: Any) -> Any:
+    """``relu'(z)·value`` written out for a pre-activation of known sign: ``int(positive) * value``,
+    the same sympy expression — ``1 * value`` is ``value`` itself, and the masked ``0 * value`` is
+    :func:`mlp.times_zero`'s (sympy's ``0`` for a value finite by structure, without the
+    finiteness queries ``Mul`` asks of every factor of the large cotangent sums)."""
+    from obligations.lean_mlp import mlp
+
+    return value if positive else mlp.times_zero(value)
+
+
 def _sp_exp(x: Any) -> Any:
     return symbolic.sympy().exp(x)
 
@@ -376,8 +386,9 @@ def loss_grad_through_relu_dense_relu(ctx):
                     L = mlp.cross_entropy(logits, label, _sp_exp, _sp_log)
                     c = mlp.head_cotangent(logits, label, _sp_exp)
                     for j in range(d1):
-                        closed = int(s0[j]) * sum(W1[j][l] * int(s1[l]) * sum(W2[l][k] * c[k] for k in range(d3))
-                                                  for l in range(d2))
+                        closed = relu_prime_times(s0[j], sum(relu_prime_times(s1[l], W1[j][l] * sum(W2[l][k] * c[k]
+                                                                                                 for k in range(d3)))
+                                                             for l in range(d2)))
                         checks.append(numerator_zero(
                             term_derivative(L, z0[j], memo) - closed,
                             f"{d1}×{d2}×{d3}, signs {pattern_name(s0)}/{pattern_name(s1)}, label {label}: ∂L/∂z₀{j}"))
@@ -808,13 +819,14 @@ def _bridge_checks(layer: str, dims: Sequence[int]) -> list[tuple[bool, Any]]:
             f = mlp.forward(net, x, positive)
             c = mlp.head_cotangent(f.logits, 0, _sp_exp)
             if layer == "W1":
-                ite = [[f.a0[i] * int(s1[j]) * sum(net.W2[j][k] * c[k] for k in range(d3)) for j in range(d2)]
-                       for i in range(d1)]
+                ite = [[relu_prime_times(s1[j], mlp._product(f.a0[i], sum(net.W2[j][k] * c[k] for k in range(d3))))
+                        for j in range(d2)] for i in range(d1)]
                 mask = mlp.relu_mask(f.z1, transpose_contraction(net.W2, c), positive)
-                nested = [[f.a0[i] * mask[j] for j in range(d2)] for i in range(d1)]
+                nested = [[mlp._product(f.a0[i], mask[j]) for j in range(d2)] for i in range(d1)]  # a₀ᵢ·maskⱼ
             else:
-                ite = [[x[i] * int(s0[j]) * sum(net.W1[j][l] * int(s1[l]) * sum(net.W2[l][k] * c[k] for k in range(d3))
-                                                for l in range(d2)) for j in range(d1)] for i in range(d0)]
+                ite = [[relu_prime_times(s0[j], x[i] * sum(relu_prime_times(s1[l], net.W1[j][l] * sum(
+                            net.W2[l][k] * c[k] for k in range(d3))) for l in range(d2))) for j in range(d1)]
+                       for i in range(d0)]
                 inner = mlp.relu_mask(f.z1, transpose_contraction(net.W2, c), positive)
                 outer = mlp.relu_mask(f.z0, transpose_contraction(net.W1, inner), positive)
                 nested = [[x[i] * outer[j] for j in range(d1)] for i in range(d0)]

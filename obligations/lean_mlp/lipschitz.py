@@ -662,49 +662,74 @@ def structured_segments(slot: Slot, rng: Any, per_family: int) -> list[Segment]:
 # --- numpy search (heuristic only: every instance it proposes is re-checked rigorously) ----
 
 
-def _np_unpack(np: Any, slot: Slot, P: Any) -> dict[str, Any]:
+def _np_unpack(np: Any, slot: Slot, A: Any) -> dict[str, Any]:
+    """The parameters of a batch held entry by entry (``A``: one row of n batch values per entry of
+    :attr:`Slot.params`, i.e. the transpose of the search's ``P``), as views shaped
+    ``(*shape, n)``: ``out["W0"][i, j]`` holds W₀ᵢⱼ of every network of the batch."""
     d0, d1, d2, d3 = slot.dims
     out, k = {}, 0
     for name, shape in (("W0", (d0, d1)), ("b0", (d1,)), ("W1", (d1, d2)), ("b1", (d2,)), ("W2", (d2, d3)),
                         ("b2", (d3,)), ("x", (d0,))):
         size = int(np.prod(shape))
-        out[name] = P[:, k:k + size].reshape((-1, *shape))
+        out[name] = A[k:k + size].reshape((*shape, -1))
         k += size
     return out
 
 
-def _rows(np: Any, f: Any, A: Any) -> Any:
-    """``f`` folded over the entries of each row of ``A`` (all axes after the first), left to
-    right: the value of ``A.max(axis=1)`` (``np.maximum``), ``.min`` or — for the few entries
-    here, which numpy adds one by one — ``.sum``, without numpy's slow reduction over a short
-    inner axis."""
-    A = A.reshape(len(A), -1)
-    out = A[:, 0]
-    for j in range(1, A.shape[1]):
-        out = f(out, A[:, j])
+def _np_columns(np: Any, slot: Slot, P: Any) -> dict[str, Any]:
+    """:func:`_np_unpack` of a contiguous copy of ``P.T``: every operation of the search then runs
+    over n contiguous batch values, not over the tiny trailing axes of ``P`` (where numpy's
+    einsum and reductions spend their time on per-row overhead). ``"W2 by network"``: W₂ as the
+    view ``(n, d₂, d₃)`` of ``P`` itself, for the one contraction :func:`_np_grad` leaves to einsum."""
+    p = _np_unpack(np, slot, np.ascontiguousarray(P.T))
+    p["W2 by network"] = _np_unpack(np, slot, P.T)["W2"].transpose(2, 0, 1)
+    return p
+
+
+def _fold(np: Any, f: Any, A: Any) -> Any:
+    """``f`` folded over the entries of ``A`` (all axes before the last, the batch), in row-major
+    order left to right: per network, the value of numpy's ``max`` (``np.maximum``), ``min`` or —
+    for the few entries here, which numpy adds one by one — ``sum`` over those entries."""
+    A = A.reshape(-1, A.shape[-1])
+    out = A[0]
+    for j in range(1, len(A)):
+        out = f(out, A[j])
+    return out
+
+
+def _np_dense(a: Any, W: Any) -> Any:
+    """``Σᵢ aᵢ·Wᵢ`` per network (``a``: (m, n), ``W``: (m, k, n)), summed in i order: the products
+    and sums of ``einsum("ni,nij->nj")`` in the same order, so the same floats."""
+    out = a[0] * W[0]
+    for i in range(1, len(a)):
+        out = out + a[i] * W[i]
     return out
 
 
 def _np_grad(np: Any, slot: Slot, p: dict[str, Any], labels: Any, z0: Any = None) -> tuple[Any, Any, Any]:
     """Batched float64 forward and the closed-form gradient of the moving layer (a search
-    heuristic mirroring :func:`mlp.gradients`; nothing it computes is trusted). ``z0``: the
-    first layer's pre-activations when the caller has them (W₀, b₀ and x unchanged)."""
+    heuristic mirroring :func:`mlp.gradients`; nothing it computes is trusted), batch last
+    (``p`` as :func:`_np_unpack` gives it). ``z0``: the first layer's pre-activations when the
+    caller has them (W₀, b₀ and x unchanged)."""
     if z0 is None:
-        z0 = np.einsum("ni,nij->nj", p["x"], p["W0"]) + p["b0"]
+        z0 = _np_dense(p["x"], p["W0"]) + p["b0"]
     a0 = np.maximum(z0, 0)
-    z1 = np.einsum("ni,nij->nj", a0, p["W1"]) + p["b1"]
+    z1 = _np_dense(a0, p["W1"]) + p["b1"]
     a1 = np.maximum(z1, 0)
-    logits = np.einsum("ni,nij->nj", a1, p["W2"]) + p["b2"]
-    logits = logits - _rows(np, np.maximum, logits)[:, None]
+    logits = _np_dense(a1, p["W2"]) + p["b2"]
+    logits = logits - _fold(np, np.maximum, logits)
     prob = np.exp(logits)
-    prob /= _rows(np, np.add, prob)[:, None]
+    prob /= _fold(np, np.add, prob)
     c2 = prob
-    c2[np.arange(len(labels)), labels] -= 1
-    c1 = (z1 > 0) * np.einsum("nlk,nk->nl", p["W2"], c2)
+    c2[labels, np.arange(len(labels))] -= 1
+    # back through W₂ with einsum over the batch-first layout, as the search was first written:
+    # its dot kernel adds the d₃ products in a SIMD order ((p₀ + p₂) + p₁ on AVX-512) that a plain
+    # sum would not reproduce, and the climb's acceptances hinge on the last bits of the ratio
+    c1 = (z1 > 0) * np.einsum("nlk,nk->nl", p["W2 by network"], np.ascontiguousarray(c2.T)).T
     if slot.layer == "W1":
-        return a0[:, :, None] * c1[:, None, :], z0, z1
-    c0 = (z0 > 0) * np.einsum("njl,nl->nj", p["W1"], c1)
-    return p["x"][:, :, None] * c0[:, None, :], z0, z1
+        return a0[:, None] * c1[None], z0, z1
+    c0 = (z0 > 0) * _np_dense(c1, p["W1"].transpose(1, 0, 2))
+    return p["x"][:, None] * c0[None], z0, z1
 
 
 def _np_ratio(np: Any, slot: Slot, P: Any, E: Any, fill: Any, t: Any, labels: Any,
@@ -712,25 +737,26 @@ def _np_ratio(np: Any, slot: Slot, P: Any, E: Any, fill: Any, t: Any, labels: An
     """drift / (C·t·D) for a batch of segments built like :func:`make_segment` (0 where invalid)."""
     d0, d1, d2, d3 = slot.dims
     constant = constant or (hidden_constant if slot.layer == "W1" else input_constant)
-    p = _np_unpack(np, slot, P)
+    p = _np_columns(np, slot, P)
+    E = np.ascontiguousarray(E.T)
     g0, z0, z1 = _np_grad(np, slot, p, labels)
-    w1 = _rows(np, np.maximum, np.abs(p["W1"]))
-    w2 = _rows(np, np.maximum, np.abs(p["W2"]))
+    w1 = _fold(np, np.maximum, np.abs(p["W1"]))
+    w2 = _fold(np, np.maximum, np.abs(p["W2"]))
     with np.errstate(divide="ignore", invalid="ignore"):
         if slot.layer == "W1":
-            a = _rows(np, np.maximum, np.abs(np.maximum(z0, 0)))
-            limit = np.minimum(_rows(np, np.minimum, np.abs(z1) / a[:, None]), 1 / (2 * w2 * a))
+            a = _fold(np, np.maximum, np.abs(np.maximum(z0, 0)))
+            limit = np.minimum(_fold(np, np.minimum, np.abs(z1) / a), 1 / (2 * w2 * a))
         else:
-            a = _rows(np, np.maximum, np.abs(p["x"]))
-            limit = np.minimum(np.minimum(_rows(np, np.minimum, np.abs(z0) / a[:, None]),
-                                          _rows(np, np.minimum, np.abs(z1) / (w1 * a)[:, None])),
+            a = _fold(np, np.maximum, np.abs(p["x"]))
+            limit = np.minimum(np.minimum(_fold(np, np.minimum, np.abs(z0) / a),
+                                          _fold(np, np.minimum, np.abs(z1) / (w1 * a))),
                                1 / (2 * d2 * w1 * w2 * a))
         D = fill * limit
-        e = E * (D / _rows(np, np.add, np.abs(E)))[:, None]
+        e = E * (D / _fold(np, np.add, np.abs(E)))
         moved = dict(p)
-        moved[slot.layer] = p[slot.layer] + (t[:, None] * e).reshape(p[slot.layer].shape)
+        moved[slot.layer] = p[slot.layer] + (t * e).reshape(p[slot.layer].shape)
         gt, _, _ = _np_grad(np, slot, moved, labels, z0 if slot.layer == "W1" else None)
-        drift = _rows(np, np.maximum, np.abs(gt - g0))
+        drift = _fold(np, np.maximum, np.abs(gt - g0))
         ratio = drift / (np.asarray(constant(d2, d3, w1, w2, a, D), dtype=float) * t * D)
     return np.nan_to_num(np.where(np.isfinite(ratio), ratio, 0.0), nan=0.0, posinf=0.0)
 
@@ -747,6 +773,17 @@ class Search:
     ratio: Any
 
 
+def _jitter(rng: Any, X: Any, scale: float) -> Any:
+    """``X + rng.normal(scale=scale, size=X.shape)`` — the same draws and the same floats (numpy's
+    normal is ``0 + scale·z``, which differs from ``scale·z`` only in the sign of a zero, and
+    ``x + 0`` is ``x`` for either sign unless x is itself −0) — without the temporary: the
+    standard normals are scaled and shifted in place."""
+    out = rng.standard_normal(size=X.shape)
+    out *= scale
+    out += X
+    return out
+
+
 def adversarial_search(slot: Slot, rng: Any, n: int = 4000, rounds: int = 40,
                        constant: Constant | None = None) -> Search:
     """Seeded hill-climb maximising drift/(C·t·D). Starting batch: random networks, a third with
@@ -759,20 +796,20 @@ def adversarial_search(slot: Slot, rng: Any, n: int = 4000, rounds: int = 40,
     rows, cols = slot.moving_shape
     P = rng.normal(size=(n, width))
     third = n // 3
-    p = _np_unpack(np, slot, P)
-    p["x"][third:2 * third] = np.sign(p["x"][third:2 * third]) * 1.5
+    p = _np_unpack(np, slot, P.T)  # views into P
+    p["x"][:, third:2 * third] = np.sign(p["x"][:, third:2 * third]) * 1.5
     labels = rng.integers(0, slot.dims[3], size=n)
-    _, z0, z1 = _np_grad(np, slot, p, labels)
-    logits = np.einsum("ni,nij->nj", np.maximum(z1, 0), p["W2"])
-    p["b2"][2 * third:] = -logits[2 * third:] + rng.normal(scale=1e-3, size=p["b2"][2 * third:].shape)
+    _, z0, z1 = _np_grad(np, slot, _np_columns(np, slot, P), labels)
+    logits = _np_dense(np.maximum(z1, 0), p["W2"])
+    p["b2"][:, 2 * third:] = -logits[:, 2 * third:] + rng.normal(scale=1e-3, size=(n - 2 * third, slot.dims[3])).T
     E = rng.normal(size=(n, rows * cols))
     E[: n // 4] = np.eye(rows * cols)[rng.integers(0, rows * cols, size=n // 4)]
     fill = np.clip(10 ** rng.uniform(-3, 0, size=n), 1e-3, 0.999)
     t = rng.choice(np.array([float(x) for x in T_POINTS]), size=n)
     ratio = _np_ratio(np, slot, P, E, fill, t, labels, constant)
     for _ in range(rounds):
-        P2 = P + rng.normal(scale=0.1, size=P.shape)
-        E2 = E + rng.normal(scale=0.1, size=E.shape)
+        P2 = _jitter(rng, P, 0.1)
+        E2 = _jitter(rng, E, 0.1)
         fill2 = np.clip(fill * np.exp(rng.normal(scale=0.3, size=n)), 1e-3, 0.999)
         t2 = np.clip(t * np.exp(rng.normal(scale=0.2, size=n)), 1e-3, 1.0)
         r2 = _np_ratio(np, slot, P2, E2, fill2, t2, labels, constant)
@@ -1117,7 +1154,8 @@ def mlp_hidden_loss_grad_lipschitz(ctx):
     Survives mutation: in `make_segment`: builds the cross-check's instances (the bounds and a step inside the margins); other instances find no violation either, and the status rests on the z3 chain
     Survives mutation: in `_np_grad`: the numpy search heuristic that proposes the cross-check's hard instances; the status rests on the z3 chain
     Survives mutation: in `_np_ratio`: the numpy search heuristic that proposes the cross-check's hard instances; the status rests on the z3 chain
-    Survives mutation: in `_rows`: the numpy search heuristic's row reductions; the status rests on the z3 chain
+    Survives mutation: in `_fold`: the numpy search heuristic's per-network reductions; the status rests on the z3 chain
+    Survives mutation: in `_np_dense`: the numpy search heuristic's dense layers; the status rests on the z3 chain
     Survives mutation: in `ball_positive`: the sign test of the cross-check's passes; its instances keep every pre-activation off 0 by their margins, so strict and non-strict tests agree there
     Survives mutation: in `_sign_test`: the sign test of the cross-check's passes; its instances keep every pre-activation off 0 by their margins, so strict and non-strict tests agree there
     Survives mutation: o.ge(v.w2, 0), o.le(v.m, v.D)): strict or shifted-up bounds are stronger hypotheses; the logit-drift link still follows
@@ -1165,7 +1203,8 @@ def mlp_input_loss_grad_lipschitz(ctx):
     Survives mutation: in `make_segment`: builds the cross-check's instances (the bounds and a step inside the margins); other instances find no violation either, and the status rests on the z3 chain
     Survives mutation: in `_np_grad`: the numpy search heuristic that proposes the cross-check's hard instances; the status rests on the z3 chain
     Survives mutation: in `_np_ratio`: the numpy search heuristic that proposes the cross-check's hard instances; the status rests on the z3 chain
-    Survives mutation: in `_rows`: the numpy search heuristic's row reductions; the status rests on the z3 chain
+    Survives mutation: in `_fold`: the numpy search heuristic's per-network reductions; the status rests on the z3 chain
+    Survives mutation: in `_np_dense`: the numpy search heuristic's dense layers; the status rests on the z3 chain
     Survives mutation: in `ball_positive`: the sign test of the cross-check's passes; its instances keep every pre-activation off 0 by their margins, so strict and non-strict tests agree there
     Survives mutation: in `_sign_test`: the sign test of the cross-check's passes; its instances keep every pre-activation off 0 by their margins, so strict and non-strict tests agree there
     Survives mutation: o.ge(v.w2, 0), o.le(v.m, v.D)): strict or shifted-up bounds are stronger hypotheses; the logit-drift link still follows
@@ -1214,7 +1253,8 @@ def mlp_slot_loss_grad_lipschitz(ctx):
     Survives mutation: in `make_segment`: builds the cross-check's instances (the bounds and a step inside the margins); other instances find no violation either, and the status rests on the z3 chain
     Survives mutation: in `_np_grad`: the numpy search heuristic that proposes the cross-check's hard instances; the status rests on the z3 chain
     Survives mutation: in `_np_ratio`: the numpy search heuristic that proposes the cross-check's hard instances; the status rests on the z3 chain
-    Survives mutation: in `_rows`: the numpy search heuristic's row reductions; the status rests on the z3 chain
+    Survives mutation: in `_fold`: the numpy search heuristic's per-network reductions; the status rests on the z3 chain
+    Survives mutation: in `_np_dense`: the numpy search heuristic's dense layers; the status rests on the z3 chain
     Survives mutation: in `ball_positive`: the sign test of the cross-check's passes; its instances keep every pre-activation off 0 by their margins, so strict and non-strict tests agree there
     Survives mutation: in `_sign_test`: the sign test of the cross-check's passes; its instances keep every pre-activation off 0 by their margins, so strict and non-strict tests agree there
     Survives mutation: o.ge(v.w2, 0), o.le(v.m, v.D)): strict or shifted-up bounds are stronger hypotheses; the logit-drift link still follows

@@ -93,3 +93,49 @@ def test_term_derivative_on_one_sided_line_branches():
             for side in (1, -1):
                 branch, _ = gradients.line_branch(kinked, h, side)
                 assert gradients.term_derivative(branch, h, {}) == sp.diff(branch, h)
+
+
+def test_written_out_relu_prime_forms_are_the_int_products():
+    """The if-then-else closed forms built with ``relu_prime_times`` are, expression for
+    expression, the ``int(sign) * …`` products as first written, on every region of the bridge
+    obligations (both layers) and of the two-mask chain."""
+    checked = 0
+    for net, x, positive in _regions():
+        d0, d1, d2, d3 = len(x), len(net.b0), len(net.b1), len(net.b2)
+        f = mlp.forward(net, x, positive)
+        s0, s1 = [positive(z) for z in f.z0], [positive(z) for z in f.z1]
+        c = mlp.head_cotangent(f.logits, 0, gradients._sp_exp)
+        mask = mlp.relu_mask(f.z1, gradients.transpose_contraction(net.W2, c), positive)
+        for i in range(d1):
+            for j in range(d2):
+                S = sum(net.W2[j][k] * c[k] for k in range(d3))
+                assert gradients.relu_prime_times(s1[j], mlp._product(f.a0[i], S)) == f.a0[i] * int(s1[j]) * S
+                assert mlp._product(f.a0[i], mask[j]) == f.a0[i] * mask[j]
+                checked += 1
+        for i in range(d0):
+            for j in range(d1):
+                fast = gradients.relu_prime_times(s0[j], x[i] * sum(gradients.relu_prime_times(
+                    s1[l], net.W1[j][l] * sum(net.W2[l][k] * c[k] for k in range(d3))) for l in range(d2)))
+                slow = x[i] * int(s0[j]) * sum(net.W1[j][l] * int(s1[l]) * sum(net.W2[l][k] * c[k] for k in range(d3))
+                                              for l in range(d2))
+                assert fast == slow
+                checked += 1
+    for d1, d2, d3 in gradients.CHAIN_DIMS:
+        W1, b1 = gradients.sym_matrix(sp, "W1", d1, d2), gradients.sym_vector(sp, "b1", d2)
+        W2, b2 = gradients.sym_matrix(sp, "W2", d2, d3), gradients.sym_vector(sp, "b2", d3)
+        z0 = gradients.sym_vector(sp, "z", d1)
+        for s0 in gradients.patterns(d1):
+            a0 = [z if s else 0 * z for z, s in zip(z0, s0)]
+            z1 = mlp.dense(W1, b1, a0)
+            for s1 in gradients.patterns(d2):
+                positive = gradients.sign_table([*zip(z0, s0), *zip(z1, s1)])
+                logits = mlp.dense(W2, b2, mlp.relu(z1, positive))
+                c = mlp.head_cotangent(logits, d3 - 1, gradients._sp_exp)
+                for j in range(d1):
+                    fast = gradients.relu_prime_times(s0[j], sum(gradients.relu_prime_times(
+                        s1[l], W1[j][l] * sum(W2[l][k] * c[k] for k in range(d3))) for l in range(d2)))
+                    slow = int(s0[j]) * sum(W1[j][l] * int(s1[l]) * sum(W2[l][k] * c[k] for k in range(d3))
+                                            for l in range(d2))
+                    assert fast == slow
+                    checked += 1
+    assert checked > 400
