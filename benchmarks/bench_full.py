@@ -10,7 +10,10 @@ certificate substance from each other checkout (listed in full for the last ``--
 should be the same catalogue before the speed-ups; counted for the others).
 
     git worktree add /tmp/before <commit before the speed-ups>
-    python benchmarks/bench_full.py --against /tmp/older --against /tmp/before [--jobs 2] [--rounds 1]
+    python benchmarks/bench_full.py --against /tmp/older --against /tmp/before [--jobs 2] [--rounds 1] [--like-for-like]
+
+``--like-for-like`` also times this checkout on the obligations of each checkout that has fewer
+(a catalogue that has grown since is otherwise compared on more work).
 """
 
 from __future__ import annotations
@@ -32,14 +35,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from profile_obligations import _same, difference_paths, fingerprint  # noqa: E402
 
 
-def cold_check(tree: Path, jobs: int, times: Path) -> dict[str, Any]:
+def cold_check(tree: Path, jobs: int, times: Path, patterns: tuple[str, ...] = ()) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "report.json"
         cache = Path(tmp) / "cache"
         cache.mkdir()
         shutil.copy(times, cache / "times.json")
         cmd = [sys.executable, "-m", "checker", "check", "--jobs", str(jobs), "-q", "--format", "json", "-o", str(report),
-               "--cache-dir", str(cache)]
+               "--cache-dir", str(cache), *patterns]
         probe = textwrap.dedent(f"""\
             import resource, subprocess, time
             start = time.perf_counter()
@@ -78,6 +81,8 @@ def main() -> None:
                         help="another checkout (repeatable; the last one is compared in full)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=1, help="alternate the checkouts this many times; report the best")
+    parser.add_argument("--like-for-like", action="store_true",
+                        help="also time this checkout on each smaller checkout's obligations only")
     parser.add_argument("--times", type=Path, default=ROOT / "benchmarks" / "expected_times.json",
                         help="the hand-out times given to every run")
     args = parser.parse_args()
@@ -101,6 +106,26 @@ def main() -> None:
     last = list(best)[-2]
     for line in differences(best[last]["results"], here["results"]):
         print(f"  {line}")
+    if args.like_for_like:
+        like_for_like(args, best, here)
+
+
+def like_for_like(args: argparse.Namespace, best: dict[str, dict[str, Any]], here: dict[str, Any]) -> None:
+    """For each other checkout with fewer obligations: this checkout's cold check of that
+    checkout's obligations only (their ids as patterns, which also selects the few whose ids
+    extend one of them: an upper bound), against that checkout's full check."""
+    mine = {r["id"] for r in here["results"]}
+    for label, other in best.items():
+        ids = {r["id"] for r in other["results"]}
+        if label == "this checkout" or ids == mine or not ids <= mine:
+            continue
+        runs = [cold_check(ROOT, args.jobs, args.times, tuple(sorted(ids))) for _ in range(args.rounds)]
+        r = min(runs, key=lambda x: x["wall"])
+        common = sum(x["time_s"] for x in r["results"] if x["id"] in ids)
+        theirs = sum(x["time_s"] for x in other["results"])
+        print(f"this checkout on the {len(ids)} obligations of {label} ({len(r['results'])} selected by their ids): "
+              f"wall {r['wall']:.1f} s, {r['wall'] / other['wall']:.2f} of its {other['wall']:.1f} s; "
+              f"their own times {common:.1f} s against {theirs:.1f} s ({common / theirs:.2f})")
 
 
 if __name__ == "__main__":
