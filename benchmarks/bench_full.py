@@ -58,21 +58,20 @@ def cold_check(tree: Path, jobs: int, times: Path, patterns: tuple[str, ...] = (
             "in_obligations": sum(r["time_s"] for r in results)}
 
 
-def differences(old_results: list[dict[str, Any]], new_results: list[dict[str, Any]]) -> list[str]:
-    """Every difference of status, grade, scope or certificate substance, one line each, followed by
-    indented lines saying where in it the two differ."""
+def differences(old_results: list[dict[str, Any]], new_results: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
+    """Every difference of status, grade, scope or certificate substance: one headline each, with
+    the paths where the two differ."""
     old = {r["id"]: fingerprint(r) for r in old_results}
     new = {r["id"]: fingerprint(r) for r in new_results}
-    lines = []
+    found = []
     for ob_id in sorted(old.keys() | new.keys()):
         if ob_id not in old or ob_id not in new:
-            lines.append(f"only {'here' if ob_id in new else 'there'}: {ob_id}")
+            found.append((f"only {'here' if ob_id in new else 'there'}: {ob_id}", []))
             continue
         for key in ("status", "grade", "grade_over", "scope", "witness", "sides", "data", "steps", "vacuity"):
             if not _same(old[ob_id][key], new[ob_id][key]):
-                lines.append(f"{ob_id}: {key} differs")
-                lines += [f"    {p}" for p in difference_paths(old[ob_id][key], new[ob_id][key], key)]
-    return lines
+                found.append((f"{ob_id}: {key} differs", difference_paths(old[ob_id][key], new[ob_id][key], key)))
+    return found
 
 
 def main() -> None:
@@ -97,15 +96,17 @@ def main() -> None:
     for label, r in best.items():
         print(f"{label:<{width}}  cold full check, --jobs {args.jobs}: wall {r['wall']:6.1f} s   sum of obligation times "
               f"{r['in_obligations']:6.1f} s   peak RSS {r['peak_mib']:5.0f} MiB   exit {r['exit']}   {len(r['results'])} results")
+    last = list(best)[-2]
     for label in list(best)[:-1]:
         diffs = differences(best[label]["results"], here["results"])
-        count = sum(not line.startswith(" ") for line in diffs)
         print(f"this checkout / {label}: wall {here['wall'] / best[label]['wall']:.2f}   sum of obligation times "
               f"{here['in_obligations'] / best[label]['in_obligations']:.2f}   "
-              f"{count} differences of status, grade, scope or certificate substance")
-    last = list(best)[-2]
-    for line in differences(best[last]["results"], here["results"]):
-        print(f"  {line}")
+              f"{len(diffs)} differences of status, grade, scope or certificate substance")
+        if label == last:
+            for headline, paths in diffs:
+                print(f"  {headline}")
+                for where in paths:
+                    print(f"      {where}")
     if args.like_for_like:
         like_for_like(args, best, here)
 

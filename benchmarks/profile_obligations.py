@@ -151,12 +151,11 @@ def _same(a: Any, b: Any, rel: float = 1e-9) -> bool:
 
 
 def difference_paths(a: Any, b: Any, path: str = "", rel: float = 1e-9, limit: int = 5) -> list[str]:
-    """Where ``a`` and ``b`` differ (as :func:`_same` judges), as paths with both values, at most ``limit``."""
-    if _same(a, b, rel):
-        return []
+    """Where ``a`` and ``b`` differ (leaves as :func:`_same` judges them), as paths with both
+    values, in key order, at most ``limit``."""
     if isinstance(a, dict) and isinstance(b, dict):
         out = [f"{path}.{k}: only {'new' if k in b else 'old'}" for k in sorted(a.keys() ^ b.keys())]
-        for k in a.keys() & b.keys():
+        for k in sorted(a.keys() & b.keys()):
             out += difference_paths(a[k], b[k], f"{path}.{k}", rel, limit)
         return out[:limit]
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
@@ -164,6 +163,8 @@ def difference_paths(a: Any, b: Any, path: str = "", rel: float = 1e-9, limit: i
         for i, (x, y) in enumerate(zip(a, b)):
             out += difference_paths(x, y, f"{path}[{i}]", rel, limit)
         return out[:limit]
+    if _same(a, b, rel):
+        return []
     return [f"{path or '.'}: {json.dumps(a, ensure_ascii=False)[:120]} -> {json.dumps(b, ensure_ascii=False)[:120]}"]
 
 

@@ -451,7 +451,7 @@ def _height(x: Fraction) -> int:
 def complexity(point: Mapping[str, Fraction]) -> tuple[int, float, int]:
     """Fewer nonzero entries first, then shorter numbers (total digits), then smaller ones."""
     values = [x if type(x) is Fraction else Fraction(x) for x in point.values()]
-    heights = [max(abs(x.numerator), x.denominator) for x in values if x]
+    heights = [_height(x) for x in values if x]
     zeros = len(values) - len(heights)  # each of height 1
     return len(heights), sum(math.log2(h + 1) for h in heights), sum(heights) + zeros
 

@@ -232,13 +232,10 @@ def numerator_zero(expr: Any, what: str) -> tuple[bool, Any]:
 
 
 def relu_prime_times(positive: bool, value: Any) -> Any:
-    """``relu'(z)·value`` written out for a pre-activation of known sign: ``int(positive) * value``,
-    the same sympy expression — ``1 * value`` is ``value`` itself, and the masked ``0 * value`` is
-    :func:`mlp.times_zero`'s (sympy's ``0`` for a value finite by structure, without the
-    finiteness queries ``Mul`` asks of every factor of the large cotangent sums)."""
+    """``int(positive) * value`` as the same sympy expression: :func:`mlp.relu_prime_times`."""
     from obligations.lean_mlp import mlp
 
-    return value if positive else mlp.times_zero(value)
+    return mlp.relu_prime_times(positive, value)
 
 
 def _sp_exp(x: Any) -> Any:

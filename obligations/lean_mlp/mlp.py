@@ -318,13 +318,20 @@ def dense_transpose(W: Matrix, c: Vector) -> list[Any]:
     return [sum((W[l][k] * c[k] for k in range(len(c))), start=times_zero(c[0])) for l in range(len(W))]
 
 
+def relu_prime_times(positive: bool, value: Any) -> Any:
+    """``relu'(z)·value`` for a pre-activation of known sign: ``value`` itself, or the masked
+    :func:`times_zero` (sympy's ``0`` for a value finite by structure, without the finiteness
+    queries ``Mul`` asks of every factor of the large cotangent sums)."""
+    return value if positive else times_zero(value)
+
+
 def relu(z: Vector, positive: Callable[[Any], bool] = exact_positive) -> list[Any]:
-    return [zj if positive(zj) else times_zero(zj) for zj in z]
+    return [relu_prime_times(positive(zj), zj) for zj in z]
 
 
 def relu_mask(z: Vector, c: Vector, positive: Callable[[Any], bool] = exact_positive) -> list[Any]:
     """``reluMask z c``: ``c_l`` where ``z_l > 0``, else 0."""
-    return [cl if positive(zl) else times_zero(cl) for zl, cl in zip(z, c, strict=True)]
+    return [relu_prime_times(positive(zl), cl) for zl, cl in zip(z, c, strict=True)]
 
 
 @dataclass(frozen=True, slots=True)

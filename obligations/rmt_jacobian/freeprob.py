@@ -81,7 +81,8 @@ def prediction() -> Prediction:
     coeffs = sp.symbols(f"m1:{MOMENTS + 1}")
     psi = sum(c * x ** (k + 1) for k, c in enumerate(coeffs))
     numerator, denominator = sp.fraction(sp.together(chi))
-    assert denominator.subs(z, 0) != 0
+    if denominator.subs(z, 0) == 0:
+        raise ValueError(f"χ's denominator {denominator} vanishes at 0: the inversion needs D(0) ≠ 0")
     inversion = sp.Poly(sp.expand(numerator.subs(z, psi) - x * denominator.subs(z, psi)), x)
     solved = sp.solve([inversion.coeff_monomial(x**k) for k in range(1, MOMENTS + 1)], coeffs, dict=True)[0]
     moments = tuple(sp.sstr(4 ** (k + 1) * solved[c]) for k, c in enumerate(coeffs))
