@@ -252,7 +252,10 @@ def obligation_job(send: Callable[[Any], None], payload: Any) -> None:
 
     from checker import registry
 
-    ob_id, module, seed, timeout_s, memory_mib, slow, audit = payload
+    from checker import memo
+
+    ob_id, module, seed, timeout_s, memory_mib, slow, audit, *rest = payload
+    memo.use(rest[0] if rest else None)
     try:
         importlib.import_module(module)
         ob = registry._REGISTRY[ob_id]
@@ -340,10 +343,11 @@ def with_fingerprint(r: Result, ob: Obligation, code: Any) -> Result:
                    uses=ob.uses, hypotheses=ob.hypotheses, fingerprint=stamp)
 
 
-def _payload(ob: Obligation, config: RunConfig) -> tuple:
-    """What a worker needs to discharge ``ob`` (see :func:`obligation_job`)."""
+def _payload(ob: Obligation, config: RunConfig, shared: str | None = None) -> tuple:
+    """What a worker needs to discharge ``ob`` (see :func:`obligation_job`); ``shared`` is the
+    run's store of facts its jobs share (:mod:`checker.memo`)."""
     return (ob.id, ob.module, derive_seed(config.seed, ob.id), config.timeout_s, config.memory_mib, config.slow,
-            config.audit)
+            config.audit, shared)
 
 
 def run(
@@ -358,8 +362,8 @@ def run(
     """Discharge ``obligations`` in worker processes; return results in the given order,
     preceded by one ``error`` result per module that failed to load. With a ``cache``,
     results whose every dependency is unchanged are reused and no worker is started for them."""
-    from checker import workers
     from checker import fingerprint as fp
+    from checker import memo, workers
 
     results: dict[str, Result] = {}
     total = len(obligations) + len(load_errors)
@@ -421,12 +425,14 @@ def run(
             resolve()
         if not ready:
             return False
-        job = tpl.submit("obligation", _payload(ready[0], config), timeout_s=config.timeout_s, memory_mib=config.memory_mib)
+        job = tpl.submit("obligation", _payload(ready[0], config, shared), timeout_s=config.timeout_s, memory_mib=config.memory_mib)
         running[job] = (ready.popleft(), time.monotonic())
         return True
 
     grace_s = 30.0  # the template enforces the limit; this only guards against a stuck template
     completed = False
+    shared_store = memo.run_store()  # facts the jobs of this run share (checker.memo); removed at the end
+    shared = shared_store.__enter__()
     preloaded_in = None  # the template the obligations' modules were sent to
     try:
         while unresolved or ready or running:
@@ -476,5 +482,6 @@ def run(
     finally:
         if not completed:  # interrupted: take every running obligation's process group down
             workers.discard_template()
+        shared_store.__exit__(None, None, None)
     ordered = load_results + [results[ob.id] for ob in obligations]
     return ordered

@@ -175,6 +175,26 @@ class Lemma:
     at: Callable[[Any, Any], Mapping[str, Any]]
 
 
+def _check(solver: Any, *limits: Any) -> Any:
+    """``solver.check()`` — or ``unsat`` at once when a job of this run has already found exactly
+    these assertions unsat under the same limits (:mod:`checker.memo`: the key is z3's version,
+    the limits and the solver's full SMT-LIB text). Only ``unsat`` is shared: it is a fact
+    about the assertions, whichever process or random seed found it; a model or ``unknown`` is
+    always this call's own."""
+    from checker import memo
+
+    if not memo.active():
+        return solver.check()
+    z3 = _z3()
+    digest = memo.key(version(), repr(limits), solver.sexpr())
+    if memo.get("z3-unsat", digest) is True:
+        return z3.unsat
+    answer = solver.check()
+    if answer == z3.unsat:
+        memo.put("z3-unsat", digest, True)
+    return answer
+
+
 def _solve(formula_of, claim: Claim, ctx: Context | None, timeout_ms: int | None, lemmas: Sequence[Lemma] = (),
            rlimit: int | None = None):
     # A fresh z3 context per call: z3's answers and timings otherwise depend on what the same
@@ -204,7 +224,7 @@ def _solve(formula_of, claim: Claim, ctx: Context | None, timeout_ms: int | None
         body = lemma.claim.formula(ops, at)
         solver.add(z3.Implies(z3.And(*guard), body) if guard else body)
     solver.add(formula_of(ops, v))
-    answer = solver.check()
+    answer = _check(solver, "solver", limit, rlimit)
     return solver, answer, variables, limit
 
 
@@ -240,7 +260,7 @@ def _negation_unsat(claim: Claim, ctx: Context | None, lemmas: Sequence[Lemma], 
     if cases is not None:
         solver.add(*((x > 0) if positive else (x <= 0) for x, positive in zip(cases(o, v), signs)))
     solver.add(o.not_(claim.formula(o, v)))
-    return solver.check() == z3.unsat
+    return _check(solver, "tactic", tactic, limit) == z3.unsat
 
 
 def _fast_unsat(claim: Claim, ctx: Context | None, lemmas: Sequence[Lemma], tactic: Tactic | None,
