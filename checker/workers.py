@@ -51,7 +51,7 @@ from typing import Any, Callable, Mapping
 
 # At start, only the light part of the engine: importing catalogue modules to see whether they load
 # (all a warm, fully cached run needs) must not wait for the heavy libraries.
-PRELOAD = ("checker.model", "checker.verdicts", "checker.claims", "checker.registry", "checker.runner")
+PRELOAD = ("checker.model", "checker.verdicts", "checker.claims", "checker.registry", "checker.runner", "checker.memo")
 # Before the first discharge: what nearly every obligation uses.
 LIBRARIES = (
     "numpy", "sympy", "z3", "mpmath", "flint", "checker.audit", "checker.recheck", "checker.vacuity",
