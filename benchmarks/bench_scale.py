@@ -102,7 +102,7 @@ def synthetic() -> None:
 
 def _claim_time(build, sizes, label: str) -> None:
     from checker.backends import smt
-    from checker.model import Context
+    from checker.kernel.model import Context
 
     print(f"   {label}")
     previous = None

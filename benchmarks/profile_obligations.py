@@ -1,7 +1,7 @@
 """Profile the catalogue in one process: where each obligation spends its CPU time.
 
 Imports the heavy libraries and every catalogue module first (timed one by one), then
-discharges each obligation in this process with ``checker.runner.execute`` (discharge and the
+discharges each obligation in this process with ``checker.run.runner.execute`` (discharge and the
 default vacuity check, as a worker does) and prints, per obligation, the CPU time
 (``time.process_time``) split by the backend that spent it — solver (z3), symbolic (sympy),
 sampling (numpy), interval, exact — read from the certificate steps' ``time_s``, with the
@@ -86,9 +86,9 @@ def profile(patterns: list[str], slow: bool) -> dict[str, Any]:
             pass
         imports[info.name] = time.process_time() - t
 
-    from checker.model import Context, derive_seed
-    from checker.registry import discover
-    from checker.runner import DEFAULT_SEED, DEFAULT_TIMEOUT_S, execute
+    from checker.kernel.model import Context, derive_seed
+    from checker.run.discovery import discover
+    from checker.run.runner import DEFAULT_SEED, DEFAULT_TIMEOUT_S, execute
 
     catalogue = discover("obligations")
     rows = []

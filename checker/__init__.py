@@ -1,14 +1,20 @@
-"""The proof-obligation checker: model, backends, runner, reports and CLI.
+"""The proof-obligation checker.
 
-Obligation modules import the declaration API from here::
+Obligation modules import the declaration API from here, and claims from :mod:`checker.claims`::
 
-    from checker import obligation, Expect, Source, Verdict
-    from checker.declare import declare_bound, declare_widths   # hints for the audits
+    from checker import obligation, Expect, Source, Verdict, declare_bound, declare_widths
+    from checker.claims import claim
+
+The engine lives in rooms, lowest first: :mod:`checker.kernel` (model, claims, declarations,
+verdict rules), :mod:`checker.backends` (exact, z3, sympy, intervals, sampling),
+:mod:`checker.audit` (re-checks and audits), :mod:`checker.report` (renderers, which read results
+only), :mod:`checker.store` (cache, fingerprints, baselines), :mod:`checker.run` (discovery,
+runner, workers) and :mod:`checker.face` (CLI, pytest plugin, configuration). The public modules
+at this level are this one, :mod:`checker.claims`, :mod:`checker.testing` and ``__main__``.
 """
 
-__version__ = "0.1.0"
-
-from checker.model import (  # noqa: E402  (re-exported API)
+from checker.kernel.model import (  # (re-exported API)
+    CHECKER_VERSION as __version__,
     Certificate,
     Context,
     Expect,
@@ -20,8 +26,8 @@ from checker.model import (  # noqa: E402  (re-exported API)
     Step,
     Verdict,
 )
-from checker.declare import declare_bound, declare_widths  # noqa: E402
-from checker.registry import obligation  # noqa: E402
+from checker.kernel.declare import declare_bound, declare_widths
+from checker.kernel.declaration import obligation
 
 __all__ = [
     "Certificate",

@@ -1,4 +1,4 @@
-from checker.cli import run
+from checker.face.cli import run
 
 if __name__ == "__main__":  # guarded: spawned workers re-import the main module
     run()

@@ -1,4 +1,4 @@
-"""Helpers for a catalogue's own tests: discharge one obligation in this process.
+"""Public helpers for a catalogue's own tests: discharge one obligation in this process.
 
     from checker import Status
     from checker.testing import run_obligation
@@ -9,15 +9,15 @@
 
 from __future__ import annotations
 
-from checker.model import Context, Result, derive_seed
-from checker.registry import discover
+from checker.kernel.model import Context, Result, derive_seed
+from checker.run.discovery import discover
 
 
 def run_obligation(ob_id: str, package: str | None = None, *, timeout_s: float = 120.0, slow: bool = False,
                    seed: int | None = None) -> Result:
     """Discharge obligation ``ob_id`` of ``package`` (default: the id's first component) in this
     process, with the seed ``obligations check`` would give it. No worker, so no hard limits."""
-    from checker.runner import DEFAULT_SEED, execute
+    from checker.run.runner import DEFAULT_SEED, execute
 
     ob = discover(package or ob_id.split(".")[0]).by_id(ob_id)
     base = DEFAULT_SEED if seed is None else seed

@@ -2,7 +2,7 @@
 
 Several obligations prove a statement over every value (or every value at some sizes) and, as a
 sanity check of the encoding, also evaluate it at a few seeded points or at the shipped example.
-Conjoining the two with :func:`checker.verdicts.all_of` would make the result only as general as
+Conjoining the two with :func:`checker.kernel.verdicts.all_of` would make the result only as general as
 its weakest part ("at 3 points"), which misreports the proof; calling the points part of the
 proof would overstate them. :func:`cross_checked` keeps the proof's verdict and grade and files
 each cross-check under ``cross_checks`` in the certificate data.
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from checker.model import Status, Verdict
-from checker.verdicts import unknown, with_data
+from checker.kernel.model import Status, Verdict
+from checker.kernel.verdicts import unknown, with_data
 
 #: A cross-check that came out like this leaves the proof standing.
 _PASSING = (Status.PROVED, Status.SUPPORTED)

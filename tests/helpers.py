@@ -7,9 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from checker.model import Context, Result, derive_seed
-from checker.registry import discover
-from checker.runner import DEFAULT_SEED, execute
+from checker.kernel.model import Context, Result, derive_seed
+from checker.run.discovery import discover
+from checker.run.runner import DEFAULT_SEED, execute
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -132,7 +132,7 @@ def exact_strings() -> Any:
     """Exact numbers as certificates print them (``"201"``, ``"-3/2"``)."""
     if not HAVE_HYPOTHESIS:
         return None
-    from checker.verdicts import fmt
+    from checker.kernel.verdicts import fmt
 
     return rationals(10**6, 10**6).map(fmt)
 
@@ -147,7 +147,7 @@ def microseconds() -> Any:
 def steps() -> Any:
     if not HAVE_HYPOTHESIS:
         return None
-    from checker.model import Step
+    from checker.kernel.model import Step
 
     return st.builds(Step, backend=text(), version=text(), action=text(), answer=text(),
                      time_s=microseconds(), detail=json_maps())
@@ -156,7 +156,7 @@ def steps() -> Any:
 def certificates() -> Any:
     if not HAVE_HYPOTHESIS:
         return None
-    from checker.model import Certificate
+    from checker.kernel.model import Certificate
 
     exact_map = st.none() | st.dictionaries(text(), exact_strings(), max_size=3)
     return st.builds(Certificate, method=text(), steps=st.lists(steps(), max_size=3).map(tuple),
@@ -167,7 +167,7 @@ def results() -> Any:
     """Whole results: every status and expectation, with or without witness, steps, limits."""
     if not HAVE_HYPOTHESIS:
         return None
-    from checker.model import Expect, Limits, Result, Source, Status
+    from checker.kernel.model import Expect, Limits, Result, Source, Status
 
     names = st.lists(text(), max_size=3).map(tuple)
     limits = st.none() | st.builds(Limits, timeout_s=st.floats(0.001, 1e4, allow_nan=False).map(lambda t: round(t, 6)),

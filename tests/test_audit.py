@@ -1,4 +1,4 @@
-"""The audits (checker/audit.py): vacuity, necessity, tightness, shrinking, brittleness; the
+"""The audits (checker/audit/audits.py): vacuity, necessity, tightness, shrinking, brittleness; the
 `audit` command and `check --audit`; the JSON round-trip with audit objects."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from checker import audit
+from checker.audit import audits as audit
 from checker.backends import exact
-from checker.cli import ExitCode
-from checker.declare import declare_bound
-from checker.model import Context, Result, Status, derive_seed
-from checker.reports import read_json, render, render_json
-from checker.runner import DEFAULT_SEED, execute
+from checker.face.cli import ExitCode
+from checker.kernel.declare import declare_bound
+from checker.kernel.model import Context, Result, Status, derive_seed
+from checker.report.reports import read_json, render, render_json
+from checker.run.runner import DEFAULT_SEED, execute
 from tests import strategies as S
 from tests.backends.corpus import CORPUS
 from tests.helpers import cli
@@ -29,7 +29,7 @@ if str(FIXTURES) not in sys.path:
 
 @pytest.fixture(scope="module")
 def auditcat():
-    from checker.registry import discover
+    from checker.run.discovery import discover
 
     return discover("auditcat")
 
@@ -238,7 +238,7 @@ def test_cli_audit_command_and_check_audit_flag(tmp_path):
 def test_catalogue_audit_on_a_refutation_and_bounds():
     """On catalogue obligations: the refuted log10 remark keeps its witness (it is not a claim the
     exact backend can shrink) with a reason; the margin and Frobenius bounds are tight."""
-    from checker.registry import discover
+    from checker.run.discovery import discover
 
     cat = discover("obligations")
     for ob_id in ("psy01a.margin_two_lipschitz", "psy01a.masked_opnorm_frobenius"):
@@ -273,7 +273,7 @@ def test_whole_catalogue_audit(tmp_path):
 def test_baseline_names_a_proof_that_became_vacuous(auditcat):
     from dataclasses import replace
 
-    from checker.baseline import compare
+    from checker.store.baseline import compare
 
     now = audited(auditcat, "auditcat.vacuous")
     before = replace(now, audit={**now.audit, "vacuity": {"verdict": "satisfiable", "claims": []}})
@@ -321,9 +321,9 @@ def test_tightness_checks_the_declared_constant_against_the_claim():
     reported 'mismatch' with an exact witness, not 'tight'; the right constant is not a mismatch."""
     from fractions import Fraction
 
-    from checker.audit import AuditConfig, Bound, Budget, declared_bound_mismatch
+    from checker.audit.audits import AuditConfig, Bound, Budget, declared_bound_mismatch
     from checker.claims import claim
-    from checker.model import Context
+    from checker.kernel.model import Context
 
     c = claim("three-abs", "x", lambda o, v: o.le(o.abs(v.x), 3 * o.abs(v.x)),
               terms={"lhs": lambda o, v: o.abs(v.x), "rhs": lambda o, v: o.abs(v.x)})

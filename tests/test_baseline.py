@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from checker.baseline import compare
-from checker.model import Certificate, Expect, Result, Source, Status
+from checker.store.baseline import compare
+from checker.kernel.model import Certificate, Expect, Result, Source, Status
 
 ROOT = Path(__file__).resolve().parent.parent
 IDS = ["psy01a.margin_two_lipschitz", "controller_bound.theorem2_single_layer", "controller_bound.corollary1_additive"]
@@ -138,10 +138,10 @@ def test_an_old_schema_baseline_loads_with_a_note(tmp_path):
     changes cannot be seen against it, and status changes are still regressions."""
     import json
 
-    from checker import baseline
-    from checker.render import print_claim
+    from checker.store import baseline
+    from checker.kernel.printing import print_claim
     from checker.claims import claim
-    from checker.reports import render_json
+    from checker.report.reports import render_json
 
     old = [_result("a", Status.PROVED)]
     doc = json.loads(render_json(old))

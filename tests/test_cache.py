@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from checker import cache as cache_mod
-from checker import runner
-from checker.cache import Cache, CacheWarning, atomic_write, cache_key, module_closure
-from checker.registry import discover
-from checker.runner import RunConfig, run
+from checker.store import cache as cache_mod
+from checker.run import runner
+from checker.store.cache import Cache, CacheWarning, atomic_write, cache_key, module_closure
+from checker.run.discovery import discover
+from checker.run.runner import RunConfig, run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,7 +66,7 @@ def test_warm_run_reuses_results_without_starting_workers(tmp_path, monkeypatch)
     def no_workers(*a, **k):
         raise AssertionError("a worker was started on a warm run")
 
-    from checker import workers
+    from checker.run import workers
 
     monkeypatch.setattr(workers.Template, "submit", no_workers)
     c2 = Cache(tmp_path)
@@ -78,7 +78,7 @@ def test_warm_run_reuses_results_without_starting_workers(tmp_path, monkeypatch)
 def test_warm_cli_run_imports_neither_sympy_nor_z3(tmp_path):
     """The checker process of a warm run imports no heavy library."""
     args = ["check", "psy01a.masked_operator_norm", "controller_bound.theorem2_tight", "--cache-dir", str(tmp_path), "-q"]
-    code = ("import sys; from checker.cli import main; rc = main(%r); "
+    code = ("import sys; from checker.face.cli import main; rc = main(%r); "
             "print(rc, [m for m in ('sympy', 'z3', 'numpy', 'flint') if m in sys.modules])")
     first = subprocess.run([sys.executable, "-c", code % (args,)], capture_output=True, text=True, cwd=ROOT)
     second = subprocess.run([sys.executable, "-c", code % (args,)], capture_output=True, text=True, cwd=ROOT)
@@ -148,8 +148,8 @@ def test_errors_and_timeouts_are_not_cached(tmp_path):
 
 WRITER = """
 import sys, json
-from checker.cache import atomic_write
-from checker import baseline
+from checker.store.cache import atomic_write
+from checker.store import baseline
 path, kind = sys.argv[1], sys.argv[2]
 blob = json.dumps({"schema_version": 1, "results": [], "pad": "x" * 4_000_000})
 i = 0

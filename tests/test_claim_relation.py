@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from checker.claim_relation import relate
+from checker.store.claim_relation import relate
 from checker.claims import claim
-from checker.render import print_claim
+from checker.kernel.printing import print_claim
 
 
 def _bound(c):

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from checker.cli import ExitCode
+from checker.face.cli import ExitCode
 from tests.helpers import cli
 
 FIXTURES = str(Path(__file__).parent / "fixtures")
@@ -160,7 +160,7 @@ def test_the_command_leaves_after_the_exit_handlers_and_a_flush():
     """The console script skips only the interpreter's teardown: the exit handlers run (the
     worker template's shutdown is one), buffered output is written, the exit code is main's."""
     code = ("import atexit, sys\n"
-            "from checker.cli import leave\n"
+            "from checker.face.cli import leave\n"
             "atexit.register(lambda: print('handler ran'))\n"
             "sys.stdout.write('buffered, no newline')\n"
             "leave(3)\n")

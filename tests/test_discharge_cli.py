@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from checker.cli import ExitCode
+from checker.face.cli import ExitCode
 from obligations.lean_mlp import discharge, mlp
 from tests.helpers import cli
 

@@ -12,13 +12,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from checker.registry import discover
+from checker.run.discovery import discover
 
 ROOT = Path(__file__).resolve().parent.parent
 _SCRIPT = """
 import json, sys
-from checker.registry import discover
-from checker.fingerprint import code_fingerprint
+from checker.run.discovery import discover
+from checker.store.fingerprint import code_fingerprint
 cat = discover("obligations")
 print(json.dumps({ob.id: code_fingerprint(ob).digest for ob in cat.obligations}))
 """
@@ -114,7 +114,7 @@ def test_a_top_level_call_counts_for_every_obligation_of_its_module(tmp_path):
 def test_a_planted_stored_analysis_is_ignored(tmp_path, monkeypatch):
     """The per-file analyses under the cache decide what a key covers, so a stored analysis is
     used only with a valid MAC: one edited (or planted without the secret) is recomputed."""
-    from checker import fingerprint as fp
+    from checker.store import fingerprint as fp
 
     monkeypatch.setenv("OBLIGATIONS_CACHE_SECRET", str(tmp_path / "secret"))
     store = tmp_path / "cache"
@@ -136,8 +136,8 @@ def test_one_pass_analysis_matches_the_reference_walks():
     found in the stripping pass, equal what ``ast.dump`` and separate ``ast.walk`` passes give."""
     import ast
 
-    from checker import fingerprint as fp
-    from checker.cache import _parse_imports, imports_in
+    from checker.store import fingerprint as fp
+    from checker.store.fingerprint import _parse_imports, imports_in
 
     root = Path(__file__).resolve().parent.parent
     files = sorted((root / "obligations").rglob("*.py")) + sorted((root / "checker").rglob("*.py"))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from checker.lean import audit, parse_file
-from checker.registry import discover
+from checker.face.lean import audit, parse_file
+from checker.run.discovery import discover
 from tests.helpers import ROOT, cli
 
 

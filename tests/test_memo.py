@@ -1,4 +1,4 @@
-"""checker.memo: facts shared by the jobs of one run (only what does not depend on who computes it)."""
+"""checker.backends.memo: facts shared by the jobs of one run (only what does not depend on who computes it)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from checker import memo
+from checker.backends import memo
 from checker.claims import claim
 
 
@@ -100,7 +100,7 @@ FAILS = claim("memo-fails", "x", lambda o, v: o.gt(v.x * v.x, 0))
 def test_z3_shares_unsat_only(store):
     pytest.importorskip("z3")
     from checker.backends import smt
-    from checker.model import Status
+    from checker.kernel.model import Status
 
     assert smt.prove(HOLDS).status is Status.PROVED
     recorded = list(store.glob("z3-unsat-*.json"))
@@ -113,7 +113,7 @@ def test_z3_shares_unsat_only(store):
 def test_a_recorded_unsat_is_used_only_for_exactly_the_same_assertions(store):
     z3 = pytest.importorskip("z3")
     from checker.backends import smt
-    from checker.model import Status
+    from checker.kernel.model import Status
 
     assert smt.prove(HOLDS).status is Status.PROVED
     # a planted 'unsat' for a different problem is never consulted for FAILS: its key differs
@@ -135,9 +135,9 @@ def test_a_run_shares_facts_between_its_jobs_and_removes_its_store(monkeypatch):
     verdicts are those of a run in which nothing is shared."""
     import contextlib
 
-    from checker.model import Status
-    from checker.registry import discover
-    from checker.runner import RunConfig, run
+    from checker.kernel.model import Status
+    from checker.run.discovery import discover
+    from checker.run.runner import RunConfig, run
 
     seen: dict[str, list[str]] = {}
     original = memo.run_store

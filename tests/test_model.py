@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from checker.model import (
+from checker.kernel.model import (
     Certificate,
     Grade,
     Context,
@@ -28,7 +28,7 @@ from tests import strategies as S
 P, R, S_, U, T, E = Status.PROVED, Status.REFUTED, Status.SUPPORTED, Status.UNKNOWN, Status.TIMEOUT, Status.ERROR
 C, X, EV, O, B = Outcome.CONFIRMED, Outcome.CONTRADICTED, Outcome.EVIDENCE, Outcome.OPEN, Outcome.BROKEN
 
-# The table of checker/model.py's Outcome docstring (and DESIGN.md), written out in full.
+# The table of checker/kernel/model.py's Outcome docstring (and DESIGN.md), written out in full.
 TABLE = {
     Expect.HOLDS: {P: C, R: X, S_: EV, U: O, T: O, E: B},
     Expect.FAILS: {P: X, R: C, S_: EV, U: O, T: O, E: B},
@@ -151,7 +151,7 @@ def test_smt_timeout_is_below_the_hard_limit_with_a_floor():
 
 def test_obligation_lists_its_claims_hypotheses():
     """An obligation's hypotheses are its claims' hypothesis names, qualified by claim."""
-    from checker.model import Obligation
+    from checker.kernel.model import Obligation
     from tests.backends.corpus import PRODUCT_POSITIVE, RELU_HOMOGENEOUS
 
     ob = Obligation("a.b", Source("f", "l"), "S.", "scope", Expect.HOLDS, lambda ctx: None,

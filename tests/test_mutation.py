@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from checker import mutation
+from checker.audit import mutation
 
 SOURCE = '''
 from checker.claims import claim
@@ -71,8 +71,8 @@ def test_a_catalogue_obligation_kills_a_mutant_of_its_stated_number():
     """psy01a.bernoulli_cue_block: the mutant 373 → 374 of the stated value is killed."""
     from pathlib import Path
 
-    from checker.model import Context
-    from checker.registry import discover
+    from checker.kernel.model import Context
+    from checker.run.discovery import discover
 
     ob = discover("obligations").by_id("psy01a.bernoulli_cue_block")
     source = Path(ob.file).read_text(encoding="utf-8")
@@ -82,7 +82,7 @@ def test_a_catalogue_obligation_kills_a_mutant_of_its_stated_number():
 
 
 DISPLAY_SOURCE = '''
-from checker.verdicts import proved, refuted, timed, unknown
+from checker.kernel.verdicts import proved, refuted, timed, unknown
 
 
 class Limits:
@@ -134,9 +134,9 @@ def test_the_whole_catalogue_has_no_unexplained_survivor():
     """The mutation audit over every (non-slow) obligation of the catalogue, as
     ``obligations audit --mutate --mutants 3`` runs it: every survivor is explained by its
     obligation's docstring, and no obligation's audit crashed or ran out of time."""
-    from checker.model import derive_seed
-    from checker.registry import discover
-    from checker.runner import DEFAULT_SEED, DEFAULT_TIMEOUT_S
+    from checker.kernel.model import derive_seed
+    from checker.run.discovery import discover
+    from checker.run.runner import DEFAULT_SEED, DEFAULT_TIMEOUT_S
 
     chosen = discover("obligations").select([], include_slow=False)
     entries = mutation.run(chosen, DEFAULT_SEED, DEFAULT_TIMEOUT_S, limit=3,
@@ -152,8 +152,8 @@ def test_the_whole_catalogue_has_no_unexplained_survivor():
 def _mutant_status(ob_id: str, original: str, line_text: str) -> str:
     from pathlib import Path
 
-    from checker.model import Context
-    from checker.registry import discover
+    from checker.kernel.model import Context
+    from checker.run.discovery import discover
 
     ob = discover("obligations").by_id(ob_id)
     source = Path(ob.file).read_text(encoding="utf-8")

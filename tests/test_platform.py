@@ -1,9 +1,8 @@
-"""The engine as a platform: no catalogue inside the engine, `obligations init`, `[tool.obligations]`,
+"""The engine as a platform: `obligations init`, `[tool.obligations]`,
 subcommands registered by a catalogue, Lean refs shipped inside a package, a closed pipe."""
 
 from __future__ import annotations
 
-import ast
 import json
 import os
 import subprocess
@@ -11,50 +10,8 @@ import sys
 from pathlib import Path
 
 
-from checker.lean import default_dir
+from checker.face.lean import default_dir
 from tests.helpers import ROOT, cli
-
-CHECKER = ROOT / "checker"
-
-
-def _imports(path: Path) -> set[str]:
-    """Every module a file imports (relative imports resolved), at any depth of its code."""
-    dotted = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-    package = dotted.removesuffix(".__init__") if path.name == "__init__.py" else dotted.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
-            found.add(module)
-            found.update(f"{module}.{alias.name}" for alias in node.names)
-        elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module":
-            if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-                found.add(node.args[0].value)
-    return found
-
-
-def test_import_graph_of_the_helper_sees_imports():
-    """The import scan is not vacuous: it finds the catalogue's own imports of the engine."""
-    assert "checker.plugins.Command" in _imports(ROOT / "obligations" / "lean_mlp" / "commands.py")
-    assert "obligations.lean_mlp.discharge" in _imports(ROOT / "obligations" / "lean_mlp" / "commands.py")
-
-
-def test_engine_imports_no_catalogue_and_the_model_not_the_audit():
-    """No module under checker/ imports `obligations`; checker/model.py imports nothing of checker.audit."""
-    offenders = {
-        str(path.relative_to(ROOT)): sorted(m for m in _imports(path) if m == "obligations" or m.startswith("obligations."))
-        for path in CHECKER.rglob("*.py")
-    }
-    assert {k: v for k, v in offenders.items() if v} == {}
-    model = _imports(CHECKER / "model.py")
-    assert not [m for m in model if m == "checker.audit" or m.startswith("checker.audit.")], model
-
 
 def _env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -130,7 +87,7 @@ def test_a_project_registers_its_own_subcommand_and_a_broken_one_is_a_warning(tm
     (tmp_path / "hellocat").mkdir()
     (tmp_path / "hellocat" / "__init__.py").write_text("")
     (tmp_path / "hellocat" / "cmd.py").write_text(
-        "from checker.plugins import Command\n"
+        "from checker.face.plugins import Command\n"
         "def _configure(p):\n    p.add_argument('--who', default='world')\n"
         "def _run(args):\n    print(f'hello {args.who}')\n    return 0\n"
         "HELLO = Command('hello', 'say hello', _configure, _run)\n")
@@ -150,7 +107,7 @@ def test_discharge_is_the_lean_mlp_catalogues_command():
     """`discharge` is registered by the catalogue (entry point), not built into the engine."""
     import tomllib
 
-    from checker import cli as engine_cli
+    from checker.face import cli as engine_cli
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert project["project"]["entry-points"]["obligations.commands"]["discharge"] == "obligations.lean_mlp.commands:DISCHARGE"
@@ -173,7 +130,7 @@ def test_a_closed_pipe_ends_quietly():
     """A reader that went away (`obligations list | head -1`): no traceback, exit 1 — with stdout
     a pipe whose reading end is already closed, so the first write fails."""
     code = ("import os, sys; r, w = os.pipe(); os.close(r); os.dup2(w, 1); "
-            "from checker.cli import main; sys.exit(main(['list']))")
+            "from checker.face.cli import main; sys.exit(main(['list']))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=120)
     assert out.returncode == 1, out.stderr
     assert "Traceback" not in out.stderr and "BrokenPipe" not in out.stderr, out.stderr

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from checker import Expect, Source, obligation
-from checker.model import Grade
-from checker.errors import InvalidObligation, UsageError
-from checker.registry import discover
-from checker.verdicts import proved
+from checker.kernel.model import Grade
+from checker.kernel.errors import InvalidObligation, UsageError
+from checker.run.discovery import discover
+from checker.kernel.verdicts import proved
 
 FIXTURES = str(Path(__file__).parent / "fixtures")
 
@@ -66,7 +66,7 @@ def test_discharge_without_docstring_is_a_warning_and_wrong_arity_an_error():
     fn = obligation(id="regtest.nodoc", source=Source("d.txt", "L"), statement="S.", scope="none",
                     expect=Expect.HOLDS)(lambda ctx: None)
     assert fn.obligation.id == "regtest.nodoc"
-    from checker import registry
+    from checker.kernel import declaration as registry
 
     assert any(w.obligation == "regtest.nodoc" and "no docstring" in w.message for w in registry._WARNINGS)
 
@@ -81,7 +81,7 @@ def test_one_bad_declaration_breaks_only_itself():
     """In one module: an undocumented discharge is a warning and still an obligation; a claim that
     fails to build, an empty scope and a duplicate id are each their own error; the obligations
     declared before and after them load, and run to ``proved``."""
-    from checker.runner import RunConfig, run
+    from checker.run.runner import RunConfig, run
 
     cat = discover("partialcat")
     assert [ob.id for ob in cat.obligations] == ["partialcat.after", "partialcat.before", "partialcat.undocumented"]
@@ -148,7 +148,7 @@ def test_discovery_does_not_import_heavy_libraries():
     import subprocess
 
     code = (
-        "import sys; from checker.registry import discover; c = discover('obligations'); "
+        "import sys; from checker.run.discovery import discover; c = discover('obligations'); "
         "assert not c.errors, c.errors; "
         "heavy = [m for m in ('sympy', 'z3', 'numpy', 'mpmath', 'flint') if m in sys.modules]; "
         "print(','.join(heavy))"

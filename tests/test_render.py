@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from checker.claims import claim
-from checker.render import parse, print_claim, prose_warnings
+from checker.kernel.printing import parse, print_claim, prose_warnings
 
 
 def test_every_op_prints_and_reads_back():

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from checker import report_formats
-from checker.model import Certificate, Expect, Grade, Result, Source, Status, Step
-from checker.reports import dependencies, read_json, render, render_json, status_cell, to_document
-from checker.texify import texify, unmapped
+from checker.report import formats as report_formats
+from checker.kernel.model import Certificate, Expect, Grade, Result, Source, Status, Step
+from checker.report.reports import dependencies, read_json, render, render_json, status_cell, to_document
+from checker.report.texify import texify, unmapped
 
 
 def _r(ob_id, status, expect=Expect.HOLDS, uses=(), grade=Grade.UNIVERSAL, over="", vacuity=None):
@@ -95,7 +95,7 @@ def test_one_status_cell_in_every_format():
     latex = render(RESULTS, "latex")
     assert "\\obproved{\\obuniversal{}}\\obfullyproved{}" in latex and "\\obbounded{$K = 2\\ldots 6$}" in latex
     assert "\\obinstances{1 point}}\\obrestson{1 supported}\\obvacuity{not checked}" in latex
-    from checker.reports import render_certificate
+    from checker.report.reports import render_certificate
 
     shown = render_certificate(RESULTS[2], RESULTS)
     assert "proved at 1 point · rests on 1 supported" in shown and "grade      instances" in shown
@@ -103,7 +103,7 @@ def test_one_status_cell_in_every_format():
 
 def test_summary_counts_fully_proved_per_grade():
     """The summary line separates proved by grade and counts fully proved results apart."""
-    from checker.reports import summary, summary_line
+    from checker.report.reports import summary, summary_line
 
     s = summary(RESULTS)
     assert s["proved_by_grade"] == {"universal": 2, "bounded": 1, "instances": 1}
@@ -134,7 +134,7 @@ def test_table_fits_100_columns_and_wide_keeps_everything():
 
 def test_markdown_cells_are_escaped_for_github():
     """Pipes, underscores, stars and line breaks inside a cell cannot break the GitHub table."""
-    from checker.reports import md_escape
+    from checker.report.reports import md_escape
 
     r = _r("md.pipe", Status.PROVED)
     r = Result(r.id, Source("a|b.txt", "Lemma 1\nsecond line"), "|x|_k ≤ *y* <b>", r.scope, r.expect, r.status,
@@ -159,7 +159,7 @@ def test_texify_typesets_math_and_loses_nothing():
 
 def test_every_character_of_the_catalogue_is_mapped():
     """Every non-ASCII character of the catalogue's statements, scopes and labels has a LaTeX form."""
-    from checker.registry import discover
+    from checker.run.discovery import discover
 
     text = "".join(ob.statement + ob.scope + ob.source.label for ob in discover("obligations").select([], include_slow=True))
     assert unmapped(text) == set()
@@ -180,7 +180,7 @@ def test_latex_structure():
 def _catalogue_like() -> list[Result]:
     """One result per catalogue obligation, with its real id, label, statement, scope and uses and
     a spread of statuses and grades: the full report's text, without running the catalogue."""
-    from checker.registry import discover
+    from checker.run.discovery import discover
 
     obs = list(discover("obligations").select([], include_slow=True))
     kinds = [(Status.PROVED, Grade.UNIVERSAL, ""), (Status.PROVED, Grade.BOUNDED, "the 4 checked sizes (a-1, a-2, a-3, a-4)"),
@@ -289,8 +289,8 @@ def test_html_is_self_contained():
 def test_markdown_passes_no_raw_html_carriage_return_or_control_character():
     """Hostile strings from an obligation (raw HTML, \\r, NUL, ANSI escapes) reach a Markdown report
     only as visible text: no tag, no carriage return, no control character."""
-    from checker.model import Certificate, Expect, Result, Source, Status
-    from checker.reports import render
+    from checker.kernel.model import Certificate, Expect, Result, Source, Status
+    from checker.report.reports import render
 
     c = Certificate("m <script>alert(1)</script>\r\nx", reason="bad \x07\x1b[31m \r <b>")
     r = Result(id="u.x", source=Source("f.tex", "Lemma <script>"), statement="a\rb <script>x</script> | p \x0c",

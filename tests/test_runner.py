@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from checker.model import Outcome, Status
-from checker.registry import discover
-from checker.runner import RunConfig, run
+from checker.kernel.model import Outcome, Status
+from checker.run.discovery import discover
+from checker.run.runner import RunConfig, run
 
 FIXTURES = str(Path(__file__).parent / "fixtures")
 

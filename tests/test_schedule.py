@@ -7,10 +7,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from checker import schedule
-from checker.cache import Cache
-from checker.registry import discover
-from checker.runner import RunConfig, run
+from checker.run import schedule
+from checker.store.cache import Cache
+from checker.run.discovery import discover
+from checker.run.runner import RunConfig, run
 
 FIXTURES = str(Path(__file__).parent / "fixtures")
 
@@ -104,7 +104,7 @@ def test_shipped_expected_times_order_a_run_without_its_own(tmp_path):
 def test_the_catalogue_ships_expected_times_for_its_default_check():
     """The repository's configuration names a times file, and it covers the default catalogue
     (a fresh clone's cold check hands out its longest obligations first)."""
-    from checker import config as project_config
+    from checker.face import config as project_config
 
     cfg = project_config.load(Path(__file__).resolve().parent.parent)
     times = schedule.load_times_file(cfg.expected_times)

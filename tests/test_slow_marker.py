@@ -7,7 +7,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from checker.registry import discover
+from checker.run.discovery import discover
 
 ROOT = Path(__file__).resolve().parent.parent
 

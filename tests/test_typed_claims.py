@@ -10,7 +10,7 @@ import pytest
 
 from checker.backends import exact, interval, sampling, smt
 from checker.claims import Realisation, Unrealisable, claim, integer, natural
-from checker.model import Context, Status
+from checker.kernel.model import Context, Status
 
 CTX = Context("test.typed", seed=7, timeout_s=30.0)
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import textwrap
 
-from checker.cli import ExitCode
+from checker.face.cli import ExitCode
 
 
 def _user_package(tmp_path, body: str) -> dict[str, str]:
@@ -69,8 +69,8 @@ def test_a_vacuous_user_lemma_fails_the_plain_check(tmp_path):
 def test_a_custom_discharge_without_a_claim_says_vacuity_not_checked(tmp_path):
     body = '''
 from checker import Expect, Source, obligation
-from checker.model import Grade
-from checker.verdicts import proved, timed
+from checker.kernel.model import Grade
+from checker.kernel.verdicts import proved, timed
 
 
 @obligation(id="userpaper.custom", source=Source("paper.tex", "Remark"), statement="1 + 1 = 2.",

@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from checker.model import Certificate, Status, Verdict
-from checker.model import Grade
-from checker.verdicts import all_of, fmt, fmt_map, proved, refuted, supported, timed, unknown, with_data
+from checker.kernel.model import Certificate, Status, Verdict
+from checker.kernel.model import Grade
+from checker.kernel.verdicts import all_of, fmt, fmt_map, proved, refuted, supported, timed, unknown, with_data
 from tests import strategies as S
 
 
@@ -116,7 +116,7 @@ def test_all_of_takes_the_weakest_grade_and_sizes_never_come_out_universal():
     declared family, or claims with different numbers of variables) cap a universal grade to bounded."""
     from checker.backends import smt
     from checker.claims import claim
-    from checker.model import Grade
+    from checker.kernel.model import Grade
 
     def sum_sq(k):
         names = [f"x{i}" for i in range(k)]
@@ -141,7 +141,7 @@ def test_all_of_lemmas_are_not_sizes_but_keep_the_weakest_grade():
     universal; a bounded or instance part still weakens the conjunction, and a family still caps."""
     from checker.backends import smt
     from checker.claims import claim
-    from checker.model import Grade
+    from checker.kernel.model import Grade
 
     square = smt.prove(claim("square", "x", lambda o, v: o.ge(v.x * v.x, 0)))
     triangle = smt.prove(claim("triangle", "x y", lambda o, v: o.le(o.abs(v.x + v.y), o.abs(v.x) + o.abs(v.y))))
@@ -161,7 +161,7 @@ def test_cross_checks_do_not_set_the_grade():
     the proof's grade; a refuted check refutes; an undecided one makes the whole unknown."""
     from checker.backends import smt
     from checker.claims import claim
-    from checker.model import Grade
+    from checker.kernel.model import Grade
     from obligations.grading import cross_checked
 
     proof = smt.prove(claim("square", "x", lambda o, v: o.ge(v.x * v.x, 0)))
@@ -176,8 +176,8 @@ def test_cross_checks_do_not_set_the_grade():
 
 
 def test_regrade_only_weakens():
-    from checker.model import Grade
-    from checker.verdicts import regrade
+    from checker.kernel.model import Grade
+    from checker.kernel.verdicts import regrade
 
     p = proved("m", grade=Grade.BOUNDED, over="K ≤ 6")
     assert regrade(p, Grade.UNIVERSAL, "").certificate.grade is Grade.BOUNDED

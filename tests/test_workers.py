@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from checker import workers
+from checker.run import workers
+from checker.run.discovery import PROBE_JOB
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the worker template relies on /proc")
 
@@ -46,14 +47,14 @@ def _children_of(pid: int) -> list[tuple[int, str]]:
 
 def test_a_job_is_reported_with_its_frames_and_code(on_path):
     name = _module(on_path, "fine_mod", "X = 1\n")
-    finished = workers.run_job("probe", [name], timeout_s=60, memory_mib=0)
+    finished = workers.run_job(PROBE_JOB, [name], timeout_s=60, memory_mib=0)
     assert finished.exitcode == 0 and finished.signal is None and finished.killed is None
     assert [f[0] for f in finished.frames] == ["start", "ok"]
 
 
 def test_an_exit_without_announcement_keeps_its_code(on_path):
     name = _module(on_path, "exits_mod", "import os\nos._exit(5)\n")
-    finished = workers.run_job("probe", [name], timeout_s=60, memory_mib=0)
+    finished = workers.run_job(PROBE_JOB, [name], timeout_s=60, memory_mib=0)
     assert finished.exitcode == 5 and finished.frames == (["start", name],)
 
 
@@ -74,7 +75,7 @@ def test_a_forged_announcement_ends_the_job_and_its_children(on_path):
         time.sleep(120)
     """)
     start = time.monotonic()
-    finished = workers.run_job("probe", [name], timeout_s=60, memory_mib=0)
+    finished = workers.run_job(PROBE_JOB, [name], timeout_s=60, memory_mib=0)
     assert time.monotonic() - start < 30  # not the 60 s limit, nor the 120 s sleep
     assert finished.frames == (["start", name],)  # the module never answered "ok"
     sleeper = int(pidfile.read_text())
@@ -95,7 +96,7 @@ def test_finished_jobs_are_reaped(on_path):
     """After 20 jobs the template's only child is the spare waiting for the next job."""
     name = _module(on_path, "quick_mod", "X = 1\n")
     for _ in range(20):
-        assert workers.run_job("probe", [name], timeout_s=60, memory_mib=0).exitcode == 0
+        assert workers.run_job(PROBE_JOB, [name], timeout_s=60, memory_mib=0).exitcode == 0
     tpl = workers.template().proc.pid
     end = time.monotonic() + 10
     children = _children_of(tpl)
@@ -110,10 +111,10 @@ def test_a_job_after_a_preload_starts_with_the_preloaded_module(on_path):
     log = on_path / "imports.log"
     name = _module(on_path, "counted_mod", f"open({str(log)!r}, 'a').write('imported\\n')\n")
     other = _module(on_path, "other_mod", "X = 1\n")
-    assert workers.run_job("probe", [other], timeout_s=60, memory_mib=0).exitcode == 0  # a spare now waits
+    assert workers.run_job(PROBE_JOB, [other], timeout_s=60, memory_mib=0).exitcode == 0  # a spare now waits
     tpl = workers.template()
     tpl.preload([name])
-    finished = workers.run_job("probe", [name], timeout_s=60, memory_mib=0)
+    finished = workers.run_job(PROBE_JOB, [name], timeout_s=60, memory_mib=0)
     assert finished.exitcode == 0 and [f[0] for f in finished.frames] == ["start", "ok"]
     assert log.read_text().splitlines() == ["imported"]  # once, in the template
 
@@ -141,7 +142,7 @@ def test_the_template_preloads_the_heavy_libraries_the_catalogue_reaches_and_no_
     probe_mpmath, probe_sympy = _reports(on_path, "mpmath"), _reports(on_path, "sympy")
     workers.template().preload(["tinycat.claims"])
     for name in (probe_mpmath, probe_sympy):
-        assert workers.run_job("probe", [name], timeout_s=60, memory_mib=0).exitcode == 0
+        assert workers.run_job(PROBE_JOB, [name], timeout_s=60, memory_mib=0).exitcode == 0
     assert _log(on_path, "mpmath") == ["True"] and _log(on_path, "sympy") == ["False"]
 
 
@@ -153,7 +154,7 @@ def test_a_heavy_library_a_job_imports_is_preloaded_for_the_next_jobs(on_path):
     probe = _reports(on_path, "mpmath")
     user = _module(on_path, "imports_mpmath_mod", "import importlib\nimportlib.import_module('mpmath')\n")
     for name in (probe, user, probe):
-        assert workers.run_job("probe", [name], timeout_s=60, memory_mib=0).exitcode == 0
+        assert workers.run_job(PROBE_JOB, [name], timeout_s=60, memory_mib=0).exitcode == 0
     assert _log(on_path, "mpmath") == ["False", "True"]
 
 
@@ -210,7 +211,7 @@ def test_the_template_builds_sympys_integral_table_once_for_every_job(on_path):
         table = meijerint._lookup_table
         open({str(out)!r}, 'w').write(repr(sorted(map(str, table))) if table else 'empty')
     """)
-    assert workers.run_job("probe", [probe], timeout_s=60, memory_mib=0).exitcode == 0
+    assert workers.run_job(PROBE_JOB, [probe], timeout_s=60, memory_mib=0).exitcode == 0
     from sympy.integrals import meijerint
 
     fresh: dict = {}

@@ -13,31 +13,13 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from checker.backends import CannotDecide
-from checker.claims import Claim, Realisation, Unrealisable
-from checker.model import Certificate, Grade, Status, Step, Verdict
-from checker.verdicts import fmt_map, refuted, timed, unknown
+from checker.kernel.claims import Claim
+from checker.kernel.model import Certificate, Grade, Status, Step, Verdict
+from checker.kernel.verdicts import fmt_map, refuted, timed, unknown
+from checker.kernel.witness import domain_violations, realise, to_fraction  # noqa: F401  (re-exported)
 
 NAME = "exact"
 VERSION = f"fractions (Python {sys.version_info.major}.{sys.version_info.minor}.{sys.version_info.micro})"
-
-
-def to_fraction(value: Any) -> Fraction:
-    """An exact rational from an int, a float (exactly its binary value), a string or a Fraction."""
-    if isinstance(value, bool):
-        raise TypeError("a boolean is not a number")
-    if isinstance(value, Fraction):
-        return value
-    if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"{value} has no exact rational value")
-        return Fraction(value)
-    if isinstance(value, str):
-        return Fraction(value.strip())
-    if hasattr(value, "item"):  # numpy scalar
-        return to_fraction(value.item())
-    raise TypeError(f"cannot read {value!r} ({type(value).__name__}) as an exact rational")
 
 
 class ExactOps:
@@ -177,16 +159,6 @@ class Evaluation:
         return dict(self.terms)
 
 
-def domain_violations(claim: Claim, point: Mapping[str, Fraction]) -> dict[str, str]:
-    """The variables of ``point`` outside their declared domains, with what is wrong."""
-    out = {}
-    for name in claim.variables:
-        why = claim.domain(name).why_not(point[name])
-        if why is not None:
-            out[name] = f"{why} (declared {claim.domain(name).describe()})"
-    return out
-
-
 def evaluate(claim: Claim, point: Mapping[str, Any]) -> Evaluation:
     """Evaluate ``claim`` exactly at ``point``. A division by zero (the point is a pole of the
     claim) raises :class:`CannotDecide`: the claim has no value there. A point outside a
@@ -232,28 +204,6 @@ def _interval_counterexample(claim: Claim, point: Mapping[str, Fraction]) -> tup
     return True, "", enclosures
 
 
-def _realise(claim: Claim, point: Mapping[str, Fraction]) -> tuple[Mapping[str, str] | None, str]:
-    """Build the objects a witness of a claim over derived quantities stands for; ``(objects, "")``
-    when they exist and reproduce the witness, else ``(None, reason)``."""
-    if claim.realiser is None:
-        if claim.derived:
-            return None, (f"the claim is over derived quantities ({claim.derived}) and has no realiser: the witness may "
-                          "not be realised by any object")
-        return {}, ""
-    try:
-        r = claim.realiser(dict(point))
-    except Unrealisable as why:
-        return None, f"no object realises the witness: {why}"
-    if not isinstance(r, Realisation):
-        raise TypeError(f"the realiser of {claim.name!r} returned {type(r).__name__}, not a Realisation")
-    mismatched = {k: (fmt_map({"w": point[k]})["w"], fmt_map({"r": to_fraction(x)})["r"])
-                  for k, x in r.values.items() if k in point and to_fraction(x) != point[k]}
-    if mismatched:
-        return None, "the realised objects give other values than the witness: " + ", ".join(
-            f"{k} = {b} (witness {a})" for k, (a, b) in mismatched.items())
-    return dict(r.objects), ""
-
-
 def confirm(claim: Claim, point: Mapping[str, Any]) -> Confirmation:
     """Is ``point`` a counterexample to ``claim``, checked independently of whatever found it?
 
@@ -284,7 +234,7 @@ def confirm(claim: Claim, point: Mapping[str, Any]) -> Confirmation:
             reason = f"exact rationals cannot evaluate it ({why}); {reason}"
     if not ok:
         return Confirmation(False, reason, exact_point, sides, how)
-    realised, why_not = _realise(claim, exact_point)
+    realised, why_not = realise(claim, exact_point)
     if realised is None:
         return Confirmation(False, why_not, exact_point, sides, how)
     return Confirmation(True, "", exact_point, sides, how, realised or None)

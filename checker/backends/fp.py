@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Mapping
 
-from checker.model import Grade, Verdict
-from checker.verdicts import proved, refuted, timed, unknown
+from checker.kernel.model import Grade, Verdict
+from checker.kernel.verdicts import proved, refuted, timed, unknown
 
 NAME = "fp"
 DEFAULT_TIMEOUT_MS = 60_000

@@ -18,9 +18,10 @@ from fractions import Fraction
 from typing import Any, Iterator, Mapping
 
 from checker.backends import CannotDecide
-from checker.claims import Claim
-from checker.model import Grade, Verdict
-from checker.verdicts import proved, refuted, timed, unknown
+from checker.kernel.claims import Claim
+from checker.kernel.model import Grade, Verdict
+from checker.kernel.verdicts import proved, refuted, timed, unknown
+from checker.kernel.witness import domain_violations, realise, to_fraction
 
 NAME = "interval"
 DEFAULT_PREC = 113
@@ -476,14 +477,12 @@ def prove_on(claim: Claim, box: Mapping[str, Any], prec: int = DEFAULT_PREC, *, 
         return proved(method, step, grade=grade, over=over, claim=claim.name,
                       box={k: str(x) for k, x in box.items()}, terms=enclosures)
     if whole is Tri.FALSE and is_point and all(h is Tri.TRUE for h in hyps.values()) and concl is Tri.FALSE:
-        from checker.backends import exact
-
-        point = {k: exact.to_fraction(x) for k, x in box.items() if k in claim.variables}
-        outside = exact.domain_violations(claim, point)
+        point = {k: to_fraction(x) for k, x in box.items() if k in claim.variables}
+        outside = domain_violations(claim, point)
         if outside:
             return unknown(method, "the point violates the claim but lies outside its declared domain: "
                            + "; ".join(f"{k}: {w}" for k, w in outside.items()), step)
-        realised, why_not = exact._realise(claim, point)
+        realised, why_not = realise(claim, point)
         if realised is None:
             return unknown(method, f"the point violates the claim, but {why_not}", step)
         extra = {"realised": dict(realised)} if realised else {}

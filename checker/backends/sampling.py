@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from checker.backends import exact
-from checker.claims import Claim
-from checker.model import Context, Status, Verdict
-from checker.verdicts import supported, timed, with_data
+from checker.kernel.claims import Claim
+from checker.kernel.model import Context, Status, Verdict
+from checker.kernel.verdicts import supported, timed, with_data
 
 NAME = "sampling"
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from checker.backends import CannotDecide, exact
-from checker.claims import Claim
-from checker.model import Context, Grade, Verdict
-from checker.verdicts import proved, timed, unknown
+from checker.kernel.claims import Claim
+from checker.kernel.model import Context, Grade, Verdict
+from checker.kernel.verdicts import proved, timed, unknown
 
 NAME = "smt"
 
@@ -177,11 +177,11 @@ class Lemma:
 
 def _check(solver: Any, *limits: Any) -> Any:
     """``solver.check()`` — or ``unsat`` at once when a job of this run has already found exactly
-    these assertions unsat under the same limits (:mod:`checker.memo`: the key is z3's version,
+    these assertions unsat under the same limits (:mod:`checker.backends.memo`: the key is z3's version,
     the limits and the solver's full SMT-LIB text). Only ``unsat`` is shared: it is a fact
     about the assertions, whichever process or random seed found it; a model or ``unknown`` is
     always this call's own."""
-    from checker import memo
+    from checker.backends import memo
 
     if not memo.active():
         return solver.check()

@@ -15,8 +15,8 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
 from checker.backends import CannotDecide
-from checker.model import Grade, Step, Verdict
-from checker.verdicts import proved, refuted, timed, unknown
+from checker.kernel.model import Grade, Step, Verdict
+from checker.kernel.verdicts import proved, refuted, timed, unknown
 
 NAME = "symbolic"
 

@@ -7,8 +7,8 @@ from fractions import Fraction
 from checker import Expect, Source, obligation
 from checker.backends import exact, smt
 from checker.claims import claim
-from checker.model import Status
-from checker.verdicts import all_of, fmt_map, with_data
+from checker.kernel.model import Status
+from checker.kernel.verdicts import all_of, fmt_map, with_data
 from obligations.controller_bound import theorem2
 from obligations.controller_bound.network import c1, c2, policy, unpruned
 

@@ -30,8 +30,8 @@ from typing import Any, Sequence
 from checker import Expect, Source, obligation
 from checker.backends import exact, sampling, smt
 from checker.claims import claim
-from checker.model import Status
-from checker.verdicts import all_of, fmt, fmt_map, refuted, supported, timed, unknown, with_data
+from checker.kernel.model import Status
+from checker.kernel.verdicts import all_of, fmt, fmt_map, refuted, supported, timed, unknown, with_data
 from obligations.controller_bound import corollary1, theorem2
 from obligations.controller_bound.network import c1, c2
 

@@ -9,8 +9,8 @@ from typing import Any, Sequence
 from checker import Expect, Source, obligation
 from checker.backends import sampling, smt, symbolic
 from checker.claims import claim
-from checker.model import Grade
-from checker.verdicts import all_of, proved, regrade, supported, timed, unknown, with_data
+from checker.kernel.model import Grade
+from checker.kernel.verdicts import all_of, proved, regrade, supported, timed, unknown, with_data
 from obligations.controller_bound.network import c1, c2, policy, unpruned
 
 #: The sizes a z3 proof of the scalar case covers (the source's theorems are about matrices).

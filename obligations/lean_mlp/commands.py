@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from checker.plugins import Command
+from checker.face.plugins import Command
 
 
 def _configure(p: argparse.ArgumentParser) -> None:

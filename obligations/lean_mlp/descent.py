@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from checker.model import Grade
+from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
 from checker.claims import claim
 
@@ -339,7 +339,7 @@ REMAINDER = claim(
 
 def _implication(key: str, ctx):
     from checker.backends import smt, symbolic
-    from checker.verdicts import all_of
+    from checker.kernel.verdicts import all_of
 
     sp = symbolic.sympy()
     t, C, D = sp.symbols("t C D", real=True)
@@ -414,7 +414,7 @@ def _report_verdict(report, where: str):
     the capstone at this point); otherwise ``unknown`` with the reason."""
     from checker.backends import interval
     from checker.backends.interval import Tri
-    from checker.verdicts import proved, refuted, timed, unknown
+    from checker.kernel.verdicts import proved, refuted, timed, unknown
 
     method = f"rigorous interval evaluation {where} (exact rationals, arb exp/log)"
     with timed() as t:
@@ -449,7 +449,7 @@ def _segment_verdict(capstone: str, x, eta=None):
     capstone's step at the example (a cross-check of the constant C at this instance)."""
     from checker.backends import interval
     from checker.backends.interval import Tri
-    from checker.verdicts import proved, timed, unknown
+    from checker.kernel.verdicts import proved, timed, unknown
     from obligations.lean_mlp import discharge
 
     method = "rigorous interval evaluation of the gradient drift at t = k/8 along the step"
@@ -466,7 +466,7 @@ def _segment_verdict(capstone: str, x, eta=None):
 
 
 def _example_discharge(c: Capstone, is_float: bool):
-    from checker.verdicts import all_of, unknown
+    from checker.kernel.verdicts import all_of, unknown
     from obligations.lean_mlp import discharge
 
     stale = _shipped_file_matches()
@@ -589,7 +589,7 @@ def joint_step_descends(ctx):
     ``refuted`` with the instance); agreement everywhere is only ``supported``."""
     from checker.backends import interval
     from checker.backends.interval import Tri
-    from checker.verdicts import refuted, supported, timed, unknown
+    from checker.kernel.verdicts import refuted, supported, timed, unknown
     from obligations.lean_mlp import discharge
 
     rng = ctx.py_random("joint-step")
@@ -719,7 +719,7 @@ def linear_loss_grad_lipschitz(ctx):
     Survives mutation: o.and_(o.ge(v.a, 0), o.ge(v.D, 0)): strictly positive a and D are a stronger hypothesis; the bound still follows
     """
     from checker.backends import smt
-    from checker.verdicts import all_of
+    from checker.kernel.verdicts import all_of
     from obligations.grading import cross_checked
     from obligations.lean_mlp import discharge
 
@@ -803,7 +803,7 @@ def capstones_at_largest_admissible_lr(ctx):
     instance is evidence only (``supported``)."""
     from checker.backends import interval
     from checker.backends.interval import Tri
-    from checker.verdicts import refuted, supported, timed, unknown
+    from checker.kernel.verdicts import refuted, supported, timed, unknown
 
     rng = ctx.py_random("capstones-largest-lr")
     counts = {"instances": 0, "admissible": 0, "checked": 0, "undecided": 0}

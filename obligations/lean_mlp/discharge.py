@@ -35,7 +35,7 @@ from typing import Any, Callable, Sequence
 
 from checker.backends import CannotDecide
 from checker.backends.interval import DEFAULT_PREC, OPS, Interval, Tri, precision
-from checker.errors import UsageError
+from checker.kernel.errors import UsageError
 from obligations.lean_mlp import descent, mlp
 
 DATA_DIR = Path(__file__).resolve().parent / "data"

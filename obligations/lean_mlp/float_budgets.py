@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
-from checker.model import Grade
+from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
-from checker.model import Verdict
-from checker.verdicts import proved, refuted, supported, timed, unknown
+from checker.kernel.model import Verdict
+from checker.kernel.verdicts import proved, refuted, supported, timed, unknown
 from obligations.lean_mlp import binary32 as b32
 from obligations.lean_mlp import mlp
 

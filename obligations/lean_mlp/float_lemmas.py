@@ -47,8 +47,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
-from checker.model import Grade, Step, Verdict
-from checker.verdicts import proved, timed, unknown
+from checker.kernel.model import Grade, Step, Verdict
+from checker.kernel.verdicts import proved, timed, unknown
 from obligations.lean_mlp import binary32 as b32
 
 FANINS = tuple(range(1, 65)) + (128, 256, 512, 1024)

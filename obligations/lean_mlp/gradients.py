@@ -25,8 +25,8 @@ from typing import Any, Callable, Sequence
 
 from checker import Expect, Source, obligation
 from checker.backends import symbolic
-from checker.model import Grade
-from checker.verdicts import regrade, supported, timed
+from checker.kernel.model import Grade
+from checker.kernel.verdicts import regrade, supported, timed
 from obligations.grading import cross_checked
 
 DOC = "002_9648822bf1d4473c.txt"

@@ -27,11 +27,11 @@ from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 from checker import Expect, Source, obligation
-from checker.declare import declare_bound
+from checker.kernel.declare import declare_bound
 from checker.backends import CannotDecide, interval, sampling, smt
 from checker.claims import Claim, Env, claim
-from checker.model import Status
-from checker.verdicts import all_of, supported, timed, unknown, with_data
+from checker.kernel.model import Status
+from checker.kernel.verdicts import all_of, supported, timed, unknown, with_data
 from obligations.lean_mlp.margins import entries_bounded, l1, mat, names, total, vec
 
 DOC = "002_9648822bf1d4473c.txt"

@@ -17,11 +17,11 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from checker import Expect, Source, obligation
-from checker.declare import declare_bound
+from checker.kernel.declare import declare_bound
 from checker.backends import smt, symbolic
 from checker.claims import Claim, claim
-from checker.model import Grade, Verdict
-from checker.verdicts import all_of, regrade
+from checker.kernel.model import Grade, Verdict
+from checker.kernel.verdicts import all_of, regrade
 
 DOC = "002_9648822bf1d4473c.txt"
 DOC4 = "004_8327de8ce09705d9.txt"

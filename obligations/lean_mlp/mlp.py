@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
-from checker.errors import CheckerError
+from checker.kernel.errors import CheckerError
 
 Vector = Sequence[Any]
 Matrix = Sequence[Sequence[Any]]

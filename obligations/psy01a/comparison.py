@@ -35,12 +35,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
-from checker.model import Grade
+from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
 from checker.backends import CannotDecide, exact, interval, smt, symbolic
 from checker.claims import claim
-from checker.model import Status
-from checker.verdicts import all_of, fmt_map, proved, timed, unknown, with_data
+from checker.kernel.model import Status
+from checker.kernel.verdicts import all_of, fmt_map, proved, timed, unknown, with_data
 from obligations.grading import cross_checked
 
 DOC = "000_1ea2e46c3d2f64bf.txt"

@@ -17,8 +17,8 @@ from typing import Any
 
 from checker import Expect, Source, obligation
 from checker.backends import exact, interval, smt, symbolic
-from checker.model import Grade, Status
-from checker.verdicts import all_of, fmt, proved, timed, unknown, with_data
+from checker.kernel.model import Grade, Status
+from checker.kernel.verdicts import all_of, fmt, proved, timed, unknown, with_data
 from obligations.psy01a import construction as cons
 from obligations.psy01a import reference_model as rm
 from obligations.psy01a import stress

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from checker import Expect, Source, obligation
-from checker.declare import declare_bound
+from checker.kernel.declare import declare_bound
 from checker.backends import smt
 from checker.claims import claim
-from checker.verdicts import all_of
+from checker.kernel.verdicts import all_of
 
 DOC = "000_1ea2e46c3d2f64bf.txt"
 CLASS_COUNTS = (2, 3, 4, 5, 6)
@@ -110,5 +110,5 @@ def margin_two_lipschitz_tight(ctx):
     """
     return all_of("z3 instance with equality, re-checked exactly", {c.name: smt.find_instance(c, ctx) for c in TIGHT})
 
-# For the tightness audit (checker.audit): each claim is margin_change ≤ 2·sup_distance.
+# For the tightness audit (checker.audit.audits): each claim is margin_change ≤ 2·sup_distance.
 declare_bound(LIPSCHITZ, "margin_change", "sup_distance", constant=2)

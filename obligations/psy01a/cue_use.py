@@ -22,11 +22,11 @@ import itertools
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
-from checker.model import Grade
+from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
 from checker.backends import interval, smt, symbolic
 from checker.claims import claim
-from checker.verdicts import all_of, fmt, proved, timed, unknown, with_data
+from checker.kernel.verdicts import all_of, fmt, proved, timed, unknown, with_data
 from obligations.grading import cross_checked
 from obligations.psy01a import cue, stress
 

@@ -13,12 +13,12 @@ import math
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from checker.model import Grade
+from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
 from checker.backends import exact, interval, smt, symbolic
 from checker.claims import claim
-from checker.model import Status
-from checker.verdicts import all_of, fmt, proved, refuted, timed, unknown
+from checker.kernel.model import Status
+from checker.kernel.verdicts import all_of, fmt, proved, refuted, timed, unknown
 from obligations.grading import cross_checked
 from obligations.psy01a import reference_model as rm
 from obligations.psy01a.setup import ARCHITECTURE

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from checker.model import Grade
+from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
 from checker.backends import exact
-from checker.verdicts import proved, timed, unknown
+from checker.kernel.verdicts import proved, timed, unknown
 
 DOC = "000_1ea2e46c3d2f64bf.txt"
 

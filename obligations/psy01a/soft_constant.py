@@ -7,8 +7,8 @@ from fractions import Fraction
 from checker import Expect, Source, obligation
 from checker.backends import interval, smt, symbolic
 from checker.claims import claim
-from checker.model import Grade
-from checker.verdicts import all_of, fmt, proved, timed, unknown, with_data
+from checker.kernel.model import Grade
+from checker.kernel.verdicts import all_of, fmt, proved, timed, unknown, with_data
 from obligations.psy01a import accuracy
 
 DOC = "000_1ea2e46c3d2f64bf.txt"

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from checker import Expect, Source, obligation
-from checker.declare import declare_bound
+from checker.kernel.declare import declare_bound
 from checker.backends import interval, smt, symbolic
 from checker.claims import claim
-from checker.model import Grade
-from checker.verdicts import all_of, regrade
+from checker.kernel.model import Grade
+from checker.kernel.verdicts import all_of, regrade
 from obligations.grading import cross_checked
 
 DOC = "000_1ea2e46c3d2f64bf.txt"
@@ -96,7 +96,7 @@ def _frobenius_claim(rows: int, cols: int):
 
 
 FROBENIUS_Z3 = (_frobenius_claim(2, 2),)
-# For the tightness audit (checker.audit): the claim is |(W∘M)x|² ≤ 1·‖W‖_F²|x|².
+# For the tightness audit (checker.audit.audits): the claim is |(W∘M)x|² ≤ 1·‖W‖_F²|x|².
 declare_bound(FROBENIUS_Z3, "|(W∘M)x|²", "‖W‖_F²|x|²")
 
 

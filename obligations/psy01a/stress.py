@@ -34,13 +34,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Sequence
 
-from checker.model import Grade
+from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
-from checker.declare import declare_bound
+from checker.kernel.declare import declare_bound
 from checker.backends import exact, interval, sampling, smt, symbolic
 from checker.claims import claim
-from checker.model import derive_seed
-from checker.verdicts import all_of, fmt, proved, supported, timed, unknown, with_data
+from checker.kernel.model import derive_seed
+from checker.kernel.verdicts import all_of, fmt, proved, supported, timed, unknown, with_data
 from obligations.grading import cross_checked
 from obligations.psy01a import cue
 from obligations.psy01a.setup import ARCHITECTURE, HIDDEN_TOTAL
@@ -186,8 +186,8 @@ def opnorm_upper(b: Any, squarings: int = 6) -> Any:
 
     Deterministic in B's bytes, ``squarings`` and the arb precision: within a run, a job that
     bounds the same matrix again (three certificates use the same network) reads the bound a
-    previous job recorded (:mod:`checker.memo`), as the exact dyadic it is."""
-    from checker import memo
+    previous job recorded (:mod:`checker.backends.memo`), as the exact dyadic it is."""
+    from checker.backends import memo
 
     flint = _flint()
     matrix = _np().ascontiguousarray(_np().asarray(b, dtype=float))
@@ -1431,7 +1431,7 @@ def _pruning_claim(rows: int, cols: int):
 
 
 PRUNING_SMALL = tuple(_pruning_claim(r, c) for r, c in ((1, 2), (1, 3), (2, 1), (3, 1)))
-# For the tightness audit (checker.audit): each claim is |(W − W∘M)x|² ≤ 1·q² r |x|².
+# For the tightness audit (checker.audit.audits): each claim is |(W − W∘M)x|² ≤ 1·q² r |x|².
 declare_bound(PRUNING_SMALL, "|(W − W∘M)x|²", "q² r |x|²")
 
 

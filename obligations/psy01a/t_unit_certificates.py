@@ -8,8 +8,8 @@ from typing import Any
 
 from checker import Expect, Source, obligation
 from checker.backends import interval
-from checker.model import Grade
-from checker.verdicts import all_of, fmt, proved, timed, unknown, with_data
+from checker.kernel.model import Grade
+from checker.kernel.verdicts import all_of, fmt, proved, timed, unknown, with_data
 from obligations.psy01a import stress
 
 DOC = "000_1ea2e46c3d2f64bf.txt"

@@ -17,7 +17,7 @@ from typing import Any
 
 from checker import Expect, Source, obligation
 from checker.backends import interval, sampling
-from checker.verdicts import supported, timed, unknown
+from checker.kernel.verdicts import supported, timed, unknown
 from obligations.rmt_jacobian.expressions import row_sum
 from obligations.rmt_jacobian.freeprob import MOMENTS, prediction
 from obligations.rmt_jacobian.moments import REGIME_C, range_end_threshold

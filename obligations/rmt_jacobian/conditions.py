@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from checker.model import Grade
+from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
 from checker.backends import smt, symbolic
 from checker.claims import claim
-from checker.verdicts import all_of
+from checker.kernel.verdicts import all_of
 from obligations.grading import cross_checked
 from obligations.rmt_jacobian.expressions import SYM
 
@@ -71,7 +71,7 @@ def enumerate_unpruned(widths: int = 2048):
     from fractions import Fraction
 
     from checker.backends import exact
-    from checker.verdicts import proved, timed, unknown
+    from checker.kernel.verdicts import proved, timed, unknown
 
     with timed() as t:
         bad = []

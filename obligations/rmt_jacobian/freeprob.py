@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from checker.backends import interval, symbolic
-from checker.model import Step
+from checker.kernel.model import Step
 from obligations.rmt_jacobian.expressions import enclosure
 
 MOMENTS = 4  # moments of the limit law recorded for the check against sampled spectra

@@ -14,8 +14,8 @@ from typing import Any, Callable
 from checker import Expect, Source, obligation
 from checker.backends import interval, symbolic
 from checker.claims import claim
-from checker.model import Status, Verdict
-from checker.verdicts import refuted, unknown, with_data
+from checker.kernel.model import Status, Verdict
+from checker.kernel.verdicts import refuted, unknown, with_data
 from obligations.rmt_jacobian.expressions import (
     SYM,
     enclosure,

@@ -7,7 +7,7 @@ from fractions import Fraction
 from checker import Expect, Source, obligation
 from checker.backends import interval
 from checker.claims import claim
-from checker.verdicts import all_of, with_data
+from checker.kernel.verdicts import all_of, with_data
 from obligations.rmt_jacobian.expressions import enclosure, log_power_ratio
 
 DOC = "001_0878a03787123b55.txt"

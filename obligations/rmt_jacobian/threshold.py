@@ -15,8 +15,8 @@ from fractions import Fraction
 from checker import Expect, Source, obligation
 from checker.backends import interval, smt, symbolic
 from checker.claims import claim
-from checker.model import Grade
-from checker.verdicts import all_of, proved, timed, unknown, with_data
+from checker.kernel.model import Grade
+from checker.kernel.verdicts import all_of, proved, timed, unknown, with_data
 from obligations.rmt_jacobian import freeprob
 from obligations.rmt_jacobian.expressions import SYM, enclosure, row_sum
 from obligations.rmt_jacobian.moments import MAJOR_2, REGIME_C, in_u

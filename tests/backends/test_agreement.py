@@ -10,7 +10,7 @@ import pytest
 
 from checker.backends import exact, interval, sampling, smt
 from checker.backends.interval import Tri
-from checker.model import Context, Status
+from checker.kernel.model import Context, Status
 from tests import strategies as S
 from tests.backends.corpus import CORPUS, INVALID, ids
 

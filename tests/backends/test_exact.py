@@ -10,7 +10,7 @@ import pytest
 from checker.backends import exact
 from checker.backends.exact import OPS, evaluate, recheck_counterexample, to_fraction
 from checker.claims import claim
-from checker.model import Status
+from checker.kernel.model import Status
 from tests import strategies as S
 from tests.backends.corpus import CORPUS, INVALID, RELU_IDENTITY, SQUARE_POSITIVE, ids
 

@@ -11,7 +11,7 @@ import pytest
 from checker.backends import CannotDecide, exact, interval
 from checker.backends.interval import OPS, Interval, Tri, precision, prove_on
 from checker.claims import claim
-from checker.model import Status
+from checker.kernel.model import Status
 from tests import strategies as S
 from tests.backends.corpus import INVALID, MAX_GE_LEFT, SQUARE_NONNEG, ids
 

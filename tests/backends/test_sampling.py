@@ -9,7 +9,7 @@ import pytest
 
 from checker.backends import exact, sampling
 from checker.claims import claim
-from checker.model import Context, Status
+from checker.kernel.model import Context, Status
 from tests.backends.corpus import BY_NAME, INVALID, RELU_IDENTITY, VALID, ids, mixed
 
 CTX = Context("tests.sampling", seed=5, timeout_s=10.0)
@@ -131,7 +131,7 @@ def test_a_float_violation_is_refuted_after_a_rigorous_recheck():
     from fractions import Fraction
 
     from checker.claims import claim
-    from checker.model import Context, Status
+    from checker.kernel.model import Context, Status
 
     c = claim("exp-below-line", "x:real[0,3]", lambda o, v: o.le(o.exp(v.x), 1 + 2 * v.x))
     v = sampling.search(c, Context("t", seed=3, timeout_s=10.0), lambda rng, n: {"x": rng.uniform(0, 3, n)}, samples=500)

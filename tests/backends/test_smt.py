@@ -8,8 +8,8 @@ import pytest
 
 from checker.backends import exact, smt
 from checker.claims import claim
-from checker.model import Context, Status
-from checker.verdicts import fmt_map
+from checker.kernel.model import Context, Status
+from checker.kernel.verdicts import fmt_map
 from tests.backends.corpus import AM_GM, INVALID, RELU_LIPSCHITZ, VALID, ids
 
 CTX = Context("tests.smt", seed=11, timeout_s=20.0)

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from checker.backends import exact, symbolic
-from checker.model import Status
+from checker.kernel.model import Status
 from tests import strategies as S
 from tests.backends.corpus import CORPUS
 

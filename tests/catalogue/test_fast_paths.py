@@ -58,7 +58,7 @@ def test_sparse_pruned_norms_match_the_dense_ones_on_the_obligations_own_draws()
     eigen-solve's and a full SVD's to rounding, with the same signs D₁ and the same coins."""
     import numpy as np
 
-    from checker.model import Context
+    from checker.kernel.model import Context
     from obligations.rmt_jacobian import sparse_norms
 
     ctx = Context("rmt_jacobian.approximation21_test", 20260806, 120.0, False)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import flint
 
 from checker.backends import smt
-from checker.model import Context
+from checker.kernel.model import Context
 from obligations.lean_mlp import margins
 from obligations.psy01a import stress
 

@@ -13,9 +13,9 @@ import pytest
 
 from checker.backends import interval, sampling, smt
 from checker.claims import claim
-from checker.model import Context, Grade, Result, Status
-from checker.registry import discover
-from checker.verdicts import all_of
+from checker.kernel.model import Context, Grade, Result, Status
+from checker.run.discovery import discover
+from checker.kernel.verdicts import all_of
 from tests.helpers import run_obligation
 
 # ---------------------------------------------------------------------------------------

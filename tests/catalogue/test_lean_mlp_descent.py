@@ -10,7 +10,7 @@ import pytest
 from checker.backends import smt
 from checker.backends.interval import Interval, Tri
 from checker.claims import claim
-from checker.model import Context, Outcome, Status
+from checker.kernel.model import Context, Outcome, Status
 from obligations.lean_mlp import descent, discharge, mlp
 from tests.helpers import run_obligation
 

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from checker.backends.interval import Interval
-from checker.lean import parse_file
-from checker.model import Context, Grade, Outcome, Status
-from checker.registry import discover
+from checker.face.lean import parse_file
+from checker.kernel.model import Context, Grade, Outcome, Status
+from checker.run.discovery import discover
 from obligations.lean_mlp import binary32 as b32
 from obligations.lean_mlp import float_budgets as fb
 from obligations.lean_mlp import mlp

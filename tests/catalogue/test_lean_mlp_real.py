@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from checker.backends import exact, interval, smt
-from checker.model import Outcome, Status
+from checker.kernel.model import Outcome, Status
 from obligations.lean_mlp import gradients, lipschitz, margins
 from tests.helpers import run_obligation
 
@@ -175,7 +175,7 @@ def test_segment_claim_rejects_a_step_beyond_the_margin():
 def test_differentiability_obligations_test_their_off_kink_hypothesis(monkeypatch):
     """Weakening the off-kink hypothesis (dropping z₀ for W₀, z₁ for W₁) admits kinked points,
     where the one-sided derivatives differ: neither obligation stays proved."""
-    from checker.model import Context, Status
+    from checker.kernel.model import Context, Status
     from obligations.lean_mlp import gradients
 
     ctx = Context("lean_mlp.differentiable", seed=1, timeout_s=300.0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from checker.backends import exact, interval, smt
-from checker.model import Grade, Outcome, Status
+from checker.kernel.model import Grade, Outcome, Status
 from obligations.lean_mlp import lipschitz_sharpness as ls
 from tests.helpers import run_obligation
 

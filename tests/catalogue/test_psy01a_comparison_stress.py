@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from checker.backends import exact, smt
-from checker.lean import parse_file
-from checker.model import Context, Outcome, Status
-from checker.registry import discover
+from checker.face.lean import parse_file
+from checker.kernel.model import Context, Outcome, Status
+from checker.run.discovery import discover
 from obligations.psy01a import accuracy, comparison, cue, cue_use, stress
 from tests.helpers import ROOT, run_obligation
 

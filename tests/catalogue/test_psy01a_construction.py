@@ -9,8 +9,8 @@ import pytest
 
 from checker.backends import exact, smt
 from checker.claims import claim
-from checker.model import Context, Outcome, Status
-from checker.verdicts import all_of
+from checker.kernel.model import Context, Outcome, Status
+from checker.kernel.verdicts import all_of
 from obligations.psy01a import construction, pruning
 from tests.helpers import run_obligation
 
@@ -164,7 +164,7 @@ def test_bernoulli_cue_block_compares_its_stated_number(monkeypatch):
     """The stated 3.73·10⁻²⁴ is compared with the exact (1 − p)^512: at p = 1/5 the obligation is refuted."""
     from fractions import Fraction
 
-    from checker.model import Context, Status
+    from checker.kernel.model import Context, Status
     from obligations.psy01a import construction
 
     ctx = Context("psy01a.bernoulli_cue_block", seed=1, timeout_s=60.0)

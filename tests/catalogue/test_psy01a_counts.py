@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from checker.backends import exact
-from checker.model import Context, Status
+from checker.kernel.model import Context, Status
 from obligations.psy01a import pruning
 from obligations.psy01a import reference_model as rm
 

@@ -7,8 +7,8 @@ from fractions import Fraction
 import pytest
 
 from checker.backends import smt
-from checker.model import Grade, Outcome, Status
-from checker.registry import discover
+from checker.kernel.model import Grade, Outcome, Status
+from checker.run.discovery import discover
 from obligations.controller_bound import genuine_pruning as gp
 from obligations.psy01a import construction_gates
 from tests.helpers import run_obligation

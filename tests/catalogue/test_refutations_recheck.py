@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from checker.backends import exact
-from checker.model import Context, Expect, Status, derive_seed
-from checker.registry import discover
+from checker.kernel.model import Context, Expect, Status, derive_seed
+from checker.run.discovery import discover
 
 CATALOGUE = discover("obligations")
 REFUTING = [ob for ob in CATALOGUE.obligations if ob.expect is Expect.FAILS and not ob.slow]

@@ -14,10 +14,10 @@ import pytest
 
 from checker.backends import interval, smt
 from checker.claims import claim
-from checker.lean import parse_file
-from checker.model import Outcome, Status
-from checker.registry import discover
-from checker.reports import read_json
+from checker.face.lean import parse_file
+from checker.kernel.model import Outcome, Status
+from checker.run.discovery import discover
+from checker.report.reports import read_json
 from obligations.rmt_jacobian import approximation21, conditions, expressions, freeprob, moments, remarks
 from tests.helpers import ROOT, cli, run_obligation
 
@@ -226,7 +226,7 @@ def test_monte_carlo_is_reproducible_from_its_recorded_seed(monte_carlo):
     thread as in the checker's workers) gives the certificate's means exactly."""
     r = monte_carlo["rmt_jacobian.approximation21_test"]
     n, trials = approximation21.DEFAULT_TIER.widths[0]
-    code = ("import json; from checker.model import Context; from obligations.rmt_jacobian import approximation21 as a; "
+    code = ("import json; from checker.kernel.model import Context; from obligations.rmt_jacobian import approximation21 as a; "
             f"ctx = Context({r.id!r}, {r.seed}, 60.0); "
             f"s = a.sample_width(ctx.rng('approximation21/default/n={n}'), {n}, {trials})['norms']; "
             "print(json.dumps([a.mean_ci(s[k])[0] for k in ('gauss_real', 'gauss_surrogate', 'pruned_real', 'pruned_surrogate')]))")
@@ -292,7 +292,7 @@ def test_a_wrong_asymptotic_is_refuted_with_its_computed_limit():
     """The referee's asymptotic off by a factor √2: the limit of exact/asymptotic is 1/√2, not 1,
     and the check is refuted with that limit in its certificate (not left unknown)."""
     from checker.backends import symbolic
-    from checker.model import Status
+    from checker.kernel.model import Status
     from obligations.rmt_jacobian import moments
 
     sp = symbolic.sympy()

@@ -8,7 +8,7 @@ import pytest
 
 from checker.backends import exact, smt
 from checker.claims import claim
-from checker.model import Outcome, Status
+from checker.kernel.model import Outcome, Status
 from obligations.controller_bound import corollary1, network, theorem2
 from obligations.psy01a import cue, setup
 from tests.helpers import run_obligation

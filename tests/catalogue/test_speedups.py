@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from checker.model import Grade, Outcome, Status
+from checker.kernel.model import Grade, Outcome, Status
 from tests.helpers import run_obligation
 
 # status, grade, what a bounded grade ranges over, and the number of symbolic steps the

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from checker.backends import exact, smt
 from checker.claims import claim
-from checker.model import Status
+from checker.kernel.model import Status
 from obligations.controller_bound import corollary1
 from tests.helpers import cli
 

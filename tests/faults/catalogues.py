@@ -13,8 +13,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 HEADER = """\
 from checker import Expect, Source, obligation
-from checker.model import Certificate, Grade, Status, Verdict
-from checker.verdicts import proved, refuted, supported, timed, unknown
+from checker.kernel.model import Certificate, Grade, Status, Verdict
+from checker.kernel.verdicts import proved, refuted, supported, timed, unknown
 """
 
 

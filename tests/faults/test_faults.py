@@ -60,8 +60,8 @@ def test_case_1_data_files_and_outside_modules_are_in_the_cache_key(tmp_path):
 
 def test_case_1_shipped_example_network_is_in_its_obligations_key():
     """The shipped .npz is part of the key of the obligation evaluated at it."""
-    from checker.cache import data_closure
-    from checker.registry import discover
+    from checker.store.cache import data_closure
+    from checker.run.discovery import discover
 
     module = discover("obligations").by_id("lean_mlp.linear_sgd_descends_example").module
     paths = data_closure(module, ["obligations"])
@@ -94,10 +94,10 @@ def test_case_2_an_edited_cache_entry_cannot_forge_a_status(tmp_path):
 
 def test_case_2_a_forged_mac_or_stale_witness_is_not_served(tmp_path, monkeypatch):
     """Even an entry whose MAC matches is served as refuted only if its witness re-checks."""
-    from checker.cache import Cache, _mac, cache_key
-    from checker.model import derive_seed
-    from checker.registry import discover
-    from checker.runner import RunConfig, run
+    from checker.store.cache import Cache, _mac, cache_key
+    from checker.kernel.model import derive_seed
+    from checker.run.discovery import discover
+    from checker.run.runner import RunConfig, run
 
     monkeypatch.setenv("OBLIGATIONS_CACHE_SECRET", str(tmp_path / "secret"))
     ob_ = discover("obligations").by_id("controller_bound.corollary1_additive")
@@ -369,7 +369,7 @@ def test_case_14_control_characters_keep_junit_parseable(tmp_path):
 def test_case_15_written_files_keep_modes_and_follow_symlinks(tmp_path):
     """A new report gets the umask's mode; an existing file keeps its mode; a symlinked report
     path stays a symlink and its target gets the report."""
-    from checker.cache import atomic_write
+    from checker.store.cache import atomic_write
 
     old = os.umask(0o022)
     try:

@@ -4,7 +4,7 @@ A result is reused only when nothing it could depend on has changed. Its key has
 
 - the checker's version and the JSON schema version;
 - the source of every module of the engine (``checker/``, all of it: soundness over granularity);
-- the obligation's code fingerprint (:mod:`checker.fingerprint`): the top-level definitions of
+- the obligation's code fingerprint (:mod:`checker.store.fingerprint`): the top-level definitions of
   its module that its discharge uses (transitively by name; the whole module when in doubt),
   every catalogue module it imports (transitively, whole) and the data files next to them — but
   not its ``expect``, ``statement``, ``source``, ``scope`` or ``lean``: a hit is given the
@@ -25,7 +25,7 @@ else ``$XDG_STATE_HOME/obligations/cache-secret``, else ``~/.local/state/obligat
 created 0600 on first use), so a cache restored from elsewhere cannot forge a status. An entry
 that is unreadable, unparsable or fails its MAC is a miss with a warning; a ``refuted`` entry is
 served only if its witness re-checks against the obligation's declared claims
-(:mod:`checker.recheck`). Any cache trouble degrades to re-running, never to a failed check. ``timeout`` and ``error``
+(:mod:`checker.audit.recheck`). Any cache trouble degrades to re-running, never to a failed check. ``timeout`` and ``error``
 results are not stored (they may depend on the machine's load).
 """
 
@@ -50,8 +50,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Iterable
 
-from checker import __version__
-from checker.model import SCHEMA_VERSION, Obligation, Result, Status
+from checker.kernel.model import CHECKER_VERSION as __version__
+from checker.store.files import atomic_write, check_writable, load_secret, output_target, secret_path  # noqa: F401  (re-exported)
+from checker.store.fingerprint import _imports_of, _module_file, imports_in  # noqa: F401
+from checker.kernel.model import SCHEMA_VERSION, Obligation, Result, Status
 
 DEFAULT_DIR = ".obligations-cache"
 LIBRARIES = ("sympy", "mpmath", "z3-solver", "numpy", "python-flint", "scipy")
@@ -144,59 +146,6 @@ def _engine_digest() -> str:
     return h.hexdigest()
 
 
-def _module_file(name: str) -> str | None:
-    module = sys.modules.get(name)
-    file = getattr(module, "__file__", None)
-    if file:
-        return file
-    try:
-        spec = importlib.util.find_spec(name)
-    except (ImportError, ValueError, AttributeError):
-        return None
-    return spec.origin if spec and spec.origin and spec.origin.endswith(".py") else None
-
-
-def _imports_of(path: str, module: str) -> set[str]:
-    """Module names a source file imports, anywhere in it (relative imports resolved)."""
-    return set(_parse_imports(Path(path).read_text(encoding="utf-8"), path, module))
-
-
-@lru_cache(maxsize=None)
-def _parse_imports(source: str, path: str, module: str) -> frozenset[str]:
-    # Keyed on the source text itself: a file edited during the process is parsed again, and the
-    # closures of the many obligations sharing a module parse it once. The parse is the one the
-    # code fingerprint makes of the same text (stripping docstrings and metadata leaves every
-    # import statement): a cold check parses each module once, not twice.
-    from checker.fingerprint import _parsed_module
-
-    return imports_in(_parsed_module(source, Path(path).name).imports, path, module)
-
-
-def imports_in(statements: Iterable[ast.Import | ast.ImportFrom], path: str, module: str) -> frozenset[str]:
-    """The module names the import ``statements`` of ``module`` (file ``path``) import,
-    relative imports resolved, with their parent packages."""
-    package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
-    names: set[str] = set()
-    for node in statements:
-        if isinstance(node, ast.Import):
-            names.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - node.level + 1] if node.level > 1 else base
-                prefix = ".".join(base)
-                mod = f"{prefix}.{node.module}" if node.module else prefix
-            else:
-                mod = node.module or ""
-            names.add(mod)
-            names.update(f"{mod}.{a.name}" for a in node.names)  # `from pkg import submodule`
-    # a module's parent packages run first on import, so they are dependencies too
-    for name in list(names):
-        parts = name.split(".")
-        names.update(".".join(parts[:i]) for i in range(1, len(parts)))
-    return frozenset(names)
-
-
 def _closure_files(module: str, roots: tuple[str, ...]) -> dict[str, str]:
     """``{module name: file}`` for ``module`` and every project module it imports, transitively:
     those under ``roots``, and any other whose file is not installed library code (the engine,
@@ -251,12 +200,12 @@ def data_closure(module: str, roots: Iterable[str], files: dict[str, str] | None
 
 def cache_key(ob: Obligation, *, seed: int, timeout_s: float, memory_mib: int, slow: bool, package: str,
               audit: bool = False, fingerprint: str | None = None) -> str:
-    """``fingerprint``: the obligation's code fingerprint (:func:`checker.fingerprint.code_fingerprint`,
+    """``fingerprint``: the obligation's code fingerprint (:func:`checker.store.fingerprint.code_fingerprint`,
     computed here when not given): its code closure, imported catalogue modules and data files.
     Added to it: project modules outside the catalogue package, and the data files of every
     module's directory tree."""
     if fingerprint is None:
-        from checker.fingerprint import code_fingerprint
+        from checker.store.fingerprint import code_fingerprint
 
         fingerprint = code_fingerprint(ob, {package, "obligations"}).digest
     roots = {package, "obligations", ob.module.split(".")[0]}
@@ -277,38 +226,6 @@ def cache_key(ob: Obligation, *, seed: int, timeout_s: float, memory_mib: int, s
         "audit": audit,
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
-
-
-SECRET_ENV = "OBLIGATIONS_CACHE_SECRET"
-
-
-def secret_path() -> Path:
-    """Where the cache's MAC secret lives: ``$OBLIGATIONS_CACHE_SECRET`` (a file path), else the
-    user's state directory (``$XDG_STATE_HOME`` or ``~/.local/state``)/``obligations/cache-secret``."""
-    if os.environ.get(SECRET_ENV):
-        return Path(os.environ[SECRET_ENV]).expanduser()
-    state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return Path(state) / "obligations" / "cache-secret"
-
-
-def load_secret(path: Path) -> bytes:
-    """The secret in ``path``, created (32 random bytes, hex, mode 0600) if it does not exist."""
-    try:
-        text = path.read_text(encoding="ascii").strip()
-    except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:  # another process created it meanwhile
-            return load_secret(path)
-        with os.fdopen(fd, "w", encoding="ascii") as fh:
-            fh.write(secrets.token_hex(32) + "\n")
-        text = path.read_text(encoding="ascii").strip()
-    except UnicodeDecodeError as exc:
-        raise OSError(f"{path} is not a cache secret") from exc
-    if len(text) < 32:
-        raise OSError(f"{path} is too short to be a cache secret")
-    return text.encode("ascii")
 
 
 def _mac(secret: bytes, key: str, content: str) -> str:
@@ -383,7 +300,7 @@ class Cache:
 
     @staticmethod
     def _witness_rechecks(result: Result, obligation: Obligation | None) -> bool:
-        from checker.recheck import Recheck, recheck_witness
+        from checker.audit.recheck import Recheck, recheck_witness
 
         if obligation is None:
             return False
@@ -413,73 +330,3 @@ class Cache:
                          durable=False)
         except (OSError, ValueError, TypeError) as exc:
             warnings.warn(f"cannot write cache entry {path} ({exc}); continuing without it", CacheWarning, stacklevel=2)
-
-
-def _umask() -> int:
-    try:
-        with open("/proc/self/status", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    old = os.umask(0o022)  # no procfs: read it by setting it (and put it back at once)
-    os.umask(old)
-    return old
-
-
-def output_target(path: str | os.PathLike[str]) -> Path:
-    """The file a report, baseline or cache entry written to ``path`` ends up in: a symlink is
-    followed (its target is replaced, the link stays)."""
-    return Path(os.path.realpath(os.fspath(path)))
-
-
-def check_writable(path: str | os.PathLike[str], what: str = "output") -> None:
-    """Raise :class:`~checker.errors.UsageError` now if ``path`` cannot be written, so a run is
-    never lost at the end to a bad output path."""
-    from checker.errors import UsageError
-
-    target = output_target(path)
-    shown = os.fspath(path) if os.fspath(path) == str(target) else f"{os.fspath(path)} (→ {target})"
-    if target.is_dir():
-        raise UsageError(f"{what} {shown} is a directory; name a file")
-    parent = target.parent
-    if not parent.is_dir():
-        raise UsageError(f"{what} {shown}: the directory {parent} does not exist; create it first")
-    if target.exists() and not os.access(target, os.W_OK):
-        raise UsageError(f"{what} {shown} is not writable; fix its permissions or choose another path")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=parent)
-        os.close(fd)
-        os.unlink(tmp)
-    except OSError as exc:
-        raise UsageError(f"{what} {shown}: cannot write in {parent} ({exc.strerror}); choose another path") from None
-
-
-def atomic_write(path: str | os.PathLike[str], text: str, durable: bool = True) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same directory and a rename,
-    so a reader never sees a half-written file. A symlink is followed; an existing file keeps its
-    mode, a new one gets the user's umask (as ``open`` would). ``durable`` also flushes the file
-    to disk before the rename (``fsync``), so that a crash cannot leave a truncated file behind;
-    cache entries skip that (it was most of the cache's per-entry cost): a truncated entry fails
-    its authentication and is only a miss."""
-    path = output_target(path)
-    try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        mode = 0o666 & ~_umask()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

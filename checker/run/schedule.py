@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence, TypeVar
 
 if TYPE_CHECKING:
-    from checker.cache import Cache
-    from checker.model import Result
+    from checker.store.cache import Cache
+    from checker.kernel.model import Result
 
 TIMES_FILE = "times.json"
 TIMES_VERSION = 1
@@ -60,7 +60,7 @@ def record_times(directory: str | Path | None, results: Iterable[Result]) -> Non
     """Merge this run's times into the file (obligations not run keep their old time)."""
     if directory is None:
         return
-    from checker.cache import atomic_write
+    from checker.store.cache import atomic_write
 
     times = load_times(directory)
     times.update({r.id: round(float(r.time_s), 3) for r in results})

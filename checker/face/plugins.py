@@ -6,10 +6,10 @@ A catalogue registers itself in its ``pyproject.toml``::
     mypaper = "mypaper"                          # the package holding its obligations
 
     [project.entry-points."obligations.commands"]
-    discharge = "mypaper.commands:DISCHARGE"     # a checker.plugins.Command
+    discharge = "mypaper.commands:DISCHARGE"     # a checker.face.plugins.Command
 
 Entry points of installed distributions count, and so do those of the project's own
-``pyproject.toml`` (:mod:`checker.config`), which win on a clash. The engine imports no catalogue
+``pyproject.toml`` (:mod:`checker.face.config`), which win on a clash. The engine imports no catalogue
 by name: which packages to load comes from ``--package``, ``[tool.obligations] packages``, or the
 ``obligations.catalogues`` entry points, in that order.
 """
@@ -22,8 +22,8 @@ import importlib.metadata
 from dataclasses import dataclass
 from typing import Callable
 
-from checker.config import Config
-from checker.errors import UsageError
+from checker.face.config import Config
+from checker.kernel.errors import UsageError
 
 CATALOGUES = "obligations.catalogues"
 COMMANDS = "obligations.commands"
@@ -33,7 +33,7 @@ COMMANDS = "obligations.commands"
 class Command:
     """A subcommand a catalogue adds to ``obligations``: ``configure`` adds its arguments to its
     own sub-parser; ``run`` gets the parsed arguments and returns the exit code (0 ok, 1 failed,
-    2 usage error; raising :class:`checker.errors.UsageError` also exits 2)."""
+    2 usage error; raising :class:`checker.kernel.errors.UsageError` also exits 2)."""
 
     name: str
     help: str
@@ -100,7 +100,7 @@ def load_commands(config: Config, reserved: frozenset[str]) -> tuple[tuple[Comma
             problems.append(f"command plugin {name!r} ({value}) could not be loaded: {type(exc).__name__}: {exc}")
             continue
         if not isinstance(obj, Command):
-            problems.append(f"command plugin {name!r} ({value}) is a {type(obj).__name__}, not a checker.plugins.Command")
+            problems.append(f"command plugin {name!r} ({value}) is a {type(obj).__name__}, not a checker.face.plugins.Command")
             continue
         commands.append(obj if obj.name == name else Command(name, obj.help, obj.configure, obj.run))
     return tuple(commands), tuple(problems)

@@ -430,10 +430,10 @@ def _run_mutant(ob: Any, source: str, mutant: Mutant, ctx: Any, time_limit_s: fl
     registry), or ``("error", why)`` / ``("undecided", why)``."""
     import types
 
-    from checker import declare as declarations
-    from checker import registry
-    from checker.audit import AuditTimeout, _time_limit
-    from checker.model import Verdict
+    from checker.kernel import declare as declarations
+    from checker.kernel import declaration as registry
+    from checker.audit.audits import AuditTimeout, _time_limit
+    from checker.kernel.model import Verdict
 
     code = compile(mutate(source, mutant), ob.file, "exec")
     saved = (dict(registry._REGISTRY), dict(declarations._BOUNDS), dict(declarations._FAMILIES))
@@ -503,8 +503,8 @@ def _child(conn: Any, ob_id: str, module: str, seed: int, timeout_s: float, limi
            deadline_s: float) -> None:
     import importlib
 
-    from checker import registry
-    from checker.model import Context
+    from checker.kernel import declaration as registry
+    from checker.kernel.model import Context
 
     try:
         importlib.import_module(module)

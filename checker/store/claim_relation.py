@@ -1,6 +1,6 @@
 """How an edited claim relates to the one it replaced: stronger, weaker, equivalent, incomparable.
 
-Both claims are printed forms (:mod:`checker.render`), read back into trees. Two true theorems
+Both claims are printed forms (:mod:`checker.kernel.printing`), read back into trees. Two true theorems
 are equivalent as sentences, so comparing them point by point says nothing; what an author
 changes is the *shape* of the claim. The comparison therefore treats every sub-expression the
 two claims share (``|m(z) − m(z')|`` and ``max|z − z'|`` in ``… ≤ 2·…`` against ``… ≤ 3·…``) as an
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Mapping
 
-from checker.render import Expr, PrintedClaim, text
+from checker.kernel.printing import Expr, PrintedClaim, text
 
 STRONGER, WEAKER, EQUIVALENT, INCOMPARABLE, UNDECIDED = "stronger", "weaker", "equivalent", "incomparable", "undecided"
 _TIMEOUT_MS = 3000

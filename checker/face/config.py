@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from checker.errors import UsageError
+from checker.kernel.errors import UsageError
 
 FILE = "pyproject.toml"
 TABLE = "obligations"

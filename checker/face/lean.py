@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from checker.errors import UsageError
-from checker.registry import Catalogue
+from checker.kernel.errors import UsageError
+from checker.kernel.declaration import Catalogue
 
 _DECL = re.compile(
     r"^\s*(?:@\[[^\]]*\]\s*)?(?:(?:private|protected|noncomputable|partial|unsafe)\s+)*"
@@ -63,7 +63,7 @@ def parse_file(path: Path) -> list[Declaration]:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        from checker.errors import UsageError
+        from checker.kernel.errors import UsageError
 
         raise UsageError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); Lean sources are UTF-8") from None
     for lineno, raw in enumerate(text.splitlines(), 1):

@@ -26,8 +26,8 @@ the same worker process (a discharge must not depend on which ran before it), an
 the catalogue package that are not installed libraries.
 
 The engine (``checker/``), library versions, limits and seed are not part of the fingerprint;
-the cache key adds them (:func:`checker.cache.cache_key`). The printed claims
-(:mod:`checker.render`) are a function of the same code and data; :func:`obligation_digest`
+the cache key adds them (:func:`checker.store.cache.cache_key`). The printed claims
+(:mod:`checker.kernel.printing`) are a function of the same code and data; :func:`obligation_digest`
 combines them with the code digest into the fingerprint that reports and baselines carry.
 """
 
@@ -37,13 +37,15 @@ import ast
 import collections
 import hashlib
 import hmac
+import importlib.util
 import json
+import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from checker.model import Obligation
+from checker.kernel.model import Obligation
 
 METADATA_KEYWORDS = frozenset({"expect", "statement", "source", "scope", "lean"})
 _DYNAMIC_NAMES = frozenset({"globals", "vars", "locals", "eval", "exec", "__import__"})
@@ -379,7 +381,7 @@ def _store_secret(store: Path) -> bytes | None:
     read or written."""
     import os
 
-    from checker.cache import load_secret, secret_path
+    from checker.store.files import load_secret, secret_path
 
     try:
         path = secret_path()
@@ -399,8 +401,6 @@ def _analysis(file: str, module: str, store: Path | None) -> _Analysis:
     """The analysis of one module file, keyed on its exact bytes (and the analysis version, the
     Python version whose syntax trees it hashes, and the module name for relative imports)."""
     import platform
-
-    from checker.cache import imports_in
 
     raw = Path(file).read_bytes()
     content = hashlib.sha256(raw).hexdigest()
@@ -428,7 +428,7 @@ def _analysis(file: str, module: str, store: Path | None) -> _Analysis:
     _MEMORY[(key, module)] = found
     if path is not None:
         try:
-            from checker.cache import atomic_write
+            from checker.store.files import atomic_write
 
             path.parent.mkdir(parents=True, exist_ok=True)
             body = _to_json(found)
@@ -500,8 +500,6 @@ def _root_dir(file: Path, module: str) -> Path:
 def code_fingerprint(ob: Obligation, roots: Iterable[str] = ("obligations",), store: Path | None = None) -> Fingerprint:
     """The code part of ``ob``'s fingerprint (see the module docstring). ``store``: a directory
     where per-file analyses are kept between runs (keyed on the file's bytes)."""
-    from checker.cache import _module_file
-
     roots = tuple(sorted(set(roots) | {ob.module.split(".")[0]}))
     own_file = _module_file(ob.module) or ob.file
     own_path = Path(own_file)
@@ -547,3 +545,57 @@ def claims_digest(canonical_forms: Sequence[str]) -> str:
 def obligation_digest(code: str, canonical_forms: Sequence[str]) -> str:
     """The fingerprint reports and baselines carry: the code digest and the printed claims."""
     return _digest({"code": code, "claims": list(canonical_forms)})
+
+
+# ------------------------------------------------------------------ what a module file imports
+
+
+def _module_file(name: str) -> str | None:
+    module = sys.modules.get(name)
+    file = getattr(module, "__file__", None)
+    if file:
+        return file
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError, AttributeError):
+        return None
+    return spec.origin if spec and spec.origin and spec.origin.endswith(".py") else None
+
+
+def _imports_of(path: str, module: str) -> set[str]:
+    """Module names a source file imports, anywhere in it (relative imports resolved)."""
+    return set(_parse_imports(Path(path).read_text(encoding="utf-8"), path, module))
+
+
+@lru_cache(maxsize=None)
+def _parse_imports(source: str, path: str, module: str) -> frozenset[str]:
+    # Keyed on the source text itself: a file edited during the process is parsed again, and the
+    # closures of the many obligations sharing a module parse it once. The parse is the one the
+    # code fingerprint makes of the same text (stripping docstrings and metadata leaves every
+    # import statement): a cold check parses each module once, not twice.
+    return imports_in(_parsed_module(source, Path(path).name).imports, path, module)
+
+
+def imports_in(statements: Iterable[ast.Import | ast.ImportFrom], path: str, module: str) -> frozenset[str]:
+    """The module names the import ``statements`` of ``module`` (file ``path``) import,
+    relative imports resolved, with their parent packages."""
+    package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
+    names: set[str] = set()
+    for node in statements:
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1] if node.level > 1 else base
+                prefix = ".".join(base)
+                mod = f"{prefix}.{node.module}" if node.module else prefix
+            else:
+                mod = node.module or ""
+            names.add(mod)
+            names.update(f"{mod}.{a.name}" for a in node.names)  # `from pkg import submodule`
+    # a module's parent packages run first on import, so they are dependencies too
+    for name in list(names):
+        parts = name.split(".")
+        names.update(".".join(parts[:i]) for i in range(1, len(parts)))
+    return frozenset(names)

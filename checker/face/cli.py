@@ -1,7 +1,7 @@
 """The ``obligations`` command: ``list``, ``check``, ``audit``, ``show``, ``report``, ``lean``,
-``init``, and the subcommands catalogues register (:mod:`checker.plugins`).
+``init``, and the subcommands catalogues register (:mod:`checker.face.plugins`).
 
-Defaults come from the project's ``[tool.obligations]`` (:mod:`checker.config`); flags override.
+Defaults come from the project's ``[tool.obligations]`` (:mod:`checker.face.config`); flags override.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import traceback
 from pathlib import Path
 from typing import NoReturn, Sequence
 
-from checker import __version__
-from checker.cache import atomic_write
-from checker.config import Config
-from checker.errors import CheckerError, SchemaError, UsageError
-from checker.model import Outcome, Result
-from checker.plugins import Command
+from checker.kernel.model import CHECKER_VERSION as __version__
+from checker.store.cache import atomic_write
+from checker.face.config import Config
+from checker.kernel.errors import CheckerError, SchemaError, UsageError
+from checker.kernel.model import Outcome, Result
+from checker.face.plugins import Command
 
 BUILTIN_COMMANDS = frozenset({"list", "check", "audit", "report", "show", "lean", "init"})
 DEFAULT_FORMAT = "table"
@@ -56,9 +56,9 @@ def _positive_float(text: str) -> float:
 
 def build_parser(commands: Sequence[Command] = ()) -> argparse.ArgumentParser:
     """The parser; run options default to ``None`` so that ``[tool.obligations]`` can fill them."""
-    from checker.cache import DEFAULT_DIR as DEFAULT_CACHE_DIR
-    from checker.reports import FORMATS
-    from checker.runner import DEFAULT_MEMORY_MIB, DEFAULT_SEED, DEFAULT_TIMEOUT_S
+    from checker.store.cache import DEFAULT_DIR as DEFAULT_CACHE_DIR
+    from checker.report.reports import FORMATS
+    from checker.run.runner import DEFAULT_MEMORY_MIB, DEFAULT_SEED, DEFAULT_TIMEOUT_S
 
     p = argparse.ArgumentParser(prog="obligations", description="Discharge the proof obligations of a catalogue and report their status.")
     p.add_argument("--version", action="version", version=f"obligations {__version__}")
@@ -138,7 +138,7 @@ def _progress(stream=None):
 
     def show(result: Result, done: int, total: int, cached: bool) -> None:
         width = len(str(total))
-        from checker.report_formats import terminal_safe
+        from checker.report.formats import terminal_safe
 
         text = terminal_safe(f"[{done:>{width}}/{total}] {result.status.value:<9} {result.id} ({result.time_s:.2f}s{', cached' if cached else ''})")
         if tty:
@@ -158,9 +158,9 @@ def exit_code_for(results: Sequence[Result]) -> ExitCode:
 def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
     from pathlib import Path
 
-    from checker import schedule
-    from checker.cache import Cache
-    from checker.runner import RunConfig, run
+    from checker.run import schedule
+    from checker.store.cache import Cache
+    from checker.run.runner import RunConfig, run
 
     # A whole-catalogue check discharges nearly every module: the worker template imports them
     # (and the libraries they use) while this process does.
@@ -181,11 +181,12 @@ def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
 def _catalogue(args: argparse.Namespace, *, warm_template: bool = False):
     """Every package of the run, discovered and merged into one catalogue; warnings to stderr.
     With ``warm_template``, each module that imported cleanly in isolation is sent to the worker
-    template as soon as that is known (:meth:`checker.workers.Template.preload`)."""
-    from checker.registry import Catalogue, discover
+    template as soon as that is known (:meth:`checker.run.workers.Template.preload`)."""
+    from checker.kernel.declaration import Catalogue
+    from checker.run.discovery import discover
 
     def preload(modules: list[str]) -> None:
-        from checker import workers
+        from checker.run import workers
 
         try:
             workers.template().preload(modules)
@@ -204,7 +205,7 @@ def _catalogue(args: argparse.Namespace, *, warm_template: bool = False):
 
 def _check_outputs(*paths: str | None) -> None:
     """Every output path checked before the run starts, so a bad one loses no results."""
-    from checker.cache import check_writable
+    from checker.store.cache import check_writable
 
     for path in paths:
         if path:
@@ -232,9 +233,9 @@ def cmd_list(args: argparse.Namespace) -> ExitCode:
 
 
 def cmd_check(args: argparse.Namespace) -> ExitCode:
-    from checker.reports import render
+    from checker.report.reports import render
 
-    from checker import baseline
+    from checker.store import baseline
 
     compare_with = None if args.no_baseline else args.baseline
     if compare_with is None and not args.no_baseline and args.config.baseline:
@@ -265,7 +266,7 @@ def cmd_check(args: argparse.Namespace) -> ExitCode:
 
 def _warn_prose(results: Sequence[Result]) -> None:
     """Warn where a number of the statement occurs in none of the checked claims."""
-    from checker.render import PrintedClaim, prose_warnings
+    from checker.kernel.printing import PrintedClaim, prose_warnings
 
     for r in results:
         if r.claims:
@@ -275,7 +276,7 @@ def _warn_prose(results: Sequence[Result]) -> None:
 
 def cmd_audit(args: argparse.Namespace) -> ExitCode:
     """``check --audit`` without baselines: the audit report (``--format markdown`` for docs)."""
-    from checker.reports import render
+    from checker.report.reports import render
 
     if getattr(args, "mutate", False):
         return cmd_mutate(args)
@@ -291,11 +292,11 @@ def cmd_audit(args: argparse.Namespace) -> ExitCode:
 
 
 def cmd_mutate(args: argparse.Namespace) -> ExitCode:
-    """``audit --mutate``: the mutation audit (:mod:`checker.mutation`), per obligation in a child process."""
+    """``audit --mutate``: the mutation audit (:mod:`checker.audit.mutation`), per obligation in a child process."""
     import json
 
-    from checker import mutation
-    from checker.model import derive_seed
+    from checker.audit import mutation
+    from checker.kernel.model import derive_seed
 
     catalogue = _catalogue(args)
     chosen = catalogue.select(args.patterns, include_slow=args.slow)
@@ -320,7 +321,7 @@ def cmd_mutate(args: argparse.Namespace) -> ExitCode:
 
 
 def cmd_report(args: argparse.Namespace) -> ExitCode:
-    from checker.reports import read_json, render
+    from checker.report.reports import read_json, render
 
     _check_outputs(args.output)
     results = read_json(_read_text(args.report))
@@ -333,7 +334,7 @@ def cmd_report(args: argparse.Namespace) -> ExitCode:
 
 
 def cmd_show(args: argparse.Namespace) -> ExitCode:
-    from checker.reports import read_json, render_certificate
+    from checker.report.reports import read_json, render_certificate
 
     if args.report:
         results = read_json(_read_text(args.report))
@@ -355,14 +356,14 @@ def cmd_show(args: argparse.Namespace) -> ExitCode:
         results = [r for r in _run(args, wanted) if r.id in wanted]
         result = next(r for r in results if r.id == args.id)
         context = results
-    from checker.report_formats import terminal_safe
+    from checker.report.formats import terminal_safe
 
     sys.stdout.write("\n".join(terminal_safe(line) for line in render_certificate(result, context).split("\n")))
     return exit_code_for([result])
 
 
 def cmd_lean(args: argparse.Namespace) -> ExitCode:
-    from checker.lean import audit, default_dir
+    from checker.face.lean import audit, default_dir
 
     directory = args.lean_dir or args.config.lean_refs or default_dir(args.packages)
     report = audit(_catalogue(args), directory)
@@ -371,7 +372,7 @@ def cmd_lean(args: argparse.Namespace) -> ExitCode:
 
 
 def cmd_init(args: argparse.Namespace) -> ExitCode:
-    from checker.scaffold import init
+    from checker.face.scaffold import init
 
     root = Path.cwd()
     for path in init(args.name, root):
@@ -384,9 +385,9 @@ def cmd_init(args: argparse.Namespace) -> ExitCode:
 def _apply_config(args: argparse.Namespace, config: Config) -> None:
     """Fill every option the command line left unset from ``[tool.obligations]``, then from the
     built-in defaults."""
-    from checker.cache import DEFAULT_DIR as DEFAULT_CACHE_DIR
-    from checker.plugins import resolve_packages
-    from checker.runner import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_S
+    from checker.store.cache import DEFAULT_DIR as DEFAULT_CACHE_DIR
+    from checker.face.plugins import resolve_packages
+    from checker.run.runner import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_S
 
     args.config = config
     defaults = {
@@ -402,7 +403,7 @@ def _apply_config(args: argparse.Namespace, config: Config) -> None:
             if hasattr(args, key) and getattr(args, key) is None:
                 setattr(args, key, configured if configured is not None else builtin)
         if getattr(args, "format", None) is not None:
-            from checker.reports import FORMATS
+            from checker.report.reports import FORMATS
 
             if args.format not in FORMATS:
                 raise UsageError(f"{config.path}: [tool.obligations] format = {args.format!r} "
@@ -417,8 +418,8 @@ def _apply_config(args: argparse.Namespace, config: Config) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from checker import config as project_config
-    from checker.plugins import load_commands
+    from checker.face import config as project_config
+    from checker.face.plugins import load_commands
 
     try:
         config = project_config.load()

@@ -11,11 +11,11 @@ changes what the discharge established; it adds an ``audit`` object to the resul
 - ``necessity`` — for each hypothesis ``h``: ``claim.without(h)`` is proved (``not needed``), or
   refuted by a witness, re-checked exactly, at which ``h`` is false and every other hypothesis
   holds (``needed``), else ``undecided``. z3 first, then seeded sampling re-checked exactly.
-- ``tightness`` — for every declared bound ``lhs ≤ c·rhs`` (:func:`checker.declare.declare_bound`, or terms named
+- ``tightness`` — for every declared bound ``lhs ≤ c·rhs`` (:func:`checker.kernel.declare.declare_bound`, or terms named
   ``deviation``/``bound``): the claim with ``c`` scaled by ``1 − ε`` refuted by an exact witness
   (``tight``), else the largest observed ``lhs / (c·rhs)`` by adversarial search (``ratio``).
 - ``shrink`` — a refutation's witness made simpler (the smallest refuted width of a family
-  declared with :func:`checker.declare.declare_widths`, fewer nonzero entries, small integers, short rationals)
+  declared with :func:`checker.kernel.declare.declare_widths`, fewer nonzero entries, small integers, short rationals)
   and re-checked exactly after every step; the certificate keeps ``witness`` and gains
   ``shrunk_witness``.
 - ``brittleness`` — a ``supported`` result re-run with other seeds; a status change across seeds
@@ -25,7 +25,7 @@ Claims the discharge used existentially (``smt.find_instance`` / ``exact.check_i
 them in their steps) are existence claims: necessity and tightness do not apply to them.
 
 Heavy libraries are imported lazily. What catalogues declare for the audits (bounds, width
-families) lives in :mod:`checker.declare`; this module only reads it.
+families) lives in :mod:`checker.kernel.declare`; this module only reads it.
 """
 
 from __future__ import annotations
@@ -38,16 +38,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from checker.claims import Claim, Part
-from checker.declare import Bound, bound_of, width_family_of
-from checker.declare import declare_bound, declare_widths  # noqa: F401  (re-exported)
-from checker.model import audit_flag as flag  # noqa: F401  (re-exported)
+from checker.kernel.claims import Claim, Part
+from checker.kernel.declare import Bound, bound_of, width_family_of
+from checker.kernel.declare import declare_bound, declare_widths  # noqa: F401  (re-exported)
+from checker.kernel.model import audit_flag as flag  # noqa: F401  (re-exported)
 
 AUDIT_KEYS = ("vacuity", "necessity", "tightness", "shrink", "brittleness")
 
 
 # ------------------------------------------------------------------------------ declarations
-# Declared in checker.declare (the declaration API); re-exported for older catalogue modules.
+# Declared in checker.kernel.declare (the declaration API); re-exported for older catalogue modules.
 
 # ------------------------------------------------------------------------------ configuration
 
@@ -118,7 +118,7 @@ def _time_limit(seconds: float) -> Iterator[None]:
 
 
 def _fmt(value: Any) -> str:
-    from checker.verdicts import fmt
+    from checker.kernel.verdicts import fmt
 
     return fmt(value)
 
@@ -189,7 +189,7 @@ def _search(c: Claim, ctx: Any, config: AuditConfig, budget: Budget, allow_sampl
     """z3 on ``c`` (proved / refuted / unknown); when undecided, seeded sampling re-checked
     exactly. Returns ``(verdict, how)``."""
     from checker.backends import sampling, smt
-    from checker.model import Status
+    from checker.kernel.model import Status
 
     if budget.exhausted():
         raise _OutOfTime()
@@ -229,7 +229,7 @@ def _with_negated(c: Claim, h: Part) -> Claim:
 
 def vacuity_of(c: Claim, ctx: Any, config: AuditConfig, budget: Budget,
                known_points: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
-    from checker.model import Status
+    from checker.kernel.model import Status
 
     entry: dict[str, Any] = {"claim": c.name, "hypotheses": [h.name for h in c.hypotheses]}
     for point in known_points:
@@ -251,7 +251,7 @@ def vacuity_of(c: Claim, ctx: Any, config: AuditConfig, budget: Budget,
 
 
 def necessity_of(c: Claim, ctx: Any, config: AuditConfig, budget: Budget) -> list[dict[str, Any]]:
-    from checker.model import Status
+    from checker.kernel.model import Status
 
     rows = []
     for h in c.hypotheses:
@@ -369,7 +369,7 @@ def _declared_bound_claim(c: Claim, b: Bound) -> Claim:
 def declared_bound_mismatch(c: Claim, b: Bound, ctx: Any, config: AuditConfig, budget: Budget) -> dict[str, Any] | None:
     """A witness (exact) where the claim's conclusion and the declared bound ``lhs ≤ c·rhs``
     disagree, hypotheses holding: the declaration no longer states the claim's constant."""
-    from checker.model import Status
+    from checker.kernel.model import Status
 
     agree = _declared_bound_claim(c, b)
     try:
@@ -389,7 +389,7 @@ def declared_bound_mismatch(c: Claim, b: Bound, ctx: Any, config: AuditConfig, b
 
 def tightness_of(c: Claim, b: Bound, ctx: Any, config: AuditConfig, budget: Budget,
                  refuting_witness: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    from checker.model import Status
+    from checker.kernel.model import Status
 
     entry: dict[str, Any] = {"claim": c.name, "lhs": b.lhs, "rhs": b.rhs, "constant": _fmt(b.constant),
                              "epsilon": _fmt(config.epsilon)}
@@ -484,7 +484,7 @@ def shrink(c: Claim, point: Mapping[str, Any], *, max_evaluations: int = 3000,
            deadline: float | None = None) -> Shrunk | None:
     """Greedily simplify a counterexample to ``c``; every accepted step is re-checked exactly
     (:func:`checker.backends.exact.evaluate`). ``None`` when ``point`` is not a counterexample."""
-    from checker.backends.exact import to_fraction
+    from checker.kernel.witness import to_fraction
 
     evaluations = 0
 
@@ -530,7 +530,7 @@ def _smaller_width(c: Claim, ctx: Any, config: AuditConfig, budget: Budget) -> t
     """The smallest width of ``c``'s declared family (:func:`declare_widths`) below ``c``'s own
     at which z3 finds a counterexample, re-checked exactly: ``(width, claim, witness)``."""
     from checker.backends import smt
-    from checker.model import Status
+    from checker.kernel.model import Status
 
     family = width_family_of(c)
     own = next((w for w, x in family if x.name == c.name), None)
@@ -603,7 +603,7 @@ def _numbers(data: Mapping[str, Any], prefix: str = "") -> dict[str, float]:
 
 def brittleness_of(ob: Any, ctx: Any, first: Any, first_time_s: float, config: AuditConfig,
                    budget: Budget) -> dict[str, Any]:
-    from checker.model import Context, Verdict, derive_seed
+    from checker.kernel.model import Context, Verdict, derive_seed
 
     seeds = [derive_seed(ctx.seed, f"audit/seed/{i}") for i in range(1, config.extra_seeds + 1)]
     if first_time_s * len(seeds) > budget.remaining * 0.8:
@@ -647,7 +647,7 @@ def _summary_verdict(values: Sequence[str], order: Sequence[str]) -> str:
 def run_audit(ob: Any, ctx: Any, verdict: Any, discharge_time_s: float, config: AuditConfig = AuditConfig(),
               budget_s: float | None = None) -> tuple[dict[str, Any], dict[str, str] | None]:
     """The audit object for one discharged obligation, and the shrunk witness (refutations)."""
-    from checker.model import Status
+    from checker.kernel.model import Status
 
     start = time.perf_counter()
     budget = Budget(config.budget_s if budget_s is None else min(budget_s, config.budget_s))
@@ -758,26 +758,3 @@ def failed_audit(reason: str) -> dict[str, Any]:
     audit["not_applicable"] = {}
     audit["errors"] = {"audit": reason}
     return audit
-
-
-# ------------------------------------------------------------------------------ display
-
-
-def cells(audit: Mapping[str, Any] | None) -> dict[str, str]:
-    """One short text per audit, for report columns ("-" where not applicable)."""
-    if audit is None:
-        return {"vacuity": "", "necessity": "", "tightness": "", "shrink": "", "brittleness": ""}
-    out = {}
-    for key in AUDIT_KEYS:
-        entry = audit.get(key)
-        if entry is None:
-            out[key] = "-"
-        elif key == "tightness":
-            out[key] = str(entry.get("summary") or entry.get("verdict"))
-        elif key == "shrink" and entry.get("shrunk_witness") is not None and entry.get("verdict") != "kept":
-            w = entry["shrunk_witness"]
-            nonzero = [f"{k}={v}" for k, v in w.items() if v != "0"]
-            out[key] = ", ".join(nonzero) + (" (others 0)" if len(nonzero) < len(w) else "") if nonzero else "all 0"
-        else:
-            out[key] = str(entry.get("verdict") or "-")
-    return out

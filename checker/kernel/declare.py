@@ -1,10 +1,10 @@
 """What a catalogue declares next to its obligations, beyond ``@obligation`` itself.
 
 These are *hints*: they change nothing a claim states or how it is discharged. The audits read
-them (:mod:`checker.audit`), and so may any other tool; declaring them needs nothing but this
+them (:mod:`checker.audit.audits`), and so may any other tool; declaring them needs nothing but this
 module, so catalogue modules stay cheap to import::
 
-    from checker.declare import declare_bound, declare_widths
+    from checker.kernel.declare import declare_bound, declare_widths
 
 - :func:`declare_bound` — the claim's conclusion is ``lhs ≤ c·rhs`` over two of its named terms
   (the tightness audit lowers ``c``);
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Mapping
 
-from checker.claims import Claim
+from checker.kernel.claims import Claim
 
 __all__ = ["Bound", "bound_of", "declare_bound", "declare_widths", "width_family_of"]
 

@@ -10,8 +10,8 @@ JSON schema (``schema_version`` 2; version 1 reports, without ``fingerprint`` an
 
 ``fingerprint`` (schema 2) is ``{"digest", "code", "granularity"}``: ``digest`` covers what was
 checked (the code closure, imported modules, data files and printed claims; see
-:mod:`checker.fingerprint`). ``claims`` lists the declared claims as printed by
-:mod:`checker.render`: ``{"name", "variables", "domains", "hypotheses", "conclusion", "terms", "text",
+:mod:`checker.store.fingerprint`). ``claims`` lists the declared claims as printed by
+:mod:`checker.kernel.printing`: ``{"name", "variables", "domains", "hypotheses", "conclusion", "terms", "text",
 "error"}``, each formula ``{"name", "canonical", "text", "latex"}``; ``[]`` when the obligation
 declares none.
 
@@ -29,9 +29,13 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from checker import __version__
-from checker.errors import SchemaError
-from checker.model import READABLE_SCHEMA_VERSIONS, SCHEMA_VERSION, Grade, Outcome, Result, Status
+from checker.kernel.model import CHECKER_VERSION as __version__
+from checker.kernel.errors import SchemaError
+from checker.report.cells import (  # noqa: F401  (re-exported: the wording of every format)
+    AUDIT_COLUMNS, OVER_CHARS, WITNESS_CHARS, StatusCell, _short, audit_cells, dependency_mark, short_over, status_cell,
+    summary_text, terminal_safe, vacuity_mark, witness_text,
+)
+from checker.kernel.model import READABLE_SCHEMA_VERSIONS, SCHEMA_VERSION, Grade, Outcome, Result, Status, strict
 
 FORMATS = ("table", "markdown", "json", "latex", "junit", "html")
 
@@ -127,8 +131,6 @@ def _by_grade(results: Sequence[Result]) -> dict[str, int]:
 
 def render_json(results: Sequence[Result]) -> str:
     """Strict JSON: a non-finite float is written as the string "NaN", "Infinity" or "-Infinity"."""
-    from checker.workers import strict
-
     return json.dumps(strict(to_document(results)), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
@@ -162,138 +164,8 @@ def read_document(text: str) -> dict[str, Any]:
     return json.loads(text)
 
 
-def _short(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def _audited(docs: Sequence[Mapping[str, Any]]) -> bool:
     return any(d.get("audit") is not None for d in docs)
-
-
-AUDIT_COLUMNS = ("vacuity", "necessity", "tightness", "shrink", "brittleness")
-
-
-def audit_cells(d: Mapping[str, Any]) -> tuple[str, ...]:
-    from checker.audit import cells
-
-    c = cells(d.get("audit"))
-    return tuple(c[k] for k in AUDIT_COLUMNS)
-
-
-# ------------------------------------------------------------------ the compact status cell
-
-
-@dataclass(frozen=True, slots=True)
-class StatusCell:
-    """What every format shows for one result, in the same words.
-
-    ``label``: the status with its grade (``proved ∀``, ``proved (K = 2…6)``, ``proved at 1 point``,
-    ``proved (vacuous)``, ``refuted``, ``brittle``…); ``depends``: the dependency mark (``rests on
-    7 supported``, ``rests on 1 refuted``; empty when fully proved or nothing to say); ``vacuity``:
-    ``vacuity undecided`` / ``vacuity not checked`` for a proof whose hypotheses were not shown
-    satisfiable (a vacuous proof says so in ``label``); ``witness``: a shortened counterexample
-    for a refuted or contradicted result (the full one is in ``show``)."""
-
-    status: str
-    label: str
-    depends: str = ""
-    vacuity: str = ""
-    witness: str = ""
-    fully_proved: bool = False
-
-    @property
-    def text(self) -> str:
-        """``proved ∀ · rests on 7 supported · vacuity not checked``."""
-        return " · ".join(p for p in (self.label, self.depends, self.vacuity) if p)
-
-
-#: How many characters of a witness the compact cell keeps.
-WITNESS_CHARS = 60
-
-
-#: How many characters of a bounded or instances grade's ``over`` the compact cell keeps.
-OVER_CHARS = 30
-
-
-def short_over(over: str, limit: int = OVER_CHARS) -> str:
-    """What a grade covers, in short: ``the 4 checked sizes (col-drift-refined-d1, …)`` → ``the 4
-    checked sizes``; ``limit`` 0 keeps it whole."""
-    if not limit:
-        return over
-    head = over.split(" (")[0]
-    head = head if len(head) >= 6 else over
-    return _short(head, limit)
-
-
-def status_cell(row: Mapping[str, Any], witness_chars: int = WITNESS_CHARS, over_chars: int = OVER_CHARS) -> StatusCell:
-    """The compact cell of one JSON result row (the only place this wording is made); ``0`` for
-    ``witness_chars`` / ``over_chars`` keeps the witness / the grade's family or points whole."""
-    status = row["status"]
-    label = row.get("status_label") or row.get("shown_status") or status
-    if status == "proved" and label != "proved (vacuous)" and row.get("grade") in ("bounded", "instances"):
-        from checker.model import Grade, grade_label
-
-        label = "proved " + grade_label(Grade(row["grade"]), short_over(row.get("grade_over") or "", over_chars))
-    deps = row.get("dependencies") or {}
-    return StatusCell(status=status, label=label, depends=dependency_mark(deps), vacuity=vacuity_mark(row),
-                      witness=witness_text(row, witness_chars), fully_proved=deps.get("state") == "fully proved")
-
-
-def dependency_mark(deps: Mapping[str, Any]) -> str:
-    """``rests on 1 refuted`` / ``rests on 5 supported, 2 unknown`` / ``""``."""
-    state = deps.get("state")
-    if state == "rests on refuted":
-        return f"rests on {len(deps.get('refuted', ()))} refuted"
-    if state == "rests on unsettled":
-        kinds = deps.get("unsettled_by_status") or {"unsettled": len(deps.get("unsettled", ()))}
-        return "rests on " + ", ".join(f"{n} {k}" for k, n in kinds.items())
-    return ""
-
-
-def vacuity_mark(row: Mapping[str, Any]) -> str:
-    """Where a proof's hypotheses were not shown satisfiable: ``vacuity undecided`` or
-    ``vacuity not checked`` (``vacuous`` is part of the status label)."""
-    v = row.get("vacuity")
-    if row.get("status") != "proved" or not isinstance(v, Mapping):
-        return ""
-    verdict = v.get("verdict")
-    return f"vacuity {verdict}" if verdict in ("undecided", "not checked") else ""
-
-
-def witness_text(row: Mapping[str, Any], limit: int = WITNESS_CHARS) -> str:
-    """A refuted or contradicted result's counterexample, shrunk if an audit shrank it, cut to
-    ``limit`` characters (``0``: uncut)."""
-    if row.get("status") != "refuted" and row.get("outcome") != "contradicted":
-        return ""
-    cert = row.get("certificate") or {}
-    w = cert.get("shrunk_witness") or cert.get("witness")
-    if not w:
-        return ""
-    text = ", ".join(f"{k} = {v}" for k, v in w.items())
-    return _short(text, limit) if limit else text
-
-
-def summary_text(s: Mapping[str, Any]) -> str:
-    """``106 obligations: 70 proved (40 ∀, 20 bounded, 10 at instances), … | 60 confirmed, … |
-    fully proved: 45 (30 ∀, 10 bounded, 5 at instances)``."""
-    total = s.get("total", {}).get("obligations", sum(s["status"].values()))
-    by_grade = s.get("proved_by_grade")
-    parts = []
-    for k, n in s["status"].items():
-        if not n:
-            continue
-        parts.append(f"{n} {k}" + (f" ({_grades(by_grade)})" if k == "proved" and by_grade else ""))
-    outcome = ", ".join(f"{n} {k}" for k, n in s["outcome"].items() if n)
-    line = f"{total} obligations: {', '.join(parts) or 'none'} | {outcome or 'none'}"
-    full = s.get("fully_proved")
-    if full is not None:
-        line += f" | fully proved: {full['total']}" + (f" ({_grades(full)})" if full["total"] else "")
-    return line
-
-
-def _grades(counts: Mapping[str, int]) -> str:
-    names = {"universal": "∀", "bounded": "bounded", "instances": "at instances", "ungraded": "ungraded"}
-    return ", ".join(f"{counts[k]} {names[k]}" for k in names if counts.get(k))
 
 
 def summary_line(results: Sequence[Result]) -> str:
@@ -367,8 +239,6 @@ def render_table(results: Sequence[Result], wide: bool = False) -> str:
     else:
         for k, part in enumerate(line.split(" | ")):
             out += [("  " if k or j else "") + p for j, p in enumerate(_wrap(part, TABLE_WIDTH - 4))]
-    from checker.report_formats import terminal_safe
-
     return "\n".join(terminal_safe(line) for line in out) + "\n"  # a terminal shows escapes, never runs them
 
 
@@ -515,7 +385,7 @@ def render(results: Sequence[Result], fmt: str, *, wide: bool = False, latex_det
     """Render ``results`` in ``fmt``; every format goes through the JSON document. ``wide``: the
     terminal table with every column, uncut; ``latex_detail``: the long LaTeX table (full claim,
     method and scope) instead of the compact one."""
-    from checker import report_formats
+    from checker.report import formats as report_formats
 
     match fmt:
         case "table":
@@ -554,7 +424,7 @@ def _depends_line(deps: Mapping[str, Any]) -> str:
 
 def claims_lines(d: Mapping[str, Any]) -> list[str]:
     """The checked formulas of a result, as ``show`` prints them (and the prose check)."""
-    from checker.render import PrintedClaim, prose_warnings
+    from checker.kernel.printing import PrintedClaim, prose_warnings
 
     claims = d.get("claims")
     fp = d.get("fingerprint") or {}

@@ -49,14 +49,16 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, Callable, Mapping
 
+from checker.kernel.model import strict
+
 # At start, only the light part of the engine: importing catalogue modules to see whether they load
 # (all a warm, fully cached run needs) must not wait for the heavy libraries.
-PRELOAD = ("checker.model", "checker.verdicts", "checker.claims", "checker.registry", "checker.runner", "checker.memo")
+PRELOAD = ("checker.kernel.model", "checker.kernel.verdicts", "checker.kernel.claims", "checker.kernel.declaration", "checker.run.runner", "checker.backends.memo")
 # Before the first discharge: what nearly every obligation uses.
 LIBRARIES = (
-    "numpy", "sympy", "z3", "mpmath", "flint", "checker.audit", "checker.recheck", "checker.vacuity",
+    "numpy", "sympy", "z3", "mpmath", "flint", "checker.audit.audits", "checker.audit.recheck", "checker.audit.vacuity",
     "checker.backends.exact", "checker.backends.smt", "checker.backends.symbolic", "checker.backends.interval",
-    "checker.backends.sampling", "checker.render",
+    "checker.backends.sampling", "checker.kernel.printing",
     # Imported lazily inside the libraries by many obligations (sympy's simplify imports the units
     # package, 0.12 s; permutations, random generators): once in the template, not once per job.
     "numpy.random", "sympy.combinatorics", "sympy.tensor.tensor", "sympy.physics.units",
@@ -97,40 +99,8 @@ class Finished:
 
 
 # ---------------------------------------------------------------------------------------
-# Strict JSON frames
+# JSON frames (strict JSON data: checker.kernel.model.strict)
 # ---------------------------------------------------------------------------------------
-
-
-def strict(value: Any, where: str = "value") -> Any:
-    """``value`` as plain JSON data: dicts with string keys, lists, str, int, float, bool, None.
-    A non-finite float becomes the string ``"NaN"``, ``"Infinity"`` or ``"-Infinity"`` (strict
-    parsers reject the bare tokens). Anything else raises :class:`TypeError` naming where it is."""
-    if value is None or isinstance(value, (str, bool, int)):
-        if type(value) not in (str, bool, int, type(None)):
-            # a str/int subclass (an enum, numpy.bool_ is not one) would not read back as itself
-            return str(value) if isinstance(value, str) else int(value)
-        return value
-    if isinstance(value, float):
-        value = float(value)  # a float subclass (numpy.float64) reads back as a float
-        if math.isfinite(value):
-            return value
-        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
-    if isinstance(value, Mapping):
-        out = {}
-        for k, v in value.items():
-            if isinstance(k, (bool, int, float)) or k is None:
-                k = json.dumps(strict(k))  # as json.dumps writes such a key ("256", "true")
-                k = k[1:-1] if k.startswith('"') else k
-            elif type(k) is not str:
-                if not isinstance(k, str):
-                    raise TypeError(f"{where} has a key {k!r} of type {type(k).__name__}; keys must be strings")
-                k = str(k)
-            out[k] = strict(v, f"{where}[{k!r}]")
-        return out
-    if isinstance(value, (list, tuple)):
-        return [strict(v, f"{where}[{i}]") for i, v in enumerate(value)]
-    raise TypeError(f"{where} is a {type(value).__module__}.{type(value).__name__} ({value!r:.60}), "
-                    "which is not JSON data; use str, int, float, bool, None, lists and dicts")
 
 
 def _send_frame(fd: int, obj: Any) -> None:
@@ -374,15 +344,15 @@ JobFunction = Callable[[Callable[[Any], None], Any], None]
 
 
 def _job_function(kind: str) -> JobFunction:
-    if kind == "obligation":
-        from checker.runner import obligation_job
-
-        return obligation_job
-    if kind == "probe":
-        from checker.registry import probe_job
-
-        return probe_job
-    raise ValueError(f"unknown job kind {kind!r}")
+    """The job function named ``kind`` as ``"module:function"``: the caller hands the workers its
+    job by dotted path (resolved here, in the child), so the workers import no caller."""
+    module, _, name = kind.partition(":")
+    if not module or not name:
+        raise ValueError(f"a job kind is 'module:function', got {kind!r}")
+    function = getattr(importlib.import_module(module), name, None)
+    if not callable(function):
+        raise ValueError(f"unknown job kind {kind!r}")
+    return function
 
 
 def _become_job(writer: int, out_fd: int, memory_mib: int, sys_path: list[str], keep: set[int]) -> None:

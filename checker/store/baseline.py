@@ -5,7 +5,7 @@ with it names, per obligation, what changed — "refuted instead of proved", new
 statement or expectation changed, a claim edited, the discharge code edited — and says which
 changes are regressions: a lost proof, a lost refutation, lost evidence (``supported`` →
 ``unknown``/``timeout``/``error``), a new contradiction or breakage, or a claim that became
-*weaker*, *incomparable* or could not be compared (:mod:`checker.claim_relation`), or was
+*weaker*, *incomparable* or could not be compared (:mod:`checker.store.claim_relation`), or was
 dropped. Like a snapshot test, such a claim change fails until the author accepts it by saving
 the baseline again (``--save-baseline``); a stronger or equivalent claim is listed and passes.
 When both runs were audited, every audit whose verdict changed is listed (a new vacuity or
@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from checker.cache import atomic_write
-from checker.errors import UsageError
-from checker.model import Outcome, Result, Status
-from checker.reports import read_json, render_json
+from checker.store.cache import atomic_write
+from checker.kernel.errors import UsageError
+from checker.kernel.model import Outcome, Result, Status
+from checker.report.reports import read_json, render_json
 
 FAILING_RELATIONS = ("weaker", "incomparable", "undecided")
 
@@ -72,15 +72,15 @@ def _diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
 
 
 def _canonical(claim: Mapping[str, Any]) -> str:
-    from checker.render import PrintedClaim
+    from checker.kernel.printing import PrintedClaim
 
     return PrintedClaim.from_json(claim).canonical
 
 
 def claim_changes(ob_id: str, before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]) -> list[Change]:
     """One change per edited, added or dropped claim, with its diff and its logical relation."""
-    from checker.claim_relation import relate
-    from checker.render import PrintedClaim
+    from checker.store.claim_relation import relate
+    from checker.kernel.printing import PrintedClaim
 
     old = {c["name"]: c for c in before}
     new = {c["name"]: c for c in after}

@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 import pytest
 
-from checker.model import Outcome
+from checker.kernel.model import Outcome
 
 _OUTCOMES: dict[str, int] = {}
 
@@ -65,7 +65,7 @@ class ObligationItem(pytest.Item):
         self.obligation = obligation
 
     def runtest(self) -> None:
-        from checker.runner import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_S, RunConfig, run
+        from checker.run.runner import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_S, RunConfig, run
 
         ob = self.obligation
         cfg = self.config
@@ -123,9 +123,9 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return
     import warnings
 
-    from checker import config as project_config
-    from checker.plugins import resolve_packages
-    from checker.registry import discover
+    from checker.face import config as project_config
+    from checker.face.plugins import resolve_packages
+    from checker.run.discovery import discover
 
     packages = resolve_packages(config.getoption("--obligations-package"), project_config.load(config.rootpath))
     patterns = [p for p in spec.split(",") if p]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import json
+import math
 import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, assert_never
@@ -16,8 +18,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, assert_never
 if TYPE_CHECKING:  # pragma: no cover
     import numpy
 
-    from checker.claims import Claim
+    from checker.kernel.claims import Claim
 
+CHECKER_VERSION = "0.1.0"  # the engine's version (checker.__version__), part of every cache key
 SCHEMA_VERSION = 2
 # Reports of these versions read back (1: no fingerprint or printed claims).
 READABLE_SCHEMA_VERSIONS = (1, 2)
@@ -242,7 +245,7 @@ class Verdict:
         if self.status is Status.PROVED and self.certificate.grade is None:
             raise ValueError(
                 "a proved verdict must say what it covers: pass grade=Grade.UNIVERSAL / BOUNDED / "
-                "INSTANCES (with over=...) to checker.verdicts.proved"
+                "INSTANCES (with over=...) to checker.kernel.verdicts.proved"
             )
         if self.status is not Status.PROVED and self.certificate.grade is not None:
             raise ValueError(f"only a proved verdict has a grade (this one is {self.status.value})")
@@ -330,6 +333,13 @@ def audit_flag(audit: Mapping[str, Any] | None, status: str) -> str | None:
     return None
 
 
+# The limits and seed a run uses unless told otherwise (the runner, discovery, the CLI and the pytest
+# plugin all read them here).
+DEFAULT_TIMEOUT_S = 120.0
+DEFAULT_MEMORY_MIB = 4096
+DEFAULT_SEED = 20260806
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     timeout_s: float
@@ -358,8 +368,8 @@ class Result:
     limits: Limits | None = None
     audit: Mapping[str, Any] | None = None
     vacuity: Mapping[str, Any] | None = None
-    # what was checked: the fingerprint (checker.fingerprint) and the printed claims
-    # (checker.render, one JSON object per declared claim; () none declared, None not recorded)
+    # what was checked: the fingerprint (checker.store.fingerprint) and the printed claims
+    # (checker.kernel.printing, one JSON object per declared claim; () none declared, None not recorded)
     fingerprint: Mapping[str, Any] | None = None
     claims: tuple[Mapping[str, Any], ...] | None = None
 
@@ -497,3 +507,35 @@ def result_for(
         audit=audit,
         vacuity=vacuity,
     )
+
+
+def strict(value: Any, where: str = "value") -> Any:
+    """``value`` as plain JSON data: dicts with string keys, lists, str, int, float, bool, None.
+    A non-finite float becomes the string ``"NaN"``, ``"Infinity"`` or ``"-Infinity"`` (strict
+    parsers reject the bare tokens). Anything else raises :class:`TypeError` naming where it is."""
+    if value is None or isinstance(value, (str, bool, int)):
+        if type(value) not in (str, bool, int, type(None)):
+            # a str/int subclass (an enum, numpy.bool_ is not one) would not read back as itself
+            return str(value) if isinstance(value, str) else int(value)
+        return value
+    if isinstance(value, float):
+        value = float(value)  # a float subclass (numpy.float64) reads back as a float
+        if math.isfinite(value):
+            return value
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, Mapping):
+        out = {}
+        for k, v in value.items():
+            if isinstance(k, (bool, int, float)) or k is None:
+                k = json.dumps(strict(k))  # as json.dumps writes such a key ("256", "true")
+                k = k[1:-1] if k.startswith('"') else k
+            elif type(k) is not str:
+                if not isinstance(k, str):
+                    raise TypeError(f"{where} has a key {k!r} of type {type(k).__name__}; keys must be strings")
+                k = str(k)
+            out[k] = strict(v, f"{where}[{k!r}]")
+        return out
+    if isinstance(value, (list, tuple)):
+        return [strict(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    raise TypeError(f"{where} is a {type(value).__module__}.{type(value).__name__} ({value!r:.60}), "
+                    "which is not JSON data; use str, int, float, bool, None, lists and dicts")

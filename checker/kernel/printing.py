@@ -1,16 +1,16 @@
 """The printed form of a claim: one more interpretation of the ops namespace.
 
-:class:`RenderOps` interprets a :class:`checker.claims.Claim` symbolically: every op builds an
+:class:`RenderOps` interprets a :class:`checker.kernel.claims.Claim` symbolically: every op builds an
 :class:`Expr` node instead of a value, so the hypotheses, the conclusion and the named terms come
 out as expression trees. Each tree has three spellings:
 
 - ``canonical``: an s-expression (``(le (abs (- x y)) (* 2 (max …)))``) — exact numbers, no
   layout choices; it is what fingerprints hash and baselines store, and it reads back
-  (:func:`parse`) into a tree that :mod:`checker.claim_relation` hands to z3;
+  (:func:`parse`) into a tree that :mod:`checker.store.claim_relation` hands to z3;
 - ``text``: the formula as a mathematician writes it (``|x − y| ≤ 2·max(…)``);
 - ``latex``: the same as LaTeX math.
 
-Every op of :mod:`checker.claims` is interpreted; an op this module does not know (added later)
+Every op of :mod:`checker.kernel.claims` is interpreted; an op this module does not know (added later)
 is kept by name as a function application, so a new op never stops a claim from printing. A
 claim that cannot be rendered (it branches on a value in Python, say) gets ``error`` set and no
 formulas: the reason is shown instead, never an invented formula.
@@ -36,7 +36,7 @@ class RenderError(TypeError):
 
 def _number(value: Any) -> Fraction:
     """An exact constant of a claim (the exact backend's reading); anything else cannot be printed."""
-    from checker.backends.exact import to_fraction
+    from checker.kernel.witness import to_fraction
 
     if isinstance(value, (bool, str)):
         raise RenderError(f"cannot print the constant {value!r} ({type(value).__name__})")
@@ -491,7 +491,7 @@ def _domain_formulas(claim: Any) -> tuple[Formula, ...]:
 
 def print_claim(claim: Any) -> PrintedClaim:
     """Interpret ``claim`` with :data:`OPS`; a failure is recorded, never raised."""
-    from checker.claims import Env
+    from checker.kernel.claims import Env
 
     name = str(getattr(claim, "name", "?"))
     variables = tuple(getattr(claim, "variables", ()))

@@ -8,7 +8,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Iterator, Mapping
 
-from checker.model import Certificate, Grade, Status, Step, Verdict, weakest
+from checker.kernel.model import Certificate, Grade, Status, Step, Verdict, weakest
 
 
 def fmt(value: Any) -> str:

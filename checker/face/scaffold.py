@@ -13,7 +13,7 @@ import keyword
 import re
 from pathlib import Path
 
-from checker.errors import UsageError
+from checker.kernel.errors import UsageError
 
 ENGINE_DISTRIBUTION = "pruned-relu-obligations"
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -68,7 +68,7 @@ rationals, intervals, numpy). See the claim reference (docs/claims.md of the che
 
 from checker import Expect, Source, obligation
 from checker.backends import smt
-from checker.claims import claim
+from checker.kernel.claims import claim
 
 RELU_LIPSCHITZ = claim("relu-1-lipschitz", "x y",
                        lambda o, v: o.le(o.abs(o.relu(v.x) - o.relu(v.y)), o.abs(v.x - v.y)))

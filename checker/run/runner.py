@@ -1,6 +1,6 @@
 """Running obligations: one fresh process per obligation, with hard limits.
 
-Each obligation runs in a child forked from a clean template (:mod:`checker.workers`): its own
+Each obligation runs in a child forked from a clean template (:mod:`checker.run.workers`): its own
 process group, an address-space limit plus a limit on the whole group's resident memory, BLAS
 limited to one thread, stdout/stderr captured into its certificate (never into the report
 stream), and a wall-clock limit enforced by killing the group. A crashing, hanging or
@@ -9,7 +9,7 @@ memory-hungry obligation costs only itself, and no obligation sees what another 
 Every verdict is validated where it is built, whoever built it: a certificate that is not JSON
 data is that obligation's ``error``; a ``proved`` verdict must carry the steps it rests on; a
 ``refuted`` verdict's witness is re-evaluated against the obligation's declared claims
-(:mod:`checker.recheck`), and one that is not a counterexample is ``unknown``.
+(:mod:`checker.audit.recheck`), and one that is not a counterexample is ``unknown``.
 
 Results do not depend on ``jobs``: every obligation's seed is derived from its id, and
 results are returned in catalogue order whatever order they finish in.
@@ -26,7 +26,10 @@ import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from checker.model import (
+from checker.kernel.model import (
+    DEFAULT_MEMORY_MIB,
+    DEFAULT_SEED,
+    DEFAULT_TIMEOUT_S,
     Certificate,
     Context,
     Expect,
@@ -40,13 +43,11 @@ from checker.model import (
     derive_seed,
     result_for,
 )
-from checker import schedule
-from checker.cache import Cache, cache_key
-from checker.registry import LoadError
+from checker.run import schedule
+from checker.store.cache import Cache, cache_key
+from checker.kernel.declaration import LoadError
 
-DEFAULT_TIMEOUT_S = 120.0
-DEFAULT_MEMORY_MIB = 4096
-DEFAULT_SEED = 20260806
+OBLIGATION_JOB = "checker.run.runner:obligation_job"  # run by checker.run.workers, named by path
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +57,7 @@ class RunConfig:
     memory_mib: int = DEFAULT_MEMORY_MIB
     seed: int = DEFAULT_SEED
     slow: bool = False
-    audit: bool = False  # run the audits (checker.audit) after each discharge, in the worker
+    audit: bool = False  # run the audits (checker.audit.audits) after each discharge, in the worker
 
     @property
     def workers(self) -> int:
@@ -90,7 +91,7 @@ def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: b
     """Run one discharge function in this process and wrap whatever happens into a validated
     Result (pytest's ``CallInfo.from_call``). The flag says the process ran out of memory.
 
-    With ``audit``, the audits of :mod:`checker.audit` run afterwards in the same process,
+    With ``audit``, the audits of :mod:`checker.audit.audits` run afterwards in the same process,
     within what is left of the wall-clock limit; an audit failure becomes an entry of the
     audit object, never a different status."""
     start = time.perf_counter()
@@ -100,7 +101,7 @@ def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: b
         if not isinstance(verdict, Verdict):
             raise TypeError(
                 f"discharge returned {type(verdict).__name__} ({verdict!r:.80}), expected a Verdict; "
-                "return checker.verdicts.proved(...)/refuted(...)/unknown(...)"
+                "return checker.kernel.verdicts.proved(...)/refuted(...)/unknown(...)"
             )
     except MemoryError as exc:
         restart = True
@@ -147,13 +148,13 @@ def validated(ob: Obligation, verdict: Verdict) -> Verdict:
     status: ``error`` for a malformed certificate or a proof without steps, ``unknown`` for a
     refutation whose witness does not re-check. A witness that cannot be re-evaluated (no
     declared claim fits it) is kept, marked "witness not independently re-checked"."""
-    from checker.recheck import Recheck, recheck_witness
+    from checker.audit.recheck import Recheck, recheck_witness
 
     c = verdict.certificate
     if not isinstance(c.method, str) or not c.method.strip():
         return _invalid(f"{ob.location}: the certificate's method is {c.method!r}", "name the method in a non-empty string")
     if not isinstance(c.steps, tuple) or not all(isinstance(s, Step) for s in c.steps):
-        return _invalid(f"{ob.location}: the certificate's steps are not a tuple of Step", "build steps with checker.verdicts.timed()")
+        return _invalid(f"{ob.location}: the certificate's steps are not a tuple of Step", "build steps with checker.kernel.verdicts.timed()")
     for name in ("witness", "sides", "shrunk_witness"):
         value = getattr(c, name)
         if value is not None and not isinstance(value, Mapping):
@@ -166,7 +167,7 @@ def validated(ob: Obligation, verdict: Verdict) -> Verdict:
         case Status.PROVED:
             if not c.steps:
                 return _invalid(f"{ob.location}: a proved verdict carries no steps",
-                                "a proof must record the backend calls it rests on (checker.verdicts.proved(method, step, ...))")
+                                "a proof must record the backend calls it rests on (checker.kernel.verdicts.proved(method, step, ...))")
         case Status.REFUTED:
             check = recheck_witness(ob.claims, c.witness, c.data.get("claim"))
             match check.verdict:
@@ -185,7 +186,7 @@ def validated(ob: Obligation, verdict: Verdict) -> Verdict:
 
 
 def _plain(value: Any) -> Any:
-    from checker.workers import strict
+    from checker.kernel.model import strict
 
     try:
         return strict(value)
@@ -196,7 +197,7 @@ def _plain(value: Any) -> Any:
 def _json_checked(ob: Obligation, result: Result) -> Result:
     """``result`` exactly as it reads back from strict JSON (non-finite floats as strings); a
     value that is not JSON data makes it this obligation's ``error``."""
-    from checker.workers import strict
+    from checker.kernel.model import strict
 
     try:
         return Result.from_json(strict(result.to_json(), "result"))
@@ -209,15 +210,15 @@ def _json_checked(ob: Obligation, result: Result) -> Result:
 
 def _printed_claims(ob: Obligation) -> tuple[dict[str, Any], ...]:
     """The declared claims as formulas (in the worker: printing may import what the claims use)."""
-    from checker.render import print_claims
+    from checker.kernel.printing import print_claims
 
     return tuple(p.to_json() for p in print_claims(ob.claims))
 
 
 def _vacuity(ob: Obligation, ctx: Context, verdict: Verdict) -> Any:
-    """The default vacuity check of a proved result (:mod:`checker.vacuity`); its own failure is
+    """The default vacuity check of a proved result (:mod:`checker.audit.vacuity`); its own failure is
     an undecided entry, never a changed status."""
-    from checker import vacuity
+    from checker.audit import vacuity
 
     try:
         return vacuity.check(ob, ctx, verdict)
@@ -232,7 +233,7 @@ def _audit(ob: Obligation, ctx: Context, verdict: Verdict, elapsed: float) -> tu
     the answer to reach the parent); the shrunk witness goes into the certificate."""
     import dataclasses
 
-    from checker import audit as audits
+    from checker.audit import audits
 
     budget = ctx.timeout_s * 0.85 - elapsed - 1.0
     try:
@@ -247,12 +248,12 @@ def _audit(ob: Obligation, ctx: Context, verdict: Verdict, elapsed: float) -> tu
 
 
 def obligation_job(send: Callable[[Any], None], payload: Any) -> None:
-    """What a forked worker runs for one obligation (see :mod:`checker.workers`)."""
+    """What a forked worker runs for one obligation (see :mod:`checker.run.workers`)."""
     import importlib
 
-    from checker import registry
+    from checker.kernel import declaration as registry
 
-    from checker import memo
+    from checker.backends import memo
 
     ob_id, module, seed, timeout_s, memory_mib, slow, audit, *rest = payload
     memo.use(rest[0] if rest else None)
@@ -331,8 +332,8 @@ def with_fingerprint(r: Result, ob: Obligation, code: Any) -> Result:
     """``r`` with the obligation's current metadata (a cached result keeps its status and
     certificate; ``expect``, ``statement``, ``source``, ``scope``, ``lean`` and ``uses`` are not
     part of the fingerprint, so the outcome is recomputed from them) and its fingerprint."""
-    from checker import fingerprint as fp
-    from checker.render import PrintedClaim
+    from checker.store import fingerprint as fp
+    from checker.kernel.printing import PrintedClaim
 
     forms = None if r.claims is None else [PrintedClaim.from_json(c).canonical for c in r.claims]
     stamp = None
@@ -345,7 +346,7 @@ def with_fingerprint(r: Result, ob: Obligation, code: Any) -> Result:
 
 def _payload(ob: Obligation, config: RunConfig, shared: str | None = None) -> tuple:
     """What a worker needs to discharge ``ob`` (see :func:`obligation_job`); ``shared`` is the
-    run's store of facts its jobs share (:mod:`checker.memo`)."""
+    run's store of facts its jobs share (:mod:`checker.backends.memo`)."""
     return (ob.id, ob.module, derive_seed(config.seed, ob.id), config.timeout_s, config.memory_mib, config.slow,
             config.audit, shared)
 
@@ -362,8 +363,9 @@ def run(
     """Discharge ``obligations`` in worker processes; return results in the given order,
     preceded by one ``error`` result per module that failed to load. With a ``cache``,
     results whose every dependency is unchanged are reused and no worker is started for them."""
-    from checker import fingerprint as fp
-    from checker import memo, workers
+    from checker.store import fingerprint as fp
+    from checker.backends import memo
+    from checker.run import workers
 
     results: dict[str, Result] = {}
     total = len(obligations) + len(load_errors)
@@ -425,13 +427,13 @@ def run(
             resolve()
         if not ready:
             return False
-        job = tpl.submit("obligation", _payload(ready[0], config, shared), timeout_s=config.timeout_s, memory_mib=config.memory_mib)
+        job = tpl.submit(OBLIGATION_JOB, _payload(ready[0], config, shared), timeout_s=config.timeout_s, memory_mib=config.memory_mib)
         running[job] = (ready.popleft(), time.monotonic())
         return True
 
     grace_s = 30.0  # the template enforces the limit; this only guards against a stuck template
     completed = False
-    shared_store = memo.run_store()  # facts the jobs of this run share (checker.memo); removed at the end
+    shared_store = memo.run_store()  # facts the jobs of this run share (checker.backends.memo); removed at the end
     shared = shared_store.__enter__()
     preloaded_in = None  # the template the obligations' modules were sent to
     try:

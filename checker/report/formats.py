@@ -9,24 +9,9 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 from xml.sax.saxutils import quoteattr
 
-from checker.texify import texify, texttt
-
-
-_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-_TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-
-def xml_text(text: str) -> str:
-    """``text`` with every character XML 1.0 forbids (control characters, lone surrogates)
-    written as a visible ``\\xNN`` / ``\\uNNNN`` escape, so the document always parses."""
-    return _XML_INVALID.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
-
-
-def terminal_safe(text: str) -> str:
-    """``text`` with control characters (ANSI escapes, carriage returns, bidi overrides) shown as
-    escapes instead of acting on the terminal; newlines and tabs become spaces."""
-    text = text.replace("\n", " ").replace("\t", " ")
-    return _TERMINAL_UNSAFE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
+from checker.report.cells import cells as audit_verdict_cells
+from checker.report.cells import short_over, status_cell, summary_text, terminal_safe, xml_text  # noqa: F401  (re-exported)
+from checker.report.texify import texify, texttt
 
 
 def _shown(r: Mapping[str, Any]) -> str:
@@ -39,11 +24,9 @@ def _audited(doc: Mapping[str, Any]) -> bool:
 
 def audit_text(r: Mapping[str, Any]) -> str:
     """The audit verdicts of one result in one line (empty when not audited)."""
-    from checker.audit import cells
-
     if r.get("audit") is None:
         return ""
-    c = cells(r["audit"])
+    c = audit_verdict_cells(r["audit"])
     names = {"vacuity": "vacuity", "necessity": "necessity", "tightness": "tightness", "shrink": "shrunk",
              "brittleness": "seeds"}
     return "; ".join(f"{names[k]}: {v}" for k, v in c.items() if v != "-") or "no applicable audit"
@@ -54,7 +37,7 @@ def audit_text(r: Mapping[str, Any]) -> str:
 
 def latex_escape(text: str) -> str:
     """Plain text (with Unicode mathematics) to LaTeX for pdflatex: math as ``$…$``, prose
-    escaped, no character lost (:mod:`checker.texify`)."""
+    escaped, no character lost (:mod:`checker.report.texify`)."""
     return texify(text)
 
 
@@ -136,8 +119,6 @@ def short_method(method: str) -> str:
 
 def latex_status(r: Mapping[str, Any], over_chars: int = OVER_CHARS, witness_chars: int = 48, short: bool = False) -> str:
     """The status cell as macros: ``\\obproved{\\obbounded{K = 2\\ldots 6}}\\obrestson{7 supported}``."""
-    from checker.reports import short_over, status_cell
-
     cell = status_cell(r, witness_chars)
     shown = _shown(r)
     if r["status"] == "proved":
@@ -289,8 +270,6 @@ def junit(doc: Mapping[str, Any]) -> str:
 
 
 def _junit(doc: Mapping[str, Any]) -> str:
-    from checker.reports import status_cell
-
     results = doc["results"]
     failing = ("contradicted", "broken", "vacuous")
     failures = sum(r["outcome"] in failing for r in results)
@@ -491,8 +470,6 @@ def _graph_svg(results: list[Mapping[str, Any]]) -> str:
         nw = w if ob_id in linked else grid_w
         state = node_state(r)
         line1, line2 = _node_lines(ob_id, max(8, int((nw - 10) / 6.3)))
-        from checker.reports import status_cell
-
         tip = e(f"{ob_id}\n{status_cell(r).text} ({r['outcome']}; {state})")
         parts.append(f'<a href="#{e(_anchor(ob_id))}"><g class="node" data-id="{e(ob_id)}" data-status="{e(r["status"])}" '
                      f'data-state="{e(state)}"><title>{tip}</title>'
@@ -550,8 +527,6 @@ def html(doc: Mapping[str, Any]) -> str:
     """A self-contained page: summary, the layered dependency graph coloured by dependency state
     (legend, search, each node linking to its certificate), the table, and every certificate
     viewable in place. No external resources; fits a 1280-px screen."""
-    from checker.reports import status_cell, summary_text
-
     results = list(doc["results"])
     e = _html.escape
     legend = " ".join(f'<span class="chip" style="background:{c}">{e(s)}</span>' for s, c in STATE_COLOURS.items())

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from checker.model import Context, Obligation, Status, Verdict
+from checker.kernel.model import Context, Obligation, Status, Verdict
 
 #: Per-obligation allowance, in seconds, for the default check (the audit has its own).
 DEFAULT_BUDGET_S = 6.0
@@ -29,7 +29,7 @@ def check(ob: Obligation, ctx: Context, verdict: Verdict, budget_s: float = DEFA
     conditional = [c for c in ob.claims if c.hypotheses]
     if not conditional:
         return {"verdict": "not applicable", "reason": "no declared claim has hypotheses"}
-    from checker import audit
+    from checker.audit import audits as audit
 
     config = audit.AuditConfig(z3_timeout_ms=1000, z3_rlimit=2_000_000, samples=600, rounds=4)
     budget = audit.Budget(max(0.5, min(budget_s, ctx.timeout_s * 0.1)))

@@ -1,0 +1,177 @@
+"""The words every report uses for one result, made in one place: the compact status cell, the
+audit cells, the summary line, and text made safe for a terminal or an XML document.
+
+Every renderer (:mod:`checker.report.reports`, :mod:`checker.report.formats`) takes its wording
+from here and reads only the JSON report document.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from checker.kernel.model import Grade, grade_label
+
+
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` with every character XML 1.0 forbids (control characters, lone surrogates)
+    written as a visible ``\\xNN`` / ``\\uNNNN`` escape, so the document always parses."""
+    return _XML_INVALID.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with control characters (ANSI escapes, carriage returns, bidi overrides) shown as
+    escapes instead of acting on the terminal; newlines and tabs become spaces."""
+    text = text.replace("\n", " ").replace("\t", " ")
+    return _TERMINAL_UNSAFE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
+
+
+def _short(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+AUDIT_COLUMNS = ("vacuity", "necessity", "tightness", "shrink", "brittleness")
+
+
+def audit_cells(d: Mapping[str, Any]) -> tuple[str, ...]:
+    c = cells(d.get("audit"))
+    return tuple(c[k] for k in AUDIT_COLUMNS)
+
+
+def cells(audit: Mapping[str, Any] | None) -> dict[str, str]:
+    """One short text per audit, for report columns ("-" where not applicable)."""
+    if audit is None:
+        return {"vacuity": "", "necessity": "", "tightness": "", "shrink": "", "brittleness": ""}
+    out = {}
+    for key in AUDIT_COLUMNS:
+        entry = audit.get(key)
+        if entry is None:
+            out[key] = "-"
+        elif key == "tightness":
+            out[key] = str(entry.get("summary") or entry.get("verdict"))
+        elif key == "shrink" and entry.get("shrunk_witness") is not None and entry.get("verdict") != "kept":
+            w = entry["shrunk_witness"]
+            nonzero = [f"{k}={v}" for k, v in w.items() if v != "0"]
+            out[key] = ", ".join(nonzero) + (" (others 0)" if len(nonzero) < len(w) else "") if nonzero else "all 0"
+        else:
+            out[key] = str(entry.get("verdict") or "-")
+    return out
+
+
+# ------------------------------------------------------------------ the compact status cell
+
+
+@dataclass(frozen=True, slots=True)
+class StatusCell:
+    """What every format shows for one result, in the same words.
+
+    ``label``: the status with its grade (``proved ∀``, ``proved (K = 2…6)``, ``proved at 1 point``,
+    ``proved (vacuous)``, ``refuted``, ``brittle``…); ``depends``: the dependency mark (``rests on
+    7 supported``, ``rests on 1 refuted``; empty when fully proved or nothing to say); ``vacuity``:
+    ``vacuity undecided`` / ``vacuity not checked`` for a proof whose hypotheses were not shown
+    satisfiable (a vacuous proof says so in ``label``); ``witness``: a shortened counterexample
+    for a refuted or contradicted result (the full one is in ``show``)."""
+
+    status: str
+    label: str
+    depends: str = ""
+    vacuity: str = ""
+    witness: str = ""
+    fully_proved: bool = False
+
+    @property
+    def text(self) -> str:
+        """``proved ∀ · rests on 7 supported · vacuity not checked``."""
+        return " · ".join(p for p in (self.label, self.depends, self.vacuity) if p)
+
+
+#: How many characters of a witness the compact cell keeps.
+WITNESS_CHARS = 60
+
+
+#: How many characters of a bounded or instances grade's ``over`` the compact cell keeps.
+OVER_CHARS = 30
+
+
+def short_over(over: str, limit: int = OVER_CHARS) -> str:
+    """What a grade covers, in short: ``the 4 checked sizes (col-drift-refined-d1, …)`` → ``the 4
+    checked sizes``; ``limit`` 0 keeps it whole."""
+    if not limit:
+        return over
+    head = over.split(" (")[0]
+    head = head if len(head) >= 6 else over
+    return _short(head, limit)
+
+
+def status_cell(row: Mapping[str, Any], witness_chars: int = WITNESS_CHARS, over_chars: int = OVER_CHARS) -> StatusCell:
+    """The compact cell of one JSON result row (the only place this wording is made); ``0`` for
+    ``witness_chars`` / ``over_chars`` keeps the witness / the grade's family or points whole."""
+    status = row["status"]
+    label = row.get("status_label") or row.get("shown_status") or status
+    if status == "proved" and label != "proved (vacuous)" and row.get("grade") in ("bounded", "instances"):
+        label = "proved " + grade_label(Grade(row["grade"]), short_over(row.get("grade_over") or "", over_chars))
+    deps = row.get("dependencies") or {}
+    return StatusCell(status=status, label=label, depends=dependency_mark(deps), vacuity=vacuity_mark(row),
+                      witness=witness_text(row, witness_chars), fully_proved=deps.get("state") == "fully proved")
+
+
+def dependency_mark(deps: Mapping[str, Any]) -> str:
+    """``rests on 1 refuted`` / ``rests on 5 supported, 2 unknown`` / ``""``."""
+    state = deps.get("state")
+    if state == "rests on refuted":
+        return f"rests on {len(deps.get('refuted', ()))} refuted"
+    if state == "rests on unsettled":
+        kinds = deps.get("unsettled_by_status") or {"unsettled": len(deps.get("unsettled", ()))}
+        return "rests on " + ", ".join(f"{n} {k}" for k, n in kinds.items())
+    return ""
+
+
+def vacuity_mark(row: Mapping[str, Any]) -> str:
+    """Where a proof's hypotheses were not shown satisfiable: ``vacuity undecided`` or
+    ``vacuity not checked`` (``vacuous`` is part of the status label)."""
+    v = row.get("vacuity")
+    if row.get("status") != "proved" or not isinstance(v, Mapping):
+        return ""
+    verdict = v.get("verdict")
+    return f"vacuity {verdict}" if verdict in ("undecided", "not checked") else ""
+
+
+def witness_text(row: Mapping[str, Any], limit: int = WITNESS_CHARS) -> str:
+    """A refuted or contradicted result's counterexample, shrunk if an audit shrank it, cut to
+    ``limit`` characters (``0``: uncut)."""
+    if row.get("status") != "refuted" and row.get("outcome") != "contradicted":
+        return ""
+    cert = row.get("certificate") or {}
+    w = cert.get("shrunk_witness") or cert.get("witness")
+    if not w:
+        return ""
+    text = ", ".join(f"{k} = {v}" for k, v in w.items())
+    return _short(text, limit) if limit else text
+
+
+def summary_text(s: Mapping[str, Any]) -> str:
+    """``106 obligations: 70 proved (40 ∀, 20 bounded, 10 at instances), … | 60 confirmed, … |
+    fully proved: 45 (30 ∀, 10 bounded, 5 at instances)``."""
+    total = s.get("total", {}).get("obligations", sum(s["status"].values()))
+    by_grade = s.get("proved_by_grade")
+    parts = []
+    for k, n in s["status"].items():
+        if not n:
+            continue
+        parts.append(f"{n} {k}" + (f" ({_grades(by_grade)})" if k == "proved" and by_grade else ""))
+    outcome = ", ".join(f"{n} {k}" for k, n in s["outcome"].items() if n)
+    line = f"{total} obligations: {', '.join(parts) or 'none'} | {outcome or 'none'}"
+    full = s.get("fully_proved")
+    if full is not None:
+        line += f" | fully proved: {full['total']}" + (f" ({_grades(full)})" if full["total"] else "")
+    return line
+
+
+def _grades(counts: Mapping[str, int]) -> str:
+    names = {"universal": "∀", "bounded": "bounded", "instances": "at instances", "ungraded": "ungraded"}
+    return ", ".join(f"{counts[k]} {names[k]}" for k in names if counts.get(k))
