@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from checker.backends import CannotDecide
 from checker.kernel.claims import Claim
 from checker.kernel.model import Certificate, Grade, Status, Step, Verdict
+from checker.kernel import proof as kernel
 from checker.kernel.verdicts import fmt_map, refuted, timed, unknown
 from checker.kernel.witness import domain_violations, realise, to_fraction  # noqa: F401  (re-exported)
 
@@ -290,8 +291,11 @@ def check_instance(claim: Claim, point: Mapping[str, Any], found_by: str, *steps
         )
     if not ev.is_instance:
         return unknown(method, f"{found_by} {fmt_map(point)} is not an instance when checked exactly", *steps, check)
+    fact = kernel.issue(f"∃ {claim.name}", Grade.INSTANCES, "1 witness", [kernel.Entry(
+        "instance", f"exact rationals: {claim.name} holds at {fmt_map(ev.point)}", {"point": fmt_map(ev.point)})])
     return Verdict(
         Status.PROVED,
         Certificate(method, (*steps, check), witness=fmt_map(ev.point), sides=fmt_map(ev.sides()),
-                    data={"claim": claim.name}, grade=Grade.INSTANCES, over="1 witness"),
+                    data={"claim": claim.name}, grade=fact.grade, over=fact.over),
+        fact=fact,
     )

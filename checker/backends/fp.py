@@ -16,7 +16,8 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping
 
 from checker.kernel.model import Grade, Verdict
-from checker.kernel.verdicts import proved, refuted, timed, unknown
+from checker.kernel import proof as kernel
+from checker.kernel.verdicts import proved_by, refuted, timed, unknown
 
 NAME = "fp"
 DEFAULT_TIMEOUT_MS = 60_000
@@ -110,7 +111,9 @@ def prove(
         answer = solver.check()
         step = clock.step(NAME, version(), f"check ¬({name})", str(answer), timeout_ms=timeout_ms, over=over)
     if answer == z3.unsat:
-        return proved(method, step, grade=Grade.UNIVERSAL, over=over, lemma=name)
+        fact = kernel.issue(f"binary32: {name}", Grade.UNIVERSAL, over, [kernel.Entry(
+            "solver", f"z3 {version()}: ¬({name}) unsat in floating-point theory", {"over": over})])
+        return proved_by(method, fact, step, lemma=name)
     if answer == z3.unknown:
         return unknown(method, f"z3 answered unknown on {name}: {solver.reason_unknown()}", step)
     model = solver.model()

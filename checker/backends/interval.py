@@ -20,7 +20,8 @@ from typing import Any, Iterator, Mapping
 from checker.backends import CannotDecide
 from checker.kernel.claims import Claim
 from checker.kernel.model import Grade, Verdict
-from checker.kernel.verdicts import proved, refuted, timed, unknown
+from checker.kernel import proof as kernel
+from checker.kernel.verdicts import proved_by, refuted, timed, unknown
 from checker.kernel.witness import domain_violations, realise, to_fraction
 
 NAME = "interval"
@@ -474,7 +475,10 @@ def prove_on(claim: Claim, box: Mapping[str, Any], prec: int = DEFAULT_PREC, *, 
     if whole is Tri.TRUE:
         # At a point the proof covers that point; over a box, every value in the box.
         grade, over = (Grade.INSTANCES, "1 point") if is_point else (Grade.UNIVERSAL, "")
-        return proved(method, step, grade=grade, over=over, claim=claim.name,
+        fact = kernel.issue(claim, grade, over, [kernel.Entry(
+            "enclosure", f"{version()} at {prec} bits: {claim.name} encloses true {'at the point' if is_point else 'on the box'}",
+            {"box": {k: str(x) for k, x in box.items()}})])
+        return proved_by(method, fact, step, claim=claim.name,
                       box={k: str(x) for k, x in box.items()}, terms=enclosures)
     if whole is Tri.FALSE and is_point and all(h is Tri.TRUE for h in hyps.values()) and concl is Tri.FALSE:
         point = {k: to_fraction(x) for k, x in box.items() if k in claim.variables}

@@ -17,7 +17,8 @@ from typing import Any, Callable, Mapping, Sequence
 from checker.backends import CannotDecide, exact
 from checker.kernel.claims import Claim
 from checker.kernel.model import Context, Grade, Verdict
-from checker.kernel.verdicts import proved, timed, unknown
+from checker.kernel import proof as kernel
+from checker.kernel.verdicts import proved_by, timed, unknown
 
 NAME = "smt"
 
@@ -276,6 +277,16 @@ def _fast_unsat(claim: Claim, ctx: Context | None, lemmas: Sequence[Lemma], tact
                for signs in itertools.product((True, False), repeat=count))
 
 
+def _fact(claim: Claim, lemmas: Sequence[Lemma], step: Any) -> Any:
+    """The kernel fact of an ``unsat`` negation: ``claim`` over its declared domains, relative to the
+    lemmas whose instances the solver was given (assumed until a proof of them is conjoined)."""
+    over = "the declared domains" if claim.typed else "ℝ"
+    return kernel.issue(claim, Grade.UNIVERSAL, "", [kernel.Entry(
+        "solver", f"{step.version}: ¬({claim.name}) unsat over {over}",
+        {"solver": "z3", "version": step.version, "answer": "unsat", "query": step.action})],
+        assumes=[lemma.claim for lemma in lemmas])
+
+
 def prove(
     claim: Claim,
     ctx: Context | None = None,
@@ -308,8 +319,8 @@ def prove(
             holds = _fast_unsat(claim, ctx, lemmas, tactic, cases, limit)
             step = t.step(NAME, version(), f"check ¬({claim.name})", "unsat", timeout_ms=limit, rlimit=None, lemmas=names)
         if holds:
-            return proved(method, step, grade=Grade.UNIVERSAL, claim=claim.name, variables=list(claim.variables),
-                          lemmas=names)
+            return proved_by(method, _fact(claim, lemmas, step), step, claim=claim.name,
+                             variables=list(claim.variables), lemmas=names)
     with timed() as t:
         try:
             solver, answer, variables, limit = _solve(
@@ -320,8 +331,8 @@ def prove(
         step = t.step(NAME, version(), f"check ¬({claim.name})", str(answer), timeout_ms=limit,
                       rlimit=rlimit, lemmas=[lemma.claim.name for lemma in lemmas])
     if answer == z3.unsat:
-        return proved(method, step, grade=Grade.UNIVERSAL, claim=claim.name, variables=list(claim.variables),
-                      lemmas=[lemma.claim.name for lemma in lemmas])
+        return proved_by(method, _fact(claim, lemmas, step), step, claim=claim.name,
+                         variables=list(claim.variables), lemmas=[lemma.claim.name for lemma in lemmas])
     if answer == z3.unknown:
         return unknown(method, f"z3 answered unknown: {solver.reason_unknown()}", step)
     point, approximated = _model_point(solver.model(), claim.variables, variables)

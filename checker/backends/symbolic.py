@@ -4,8 +4,9 @@ A symbolic step proves only when sympy *reduces* the question to ``0`` / ``True`
 is *decisive against* the claim when what sympy computed is a concrete number different from
 the claimed one (a limit of √2 where the claim says 1, a nonzero residual at a rational point):
 the difference is then enclosed by rigorous intervals (python-flint ``arb`` for the
-transcendentals) and, when the enclosure excludes 0, :func:`conclude` reports ``refuted`` with
-the computed value. Otherwise the answer is ``unknown`` with what sympy got. Every step records
+transcendentals) and, when the enclosure excludes 0, :func:`conclude` reports the step false, with
+the computed value: the proof fails (``unknown``), since a false step refutes the proof, not the
+theorem. Otherwise the answer is ``unknown`` with what sympy got. Every step records
 what was simplified to what.
 """
 
@@ -16,7 +17,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from checker.backends import CannotDecide
 from checker.kernel.model import Grade, Step, Verdict
-from checker.kernel.verdicts import proved, refuted, timed, unknown
+from checker.kernel import proof as kernel
+from checker.kernel.verdicts import proved_by, timed, unknown
 
 NAME = "symbolic"
 
@@ -194,8 +196,8 @@ def zero_step(expr: Any, what: str, at: Sequence[Mapping[Any, Any]] = ()) -> tup
 
     When it does not, and the simplified form is a constant (or, at one of the caller's points
     ``at`` — rational values of the free symbols inside the claim's domain — takes a value)
-    rigorously different from 0, the step is decisive: it carries ``refutes`` and
-    :func:`conclude` reports ``refuted``."""
+    rigorously different from 0, the step is decisive: it carries ``refutes`` (the computed value)
+    and :func:`conclude` reports the step false."""
     sp = sympy()
     with timed() as t:
         simplified = sp.simplify(sp.expand(expr))
@@ -297,20 +299,22 @@ def limit_step(expr: Any, var: Any, to: Any, expected: Any, what: str, direction
 
 
 def conclude(method: str, checks: list[tuple[bool, Step]], **data: Any) -> Verdict:
-    """``proved`` if every step reduced to true/0; ``refuted`` when a step is decisive against
-    the claim (sympy computed a value rigorously different from the claimed one: the computed
-    value, the claimed one and the enclosure of their difference are the certificate); else
-    ``unknown`` naming the steps that did not reduce."""
+    """``proved`` (a kernel fact about each step's identity) if every step reduced to true/0; else
+    ``unknown`` naming the steps that did not reduce. A step sympy shows false (a computed value
+    rigorously different from the claimed one) is a false *proof step*: the proof fails and says so,
+    with the computed value, but that is never a refutation of the theorem the steps were for —
+    only a witness re-checked against the declared theorem is."""
     steps = [s for _, s in checks]
     failed = [s.action for ok, s in checks if not ok]
     decisive = [s for ok, s in checks if not ok and s.detail.get("refutes")]
     if decisive:
         first = decisive[0].detail["refutes"]
-        witness = {"step": decisive[0].action, **({"at": str(first["at"])} if "at" in first else {})}
-        sides = {k: str(v) for k, v in first.items() if k != "at"}
-        return refuted(f"{method}; refuted by a computed value (rigorous interval enclosure of the difference)",
-                       witness, sides, *steps, **data)
+        shown = "; ".join(f"{k}: {v}" for k, v in first.items())
+        return unknown(method, f"a proof step is false: {decisive[0].action} ({shown})", *steps,
+                       **data, false_step={"step": decisive[0].action, **{k: str(v) for k, v in first.items()}})
     if failed:
         return unknown(method, "sympy could not reduce (and computed nothing decisive): " + "; ".join(failed),
                        *steps, **data)
-    return proved(method, *steps, grade=Grade.UNIVERSAL, **data)
+    fact = kernel.issue([f"sympy: {s.action}" for s in steps], Grade.UNIVERSAL, "", [
+        kernel.Entry("simplification", f"{s.backend} {s.version}: {s.action} → {s.answer}") for s in steps])
+    return proved_by(method, fact, *steps, **data)

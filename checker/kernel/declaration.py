@@ -57,6 +57,7 @@ def obligation(
     uses: Sequence[str] = (),
     slow: bool = False,
     claims: Sequence[Claim] | Callable[[], Sequence[Claim]] = (),
+    theorem: Claim | Sequence[Claim] | Callable[[], Claim | Sequence[Claim]] = (),
 ) -> Callable[[Discharge], Discharge]:
     """Declare the decorated function as the discharge of an obligation.
 
@@ -64,6 +65,10 @@ def obligation(
     :class:`checker.kernel.model.Verdict`. Its docstring must say what is claimed, where it comes
     from, any reconstruction, and why the method settles it. ``claims`` are the claims it
     settles (read by the audits), or a function returning them.
+
+    ``theorem`` is the statement itself as a claim (or the conjunction of several): a ``proved``
+    result must rest on a kernel fact about it (:mod:`checker.kernel.proof`), and a refutation's
+    witness is re-checked against it, never against a lemma. Its claims are settled claims too.
 
     A declaration is validated when made. A malformed one (bad id, empty statement, a claim
     that fails to build, a duplicate id, …) is not registered: it becomes *that obligation's*
@@ -120,6 +125,11 @@ def obligation(
             built = _build_claims(claims)
         except Exception as exc:  # noqa: BLE001 - a claim that fails to build breaks only this obligation
             return reject(f"a claim fails to build ({type(exc).__name__}: {exc})", "fix the claim, or its builder")
+        try:
+            stated = _build_claims(theorem)
+        except Exception as exc:  # noqa: BLE001
+            return reject(f"the theorem fails to build ({type(exc).__name__}: {exc})", "fix the theorem claim, or its builder")
+        built = stated + tuple(c for c in built if c not in stated)
         if not (fn.__doc__ or "").strip():
             warning = DeclarationWarning(
                 module, at, id,
@@ -140,6 +150,7 @@ def obligation(
             module=module,
             file=file,
             line=line,
+            theorem=stated,
         )
         _REGISTRY[id] = ob
         fn.obligation = ob  # type: ignore[attr-defined]

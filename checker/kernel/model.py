@@ -192,6 +192,7 @@ class Certificate:
     shrunk_witness: Mapping[str, str] | None = None
     grade: Grade | None = None
     over: str = ""
+    ledger: tuple[Mapping[str, Any], ...] = ()  # a proof's trust ledger (checker.kernel.proof), set by the runner
 
     def __post_init__(self) -> None:
         if self.grade is not None and not isinstance(self.grade, Grade):
@@ -213,6 +214,8 @@ class Certificate:
         if self.witness is not None:
             # a refutation's witness as found and, after an audit, shrunk (None until then)
             out["shrunk_witness"] = None if self.shrunk_witness is None else dict(self.shrunk_witness)
+        if self.ledger:
+            out["ledger"] = [dict(e) for e in self.ledger]
         return out
 
     @classmethod
@@ -227,15 +230,21 @@ class Certificate:
             shrunk_witness=data.get("shrunk_witness"),
             grade=None if data.get("grade") is None else Grade(data["grade"]),
             over=data.get("over", "") or "",
+            ledger=tuple(dict(e) for e in data.get("ledger", ())),
         )
 
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """What a discharge function returns: a status and the certificate behind it."""
+    """What a discharge function returns: a status and the certificate behind it.
+
+    A ``proved`` verdict counts only with ``fact``, the kernel fact it rests on
+    (:mod:`checker.kernel.proof`); the runner checks that fact against the declared theorem and takes
+    the grade from it. The fact stays in the process that made it (reports read the certificate)."""
 
     status: Status
     certificate: Certificate
+    fact: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.status, Status):
@@ -244,8 +253,8 @@ class Verdict:
             raise TypeError(f"Verdict.certificate must be a Certificate, got {self.certificate!r}")
         if self.status is Status.PROVED and self.certificate.grade is None:
             raise ValueError(
-                "a proved verdict must say what it covers: pass grade=Grade.UNIVERSAL / BOUNDED / "
-                "INSTANCES (with over=...) to checker.kernel.verdicts.proved"
+                "a proved verdict must say what it covers: its grade comes from the kernel fact it rests on "
+                "(checker.kernel.proof)"
             )
         if self.status is not Status.PROVED and self.certificate.grade is not None:
             raise ValueError(f"only a proved verdict has a grade (this one is {self.status.value})")
@@ -301,6 +310,7 @@ class Obligation:
     module: str = ""
     file: str = ""
     line: int = 0
+    theorem: tuple[Claim, ...] = ()  # the declared theorem: a proof must prove it, a witness must refute it
 
     @property
     def hypotheses(self) -> tuple[str, ...]:

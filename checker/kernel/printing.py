@@ -18,6 +18,7 @@ formulas: the reason is shown instead, never an invented formula.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -34,12 +35,22 @@ class RenderError(TypeError):
     """A claim used a symbolic value where Python needs a concrete one (``if``, ``bool``, ``int``)."""
 
 
+class FloatConstant(RenderError):
+    """A Python float in a claim whose binary value is not the decimal it is written as (``0.1``):
+    z3 would read the decimal and the exact backend the binary value, two different claims."""
+
+
 def _number(value: Any) -> Fraction:
     """An exact constant of a claim (the exact backend's reading); anything else cannot be printed."""
     from checker.kernel.witness import to_fraction
 
     if isinstance(value, (bool, str)):
         raise RenderError(f"cannot print the constant {value!r} ({type(value).__name__})")
+    if isinstance(value, float) and math.isfinite(value) and Fraction(repr(float(value))) != Fraction(float(value)):
+        exact = Fraction(float(value))
+        raise FloatConstant(f"the float constant {float(value)!r} in a claim is the binary value {exact} "
+                            f"(not {float(value)!r}); write Fraction('{float(value)!r}') for the decimal, or "
+                            f"Fraction({exact.numerator}, {exact.denominator}) if the binary value is meant")
     try:
         return to_fraction(value)
     except (TypeError, ValueError) as exc:

@@ -1,4 +1,10 @@
-"""Constructors and combinators for verdicts, shared by the backends and the obligations."""
+"""Constructors and combinators for verdicts, shared by the backends and the obligations.
+
+A ``proved`` verdict is only ever made from a kernel fact (:func:`proved_by`); the combinators
+(:func:`all_of`, :func:`regrade`, :func:`any_of`) combine the facts by the kernel's rules
+(:mod:`checker.kernel.proof`). :func:`proved` without a fact is what a hand-built proof looks like:
+the runner reports it as an ``error``.
+"""
 
 from __future__ import annotations
 
@@ -8,42 +14,46 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Iterator, Mapping
 
+from checker.kernel import proof as kernel
 from checker.kernel.model import Certificate, Grade, Status, Step, Verdict, weakest
+from checker.kernel.witness import fmt, fmt_map  # noqa: F401  (re-exported)
 
 
-def fmt(value: Any) -> str:
-    """An exact value as a short, re-readable string (``"201"``, ``"-3/2"``)."""
-    if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def fmt_map(values: Mapping[str, Any]) -> dict[str, str]:
-    return {k: fmt(v) for k, v in values.items()}
+def proved_by(method: str, fact: kernel.Fact, *steps: Step, **data: Any) -> Verdict:
+    """The proved verdict of a kernel ``fact``: its grade and what it covers come from the fact."""
+    if not kernel.is_fact(fact):
+        raise kernel.KernelError("proved_by needs a kernel fact (checker.kernel.proof)")
+    return Verdict(Status.PROVED, Certificate(method=method, steps=steps, data=data, grade=fact.grade, over=fact.over),
+                   fact=fact)
 
 
 def proved(method: str, *steps: Step, grade: Grade, over: str = "", **data: Any) -> Verdict:
-    """A proof covering what ``grade`` says: ``UNIVERSAL`` (every value and size the statement
-    ranges over), ``BOUNDED`` (every value, for the sizes named in ``over``) or ``INSTANCES``
-    (the points named in ``over``). Checking a universal statement at sampled points is not a
-    proof of any grade: return :func:`supported` instead."""
+    """A proof typed by hand, without a kernel fact. It is kept so that an old catalogue still loads,
+    and the runner reports every such verdict as ``error`` naming the missing fact: prove the claim
+    with a backend (``smt.prove``, ``interval.prove_on``, ``exact.check_instance``, …), combine with
+    :func:`all_of`, or state a computation through ``checker.kernel.proof.trusted_computation``."""
     return Verdict(Status.PROVED, Certificate(method=method, steps=steps, data=data, grade=grade, over=over))
+
+
+def trusted(method: str, claims: Any, *steps: Step, grade: Grade, over: str = "", what: str, **data: Any) -> Verdict:
+    """A proof that rests on a computation of the catalogue the kernel cannot express: the kernel's
+    escape hatch (:func:`checker.kernel.proof.trusted_computation`), with the caller's file and line
+    in the ledger. ``claims`` are what the computation shows (the claim objects, or their names)."""
+    import sys
+
+    frame = sys._getframe(1)
+    fact = kernel._trusted_at(claims, grade, over, what, f"{frame.f_code.co_filename}:{frame.f_lineno}")
+    return proved_by(method, fact, *steps, **data)
 
 
 def regrade(verdict: Verdict, grade: Grade, over: str) -> Verdict:
     """A proved verdict with its grade weakened to ``grade`` (never strengthened); other
     verdicts unchanged. Use it when a backend's proof covers every value of a claim that is one
     size (or one point) of the obligation's statement."""
-    c = verdict.certificate
-    if verdict.status is not Status.PROVED or c.grade is None:
+    if verdict.status is not Status.PROVED or not kernel.is_fact(verdict.fact):
         return verdict
-    if grade.rank < c.grade.rank:
-        return verdict  # a grade can only be weakened
-    if grade is c.grade and c.over and grade is not Grade.UNIVERSAL:
-        over = c.over if not over else over
-    return Verdict(verdict.status, replace(c, grade=grade, over=over if grade is not Grade.UNIVERSAL else ""))
+    fact = kernel.weaken(verdict.fact, grade, over)
+    return Verdict(verdict.status, replace(verdict.certificate, grade=fact.grade, over=fact.over), fact=fact)
 
 
 def supported(method: str, *steps: Step, **data: Any) -> Verdict:
@@ -72,7 +82,7 @@ def with_data(verdict: Verdict, **data: Any) -> Verdict:
     """The same verdict with extra certificate data."""
     c = verdict.certificate
     merged = {**dict(c.data), **data}
-    return Verdict(verdict.status, replace(c, data=merged))
+    return Verdict(verdict.status, replace(c, data=merged), fact=verdict.fact)
 
 
 def all_of(method: str, parts: Mapping[str, Verdict], family: str | None = None, *, lemmas: bool = False) -> Verdict:
@@ -111,13 +121,45 @@ def all_of(method: str, parts: Mapping[str, Verdict], family: str | None = None,
         reasons = "; ".join(f"{n}: {parts[n].certificate.reason}" for n in broken)
         return Verdict(Status.ERROR, Certificate(method, tuple(steps), reason=reasons, data={"parts": data}))
     if all(s is Status.PROVED for s in statuses):
-        grade, over = _conjoined_grade(parts, family, lemmas)
-        return Verdict(Status.PROVED, Certificate(method, tuple(steps), data={"parts": data}, grade=grade, over=over))
+        unfounded = [n for n, v in parts.items() if not kernel.is_fact(v.fact)]
+        if unfounded:  # a hand-built part: the conjunction has no fact either (the runner reports it)
+            grade, over = _conjoined_grade(parts, family, lemmas)
+            return Verdict(Status.PROVED, Certificate(method, tuple(steps), data={"parts": data, "without_fact": unfounded},
+                                                      grade=grade, over=over))
+        arities: set[int] = set()
+        for v in parts.values():
+            arities |= _claim_arities(v)
+        fact = kernel.conjoin({n: v.fact for n, v in parts.items()}, family, lemmas=lemmas, arities=arities)
+        return Verdict(Status.PROVED, Certificate(method, tuple(steps), data={"parts": data}, grade=fact.grade,
+                                                  over=fact.over), fact=fact)
     undecided = [n for n, v in parts.items() if v.status in (Status.UNKNOWN, Status.TIMEOUT)]
     if undecided:
         reasons = "; ".join(f"{n}: {parts[n].certificate.reason}" for n in undecided)
         return Verdict(Status.UNKNOWN, Certificate(method, tuple(steps), reason=reasons, data={"parts": data}))
     return Verdict(Status.SUPPORTED, Certificate(method, tuple(steps), data={"parts": data}))
+
+
+def any_of(method: str, routes: Mapping[str, Any]) -> Verdict:
+    """The first of several routes to the same claim that proves it (each route a verdict, or a
+    function returning one, tried in order until one proves). A route that fails to prove (a false
+    helper identity, an unknown) is recorded, never decisive: when no route proves, the result is
+    the first refutation (which the runner re-checks against the declared theorem), else unknown."""
+    tried: dict[str, Verdict] = {}
+    for name, route in routes.items():
+        v = route() if callable(route) else route
+        tried[name] = v
+        if v.status is Status.PROVED:
+            others = {n: {"status": t.status.value, "reason": t.certificate.reason} for n, t in tried.items() if n != name}
+            return with_data(v, route=name, **({"routes_not_taken": others} if others else {}))
+    steps = [s for v in tried.values() for s in v.certificate.steps]
+    data = {"routes": {n: {"status": v.status.value, **v.certificate.to_json()} for n, v in tried.items()}}
+    for name, v in tried.items():
+        if v.status is Status.REFUTED:
+            c = v.certificate
+            return Verdict(Status.REFUTED, Certificate(method, tuple(steps), c.witness, c.sides, f"route {name!r} is refuted",
+                                                       {**dict(c.data), **data}))
+    reasons = "; ".join(f"{n}: {v.status.value} ({v.certificate.reason})" for n, v in tried.items())
+    return Verdict(Status.UNKNOWN, Certificate(method, tuple(steps), reason=f"no route proves it: {reasons}", data=data))
 
 
 def _claim_arities(v: Verdict) -> set[int]:

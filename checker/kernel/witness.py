@@ -13,7 +13,19 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from checker.kernel.claims import Claim, Realisation, Unrealisable
-from checker.kernel.verdicts import fmt_map
+
+
+def fmt(value: Any) -> str:
+    """An exact value as a short, re-readable string (``"201"``, ``"-3/2"``)."""
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def fmt_map(values: Mapping[str, Any]) -> dict[str, str]:
+    return {k: fmt(v) for k, v in values.items()}
 
 
 def to_fraction(value: Any) -> Fraction:

@@ -43,6 +43,7 @@ from checker.kernel.model import (
     derive_seed,
     result_for,
 )
+from checker.kernel import proof as kernel
 from checker.run import schedule
 from checker.store.cache import Cache, cache_key
 from checker.kernel.declaration import LoadError
@@ -87,6 +88,20 @@ def _own_frame(exc: BaseException, file: str) -> str:
     return f"{frame.filename}:{frame.lineno} in {frame.name}"
 
 
+class _DeclarationError(Exception):
+    """The obligation's declaration is wrong in a way only its claims show (a float constant)."""
+
+
+def _float_constants(ob: Obligation) -> str:
+    """Why a declared claim holds a float that is not the decimal it reads as ("" when none does):
+    z3 would read the decimal, the exact backend the binary value."""
+    from checker.kernel.printing import print_claims
+
+    bad = [f"claim {p.name!r}: {p.error.removeprefix('FloatConstant: ')}" for p in print_claims(ob.claims)
+           if p.error is not None and p.error.startswith("FloatConstant: ")]
+    return "; ".join(bad)
+
+
 def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: bool = False) -> tuple[Result, bool]:
     """Run one discharge function in this process and wrap whatever happens into a validated
     Result (pytest's ``CallInfo.from_call``). The flag says the process ran out of memory.
@@ -97,11 +112,14 @@ def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: b
     start = time.perf_counter()
     restart = False
     try:
+        floats = _float_constants(ob)
+        if floats:
+            raise _DeclarationError(floats)
         verdict = ob.discharge(ctx)
         if not isinstance(verdict, Verdict):
             raise TypeError(
                 f"discharge returned {type(verdict).__name__} ({verdict!r:.80}), expected a Verdict; "
-                "return checker.kernel.verdicts.proved(...)/refuted(...)/unknown(...)"
+                "return a verdict from a backend (smt.prove, …), all_of/any_of, refuted(...) or unknown(...)"
             )
     except MemoryError as exc:
         restart = True
@@ -114,6 +132,8 @@ def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: b
                 data={"limit_mib": limits.memory_mib if limits else None},
             ),
         )
+    except _DeclarationError as exc:
+        verdict = Verdict(Status.ERROR, Certificate(method="declaration", reason=f"{ob.location}: {exc}"))
     except BaseException as exc:  # noqa: BLE001 - any failure of an obligation is its own error
         if isinstance(exc, KeyboardInterrupt):
             raise
@@ -165,19 +185,43 @@ def validated(ob: Obligation, verdict: Verdict) -> Verdict:
         return _invalid(f"{ob.location}: the certificate's data is a {type(c.data).__name__}", "give data as a dict")
     match verdict.status:
         case Status.PROVED:
-            if not c.steps:
-                return _invalid(f"{ob.location}: a proved verdict carries no steps",
-                                "a proof must record the backend calls it rests on (checker.kernel.verdicts.proved(method, step, ...))")
+            fact = verdict.fact
+            if not kernel.is_fact(fact):
+                return _invalid(f"{ob.location}: the proved verdict rests on no kernel fact (a proof built by hand)",
+                                "prove the claim with a backend rule (smt.prove, interval.prove_on, exact.check_instance, "
+                                "symbolic.conclude), combine with all_of/any_of, or state a catalogue computation with "
+                                "checker.kernel.verdicts.trusted(...)")
+            if ob.theorem:
+                ok, why = kernel.covers(fact, ob.theorem)
+                if not ok:
+                    return Verdict(Status.UNKNOWN, Certificate(
+                        method=c.method, steps=c.steps, reason=f"not a proof of the declared theorem: {why}",
+                        data={"proved_instead": list(fact.names), "ledger": kernel.ledger_json(fact)}))
+            ledger = kernel.ledger_json(fact)
+            if not ob.theorem:
+                ledger.append({"kind": "unchecked", "text": "no theorem declared: the kernel did not check that this "
+                                                            "proof is about the statement"})
+            return Verdict(Status.PROVED, dataclasses.replace(c, grade=fact.grade, over=fact.over, ledger=tuple(ledger)),
+                           fact=fact)
         case Status.REFUTED:
-            check = recheck_witness(ob.claims, c.witness, c.data.get("claim"))
+            against = ob.theorem or ob.claims
+            check = recheck_witness(against, c.witness, None if ob.theorem else c.data.get("claim"))
             match check.verdict:
                 case Recheck.REFUTES:
                     pass
                 case Recheck.DOES_NOT_REFUTE:
+                    what = "the declared theorem" if ob.theorem else "the declared claims"
                     return Verdict(Status.UNKNOWN, Certificate(
-                        method=c.method, steps=c.steps, reason=f"refutation rejected: {check.reason}",
+                        method=c.method, steps=c.steps,
+                        reason=f"refutation rejected: the witness does not refute {what}: {check.reason}"
+                               + (f" (a proof step or lemma is false there: {c.reason})" if c.reason else ""),
                         data={"rejected_witness": _plain(c.witness), "rejected_sides": _plain(c.sides)}))
                 case Recheck.NOT_RECHECKED:
+                    if ob.theorem:
+                        return Verdict(Status.UNKNOWN, Certificate(
+                            method=c.method, steps=c.steps,
+                            reason=f"refutation rejected: the witness cannot be re-checked against the declared theorem: {check.reason}",
+                            data={"rejected_witness": _plain(c.witness), "rejected_sides": _plain(c.sides)}))
                     return Verdict(verdict.status, dataclasses.replace(
                         c, data={**dict(c.data), "witness_recheck": f"witness not independently re-checked: {check.reason}"}))
         case Status.SUPPORTED | Status.UNKNOWN | Status.TIMEOUT | Status.ERROR:

@@ -1,0 +1,184 @@
+"""The proof kernel (checker/kernel/proof.py): each rule with a case it accepts and one it rejects,
+and the runner's use of it — a proved result rests on a kernel fact about the declared theorem, and
+a refutation's witness refutes the declared theorem itself."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+from checker import Expect, Source, Status, obligation
+from checker.backends import smt, symbolic
+from checker.claims import claim
+from checker.kernel import proof as kernel
+from checker.kernel.model import Context, Grade
+from checker.kernel.verdicts import all_of, any_of, proved, regrade, trusted
+from checker.run.runner import execute
+
+_ids = itertools.count()
+
+RELU_LIP = claim("relu-1-lipschitz", "x y", lambda o, v: o.le(o.abs(o.relu(v.x) - o.relu(v.y)), o.abs(v.x - v.y)))
+SQUARE_NONNEG = claim("square-nonneg", "x", lambda o, v: o.ge(v.x * v.x, 0))
+QUARTER = claim("s(1-s) <= 1/4", "s", lambda o, v: o.le(v.s * (1 - v.s), Fraction(1, 4)))
+THIRD = claim("s(1-s) <= 1/3", "s", lambda o, v: o.le(v.s * (1 - v.s), Fraction(1, 3)))
+# A theorem with a hypothesis, and a lemma that is false without it.
+POSITIVE_PRODUCT = claim("xy > 0", "x y", lambda o, v: o.gt(v.x * v.y, 0),
+                         hypotheses={"x > 0": lambda o, v: o.gt(v.x, 0), "y > 0": lambda o, v: o.gt(v.y, 0)})
+LEMMA_FALSE = claim("x + y > 1", "x y", lambda o, v: o.gt(v.x + v.y, 1))
+
+
+def _run(discharge, theorem=(), claims=()):
+    ob_id = f"kerneltest.case{next(_ids)}"
+    fn = obligation(id=ob_id, source=Source("k.txt", "L"), statement="S.", scope="s", expect=Expect.HOLDS,
+                    theorem=theorem, claims=claims)(discharge)
+    result, _ = execute(fn.obligation, Context(ob_id, 7, 60, False))
+    return result
+
+
+# ------------------------------------------------------------------ issuing facts
+
+
+def test_a_backend_issues_a_fact_and_catalogue_code_cannot():
+    """z3's unsat issues a fact about exactly the claim it proved; the same call from outside a
+    backend is refused, so a catalogue cannot state a fact it did not compute."""
+    v = smt.prove(RELU_LIP)
+    assert kernel.is_fact(v.fact) and v.fact.grade is Grade.UNIVERSAL
+    assert kernel.subject_of(RELU_LIP) in v.fact.subjects
+    assert v.fact.ledger[0].kind == "solver" and "unsat" in v.fact.ledger[0].text
+    with pytest.raises(kernel.KernelError, match="may not issue facts"):
+        kernel.issue(RELU_LIP, Grade.UNIVERSAL, "", [])
+
+
+def test_a_fact_cannot_be_built_or_changed_by_hand():
+    """The constructor wants the kernel's seal; a fact is immutable; a look-alike is not a fact."""
+    with pytest.raises(kernel.KernelError):
+        kernel.Fact(object(), frozenset({"x"}), ("x",), Grade.UNIVERSAL, "", ())
+    fact = smt.prove(RELU_LIP).fact
+    with pytest.raises(AttributeError):
+        fact.grade = Grade.INSTANCES
+    forged = object.__new__(kernel.Fact)
+    assert not kernel.is_fact(forged)
+
+
+# ------------------------------------------------------------------ combining facts
+
+
+def test_conjunction_takes_the_weakest_grade_and_a_family_bounds_it():
+    a, b = smt.prove(RELU_LIP), smt.prove(SQUARE_NONNEG)
+    both = all_of("both", {"a": a, "b": b}, lemmas=True)
+    assert both.status is Status.PROVED and both.fact.grade is Grade.UNIVERSAL
+    assert {kernel.subject_of(RELU_LIP), kernel.subject_of(SQUARE_NONNEG)} <= both.fact.subjects
+    sized = all_of("sizes", {"n = 1": a, "n = 2": b}, family="n = 1…2")
+    assert sized.fact.grade is Grade.BOUNDED and sized.fact.over == "n = 1…2"
+    # rejecting case: a part that is not a fact makes no conjunction fact
+    hand = proved("by hand", grade=Grade.UNIVERSAL)
+    assert all_of("mixed", {"a": a, "hand": hand}).fact is None
+
+
+def test_weakening_never_strengthens():
+    fact = smt.prove(RELU_LIP).fact
+    weak = kernel.weaken(fact, Grade.INSTANCES, "1 point")
+    assert weak.grade is Grade.INSTANCES and weak.over == "1 point"
+    assert kernel.weaken(weak, Grade.UNIVERSAL, "") is weak
+    assert regrade(smt.prove(RELU_LIP), Grade.BOUNDED, "n = 3").fact.grade is Grade.BOUNDED
+
+
+def test_a_lemma_instance_is_assumed_until_its_proof_is_conjoined():
+    """z3 given instances of a lemma proves relative to it: the fact assumes the lemma, and the
+    ledger lists it as assumed, until a proof of the lemma is conjoined."""
+    goal = claim("x^2 + y^2 >= 0", "x y", lambda o, v: o.ge(v.x * v.x + v.y * v.y, 0))
+    relative = smt.prove(goal, lemmas=[smt.Lemma(SQUARE_NONNEG, lambda o, v: {"x": v.x}),
+                                       smt.Lemma(SQUARE_NONNEG, lambda o, v: {"x": v.y})])
+    assert kernel.subject_of(SQUARE_NONNEG) in relative.fact.assumes
+    assert any(e["kind"] == "assumed" for e in kernel.ledger_json(relative.fact))
+    closed = all_of("closed", {"goal": relative, "lemma": smt.prove(SQUARE_NONNEG)}, lemmas=True)
+    assert not closed.fact.assumes
+    assert not any(e["kind"] == "assumed" for e in kernel.ledger_json(closed.fact))
+
+
+def test_trusted_computation_names_its_file_and_line():
+    v = trusted("count", "the count is 13108", grade=Grade.INSTANCES, over="the shipped network",
+                what="exact count of the retained weights")
+    entry = v.fact.ledger[0]
+    assert entry.kind == "trusted" and __file__ in entry.detail["where"]
+    with pytest.raises(kernel.KernelError):
+        kernel.trusted_computation("x", Grade.UNIVERSAL, "", what=" ")
+
+
+def test_covers_wants_every_claim_of_the_theorem():
+    both = all_of("both", {"a": smt.prove(RELU_LIP), "b": smt.prove(SQUARE_NONNEG)}, lemmas=True)
+    assert kernel.covers(both.fact, (RELU_LIP,)) == (True, "")
+    ok, why = kernel.covers(smt.prove(RELU_LIP).fact, (RELU_LIP, SQUARE_NONNEG))
+    assert not ok and "square-nonneg" in why
+
+
+# ------------------------------------------------------------------ the runner holds proofs to the kernel
+
+
+def test_a_hand_built_proof_is_an_error_naming_the_missing_fact():
+    def hand(ctx):
+        """Types its own proof."""
+        return proved("made up", grade=Grade.UNIVERSAL)
+
+    r = _run(hand)
+    assert r.status is Status.ERROR and "no kernel fact" in r.certificate.reason
+
+
+def test_a_proof_of_another_claim_is_not_a_proof_of_the_theorem():
+    """A sound fact about a lemma does not prove the declared theorem: unknown, naming both."""
+    def other(ctx):
+        """Proves a different claim."""
+        return smt.prove(SQUARE_NONNEG, ctx)
+
+    r = _run(other, theorem=RELU_LIP)
+    assert r.status is Status.UNKNOWN and "not a proof of the declared theorem" in r.certificate.reason
+    ok = _run(lambda ctx: smt.prove(RELU_LIP, ctx), theorem=RELU_LIP)
+    assert ok.status is Status.PROVED and ok.grade is Grade.UNIVERSAL
+    assert ok.certificate.ledger and ok.certificate.ledger[0]["kind"] == "solver"
+
+
+def test_a_false_lemma_makes_the_proof_unknown_not_a_refutation():
+    """z3 refutes the lemma x + y > 1 at a point; that point satisfies the theorem's hypotheses or not,
+    but never violates xy > 0 under x, y > 0: the result is unknown, never refuted."""
+    def with_lemma(ctx):
+        """A proof through a false lemma."""
+        return all_of("via a lemma", {"lemma": smt.prove(LEMMA_FALSE, ctx), "theorem": smt.prove(POSITIVE_PRODUCT, ctx)},
+                      lemmas=True)
+
+    r = _run(with_lemma, theorem=POSITIVE_PRODUCT, claims=(LEMMA_FALSE,))
+    assert r.status is Status.UNKNOWN, r.certificate
+    assert "does not refute the declared theorem" in r.certificate.reason
+
+
+def test_a_witness_of_the_theorem_itself_is_a_refutation():
+    false_theorem = claim("xy > 1", "x y", lambda o, v: o.gt(v.x * v.y, 1),
+                          hypotheses={"x > 0": lambda o, v: o.gt(v.x, 0), "y > 0": lambda o, v: o.gt(v.y, 0)})
+    r = _run(lambda ctx: smt.prove(false_theorem, ctx), theorem=false_theorem)
+    assert r.status is Status.REFUTED
+
+
+def test_a_false_helper_step_does_not_refute_and_another_route_proves():
+    """The soft-relaxation edit 1/4 → 1/3: the helper identity 1/3 − s(1 − s) = (s − 1/2)² is false,
+    which makes its route unknown ("a proof step is false"), while z3 proves the theorem directly."""
+    sp = symbolic.sympy()
+    s = sp.Symbol("s", real=True)
+
+    def soft(ctx):
+        """s(1 − s) ≤ 1/3, by an identity or by z3."""
+        identity = symbolic.conclude("sympy", [symbolic.zero_step(sp.Rational(1, 3) - s * (1 - s) - (s - sp.Rational(1, 2))**2,
+                                                                  "1/3 − s(1 − s) − (s − 1/2)²")])
+        assert identity.status is Status.UNKNOWN and "a proof step is false" in identity.certificate.reason
+        return any_of("identity or z3", {"identity": identity, "z3": lambda: smt.prove(THIRD, ctx)})
+
+    r = _run(soft, theorem=THIRD)
+    assert r.status is Status.PROVED and r.certificate.data["route"] == "z3"
+
+
+def test_a_float_constant_in_a_claim_is_a_declaration_error():
+    floaty = claim("floaty", "x", lambda o, v: o.le(0.1 * o.abs(v.x) + 0.2 * o.abs(v.x), 0.3 * o.abs(v.x)))
+    r = _run(lambda ctx: smt.prove(floaty, ctx), theorem=floaty)
+    assert r.status is Status.ERROR and "Fraction('0.1')" in r.certificate.reason
+    exact = claim("halves", "x", lambda o, v: o.le(0.5 * o.abs(v.x), o.abs(v.x)))  # 0.5 is its own decimal
+    assert _run(lambda ctx: smt.prove(exact, ctx), theorem=exact).status is Status.PROVED
