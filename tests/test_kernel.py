@@ -99,8 +99,8 @@ def test_a_lemma_instance_is_assumed_until_its_proof_is_conjoined():
 
 
 def test_trusted_computation_names_its_file_and_line():
-    v = trusted("count", "the count is 13108", grade=Grade.INSTANCES, over="the shipped network",
-                what="exact count of the retained weights")
+    v = trusted("count", grade=Grade.INSTANCES, over="the shipped network", what="exact count of the retained weights",
+                about="the count is 13108")
     entry = v.fact.ledger[0]
     assert entry.kind == "trusted" and __file__ in entry.detail["where"]
     with pytest.raises(kernel.KernelError):

@@ -35,14 +35,17 @@ def proved(method: str, *steps: Step, grade: Grade, over: str = "", **data: Any)
     return Verdict(Status.PROVED, Certificate(method=method, steps=steps, data=data, grade=grade, over=over))
 
 
-def trusted(method: str, claims: Any, *steps: Step, grade: Grade, over: str = "", what: str, **data: Any) -> Verdict:
+def trusted(method: str, *steps: Step, grade: Grade, over: str = "", what: str | None = None,
+            about: Any = (), **data: Any) -> Verdict:
     """A proof that rests on a computation of the catalogue the kernel cannot express: the kernel's
     escape hatch (:func:`checker.kernel.proof.trusted_computation`), with the caller's file and line
-    in the ledger. ``claims`` are what the computation shows (the claim objects, or their names)."""
+    in the ledger and the result counted as trusted. ``what`` says what was computed (default: the
+    method); ``about`` names the claims it shows (claim objects or names; default: ``what``)."""
     import sys
 
     frame = sys._getframe(1)
-    fact = kernel._trusted_at(claims, grade, over, what, f"{frame.f_code.co_filename}:{frame.f_lineno}")
+    shown = what or method
+    fact = kernel._trusted_at(about or shown, grade, over, shown, f"{frame.f_code.co_filename}:{frame.f_lineno}")
     return proved_by(method, fact, *steps, **data)
 
 

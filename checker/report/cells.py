@@ -169,6 +169,11 @@ def summary_text(s: Mapping[str, Any]) -> str:
     full = s.get("fully_proved")
     if full is not None:
         line += f" | fully proved: {full['total']}" + (f" ({_grades(full)})" if full["total"] else "")
+    kernel = s.get("kernel") or {}
+    rests = [f"{kernel[k]} {label}" for k, label in (("trusted", "on a trusted computation"),
+                                                      ("theorem_unchecked", "without a declared theorem")) if kernel.get(k)]
+    if rests:
+        line += " | proofs resting " + ", ".join(rests)
     return line
 
 

@@ -118,7 +118,19 @@ def summary(results: Iterable[Result]) -> dict[str, Any]:
         "total": {"obligations": len(rs)},
         "proved_by_grade": _by_grade(proved),
         "fully_proved": {"total": len(full), **_by_grade(full)},
+        "kernel": _kernel_counts(proved),
     }
+
+
+def _kernel_counts(proved: Sequence[Result]) -> dict[str, int]:
+    """What the proofs rest on, from their trust ledgers: how many rest on a catalogue computation
+    trusted through the kernel's escape hatch, and how many have no declared theorem (the kernel did
+    not check that the proof is about the statement)."""
+    def has(r: Result, kind: str) -> bool:
+        return any(isinstance(e, Mapping) and e.get("kind") == kind for e in r.certificate.ledger)
+
+    return {"trusted": sum(has(r, "trusted") for r in proved),
+            "theorem_unchecked": sum(has(r, "unchecked") for r in proved)}
 
 
 def _by_grade(results: Sequence[Result]) -> dict[str, int]:
@@ -485,6 +497,10 @@ def render_certificate(result: Result, context: Sequence[Result] = ()) -> str:
         out.append("  shrunk     " + ", ".join(f"{k} = {v}" for k, v in c["shrunk_witness"].items()))
     if d.get("audit") is not None:
         out.append("  audit      " + "; ".join(f"{k}: {v}" for k, v in zip(AUDIT_COLUMNS, audit_cells(d))))
+    if c.get("ledger"):
+        out.append("  ledger     what the proof rests on (the kernel's trust ledger)")
+        for e in c["ledger"]:
+            out.append(f"    - {e.get('kind')}: {e.get('text')}")
     if c["steps"]:
         out.append("  steps")
         for i, s in enumerate(c["steps"], 1):

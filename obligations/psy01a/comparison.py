@@ -40,7 +40,7 @@ from checker import Expect, Source, obligation
 from checker.backends import CannotDecide, exact, interval, smt, symbolic
 from checker.claims import claim
 from checker.kernel.model import Status
-from checker.kernel.verdicts import all_of, fmt_map, proved, timed, unknown, with_data
+from checker.kernel.verdicts import all_of, fmt_map, timed, trusted, unknown, with_data
 from obligations.grading import cross_checked
 
 DOC = "000_1ea2e46c3d2f64bf.txt"
@@ -577,12 +577,12 @@ def _check_example(ctx, h0: Fraction, gamma: Fraction):
         bound = 2 * interval.Interval.of(gamma / point["tau"]).Phi() - 1
         step = t.step(interval.NAME, interval.version(), "enclose 2Φ(γ/τ) − 1", bound.describe())
     parts = {
-        "assumptions hold (exact)": proved("exact rationals", grade=Grade.INSTANCES, over="1 point", hypotheses=ev.hypotheses) if ev.premise and ev.conclusion
+        "assumptions hold (exact)": trusted("exact rationals", grade=Grade.INSTANCES, over="1 point", hypotheses=ev.hypotheses) if ev.premise and ev.conclusion
         else unknown("exact rationals", "an assumption fails at the example"),
         "γ ≤ h − |b| on the (e, f) box (z3)": smt.prove(gclaim, ctx),
-        "γ attained at (e, f) = (0, F) (exact)": proved("exact rationals", grade=Grade.INSTANCES, over="1 point", h_minus_abs_b=fmt_map(at_corner.terms))
+        "γ attained at (e, f) = (0, F) (exact)": trusted("exact rationals", grade=Grade.INSTANCES, over="1 point", h_minus_abs_b=fmt_map(at_corner.terms))
         if at_corner.terms["h − |b|"] == gamma else unknown("exact rationals", "γ is not attained at (0, F)"),
-        "2Φ(γ/τ) − 1 > 0 (rigorous)": proved("rigorous interval", step, grade=Grade.INSTANCES, over="1 point") if bound.lo > 0
+        "2Φ(γ/τ) − 1 > 0 (rigorous)": trusted("rigorous interval", step, grade=Grade.INSTANCES, over="1 point") if bound.lo > 0
         else unknown("rigorous interval", "not positive", step),
     }
     return parts, bound
@@ -635,7 +635,7 @@ def comparison_example_parameters(ctx):
         hypotheses={**{k: h for k, h in REGION.items() if k in ("0 < F < 1", "0 < e0 < 1", "k, λ, r, h0, v0, τ > 0")},
                     **A2, **CP, "Δh0 ≥ 0": lambda o, v: o.ge(v.dh, 0)},
     )
-    stronger = proved("rigorous interval", grade=Grade.INSTANCES, over="2 points", data={"h0=2": bound_base.describe(), "h0=4": bound_raised.describe()}) \
+    stronger = trusted("rigorous interval", grade=Grade.INSTANCES, over="2 points", data={"h0=2": bound_base.describe(), "h0=4": bound_raised.describe()}) \
         if bound_raised.lo > bound_base.hi else unknown("rigorous interval", "enclosures overlap")
     parts = {**{f"h0 = 2: {k}": x for k, x in base.items()}, **{f"h0 = 4: {k}": x for k, x in raised.items()},
              "bound strictly larger at h0 = 4": stronger,
@@ -693,7 +693,7 @@ def comparison_corollary(ctx):
     Survives mutation: o.le(o.abs(v.S0 - v.cS0), v.eS0): a strict estimate hypothesis is stronger; the conclusion still follows
     """
     weak = smt.prove(corollary_claim(strict=False), ctx)
-    needed = proved("z3 counterexample re-checked exactly", *weak.certificate.steps, grade=Grade.INSTANCES, over="1 witness", witness=dict(weak.certificate.witness or {})) \
+    needed = trusted("z3 counterexample re-checked exactly", *weak.certificate.steps, grade=Grade.INSTANCES, over="1 witness", witness=dict(weak.certificate.witness or {})) \
         if weak.status is Status.REFUTED else unknown("z3", "no exact counterexample to the non-strict version", *weak.certificate.steps)
     # Necessity of the strict gaps is a remark beside the statement (a witness): data, not the grade.
     return cross_checked(smt.prove(COROLLARY, ctx), {"strict gaps are necessary (refutation of the ≥ version)": needed})

@@ -27,7 +27,7 @@ from checker import Expect, Source, obligation
 from checker.backends import exact, interval, smt, symbolic
 from checker.claims import claim
 from checker.kernel.model import Status
-from checker.kernel.verdicts import all_of, fmt, proved, refuted, timed, unknown, with_data
+from checker.kernel.verdicts import all_of, fmt, refuted, timed, trusted, unknown, with_data
 from obligations.psy01a import reference_model as rm
 from obligations.psy01a.setup import ARCHITECTURE, PARAMETERS
 
@@ -318,7 +318,7 @@ def construction_verdict(ctx: Any, spec: ConstructionSpec = SPEC, involutions: t
         if problems:
             parts[f"{tag} pruning"] = unknown("reference pruning of the dense construction", "; ".join(problems), step, **prune_data)
             continue
-        parts[f"{tag} pruning"] = proved("reference pruning of the dense construction, masks compared exactly", step,
+        parts[f"{tag} pruning"] = trusted("reference pruning of the dense construction, masks compared exactly", step,
                                          grade=Grade.INSTANCES, over=f"the construction ({tag})", **prune_data)
         pruned = built.dense.masked(masks)
         layers = rm.exact_layers(pruned)
@@ -337,7 +337,7 @@ def construction_verdict(ctx: Any, spec: ConstructionSpec = SPEC, involutions: t
                 "exact forward pass at the noiseless centres",
                 "the first-layer pattern differs from 'matching unit 3, others 0'", step, centres=rows)
             continue
-        parts[f"{tag} centres"] = proved("exact forward pass at the noiseless centres", step, grade=Grade.INSTANCES,
+        parts[f"{tag} centres"] = trusted("exact forward pass at the noiseless centres", step, grade=Grade.INSTANCES,
                                          over=f"the noiseless centres ({tag})", centres=rows,
                                          q_v="1", q_a="1", q_w="0", Delta="1")
         for j in range(4):
@@ -392,7 +392,7 @@ def sparse_construction(ctx):
     with timed() as t:
         step = t.step(exact.NAME, exact.VERSION, "1{g=y} + 1{g=π(y)} ≤ 1 for all y, g, π", "holds" if ok else "fails",
                       cases=cases)
-    parts["disjointness q_a + q_w ≤ 1"] = (proved("exhaustive enumeration", step, grade=Grade.UNIVERSAL, cases=cases) if ok
+    parts["disjointness q_a + q_w ≤ 1"] = (trusted("exhaustive enumeration", step, grade=Grade.UNIVERSAL, cases=cases) if ok
                                            else unknown("exhaustive enumeration", "disjointness fails", step))
     parts["Δ ≥ 2p − 1 from q_v, q_a ≥ p"] = smt.prove(DELTA_LEMMA, ctx)
     parts["P(E) = p_ν (sympy)"] = symbolic.conclude("sympy: Gaussian rotation and the |N(0,2ν²)| < r integral",
@@ -402,7 +402,7 @@ def sparse_construction(ctx):
         for nu in NU_TABLE:
             table[fmt(nu)] = {"p_nu": show(p_nu(nu)), "2p_nu-1 (lower bound on Δ)": show(delta_lower(nu))}
         step = t.step(interval.NAME, interval.version(), "enclose p_ν = (2Φ(3/(√2ν)) − 1)²", "enclosed")
-    parts["p_ν enclosures"] = proved("rigorous enclosure (arb erfc)", step, grade=Grade.INSTANCES,
+    parts["p_ν enclosures"] = trusted("rigorous enclosure (arb erfc)", step, grade=Grade.INSTANCES,
                                        over=f"{len(table)} points", table=table)
     verdict = all_of("reference pruning + exact centres + z3 on E + sympy/interval p_ν", parts)
     region_times = [s.time_s for s in verdict.certificate.steps if s.backend == smt.NAME and "region-E" in s.action]
@@ -502,7 +502,7 @@ def universal_cue_threshold(ctx):
     if not lower > Fraction(1, 2):
         return unknown("rigorous enclosure", f"2p_1 − 1 enclosure {show(bound)} does not exceed 1/2", step)
     lower = Fraction(int(lower * 1000), 1000)  # a short rational still ≤ the enclosure's lower end
-    parts["2p_1 − 1 > 1/2"] = proved("rigorous enclosure (arb erfc)", step, grade=Grade.UNIVERSAL, enclosure=show(bound),
+    parts["2p_1 − 1 > 1/2"] = trusted("rigorous enclosure (arb erfc)", step, grade=Grade.UNIVERSAL, enclosure=show(bound),
                                        L=fmt(lower))
     parts["quantifier step"] = smt.prove(quantifier_claim(lower), ctx)
     instances = []
@@ -516,7 +516,7 @@ def universal_cue_threshold(ctx):
                                   "2p-1 - (1/2 + C nu)": show(gap, 12)})
         step = t.step(interval.NAME, interval.version(), "re-check 2p_ν* − 1 > 1/2 + Cν* at each (C, ν₀)",
                       "all violated" if all(r["violated"] for r in instances) else "not all violated")
-    parts["instances"] = (proved("rigorous enclosure at each ν*", step, grade=Grade.INSTANCES, over=f"{len(instances)} points",
+    parts["instances"] = (trusted("rigorous enclosure at each ν*", step, grade=Grade.INSTANCES, over=f"{len(instances)} points",
                                  instances=instances)
                           if all(r["violated"] for r in instances) else
                           unknown("rigorous enclosure at each ν*", "an instance is not separated", step, instances=instances))
@@ -625,7 +625,7 @@ def bernoulli_cue_block(ctx):
         value_part = refuted("exact rational against the stated value", {"p": BERNOULLI_P, "block entries": CUE_BLOCK},
                              {"(1 − p)^512 (decimal enclosure)": f"[{lo}, {hi}]", "stated": "3.73e-24"}, step, stated_step)
     elif inside and block_ok:
-        value_part = proved("exact rational + outward-rounded decimal enclosure, compared with the stated value", step,
+        value_part = trusted("exact rational + outward-rounded decimal enclosure, compared with the stated value", step,
                             stated_step, grade=Grade.UNIVERSAL, exact_numerator_digits=len(str(value.numerator)),
                             exact_denominator=f"10^{CUE_BLOCK}", decimal_enclosure=[lo, hi], interval=show(enc),
                             block_entries=CUE_BLOCK, stated="3.73e-24")

@@ -18,7 +18,7 @@ from checker import Expect, Source, obligation
 from checker.backends import exact, interval, smt, symbolic
 from checker.claims import claim
 from checker.kernel.model import Status
-from checker.kernel.verdicts import all_of, fmt, proved, refuted, timed, unknown
+from checker.kernel.verdicts import all_of, fmt, refuted, timed, trusted, unknown
 from obligations.grading import cross_checked
 from obligations.psy01a import reference_model as rm
 from obligations.psy01a.setup import ARCHITECTURE
@@ -51,7 +51,7 @@ def _check(name: str, ok: bool, step: Any, over: str, grade: Grade = Grade.INSTA
     case failed without a witness to show."""
     method = "exhaustive enumeration (exact)"
     if ok:
-        return proved(method, step, grade=grade, over=over, **data)
+        return trusted(method, step, grade=grade, over=over, **data)
     if failures:
         return refuted(method, failures[0], {}, step, failed=f"{name}: a case fails",
                        failures=[{k: fmt(x) for k, x in f.items()} for f in failures[:5]], **data)
@@ -551,7 +551,7 @@ def learning_breaks_nesting(ctx):
               and ref_one_shot == learned["one_shot"])
         step = t.step(exact.NAME, exact.VERSION, "phased (prune, train, prune) vs one-shot", "differ" if ok else "no witness")
     if ok:
-        return proved("exact witness (definition and reference pruning)", step, grade=Grade.INSTANCES, over="1 witness", learned=learned, fixed_weights=control,
+        return trusted("exact witness (definition and reference pruning)", step, grade=Grade.INSTANCES, over="1 witness", learned=learned, fixed_weights=control,
                       reference={"nested": ref_nested, "one_shot": ref_one_shot})
     return unknown("exact witness", "the witness does not separate the schedules", step, learned=learned, fixed_weights=control)
 
@@ -628,7 +628,7 @@ def fresh_adam_differs(ctx):
     data = {"fresh_trace": fresh_trace, "retained_trace": kept_trace, "fresh_exact": fmt(theta),
             "retained_minus_fresh": show_interval(sep), "hyperparameters": {k: fmt(x) for k, x in ADAM.items()}}
     if ok:
-        return proved("rigorous interval separation + exact fresh run", step, grade=Grade.INSTANCES, over="1 run", **data)
+        return trusted("rigorous interval separation + exact fresh run", step, grade=Grade.INSTANCES, over="1 run", **data)
     return unknown("rigorous interval separation", "the enclosures overlap", step, **data)
 
 
@@ -756,7 +756,7 @@ def hard_pruning_not_lipschitz(ctx):
                               "status": v.status.value, "sides": dict(v.certificate.sides or {})})
             if label == "minimal" and constant == 1000:
                 witness = v
-            parts[f"{label}, L = {fmt(constant)}"] = (proved("exact re-check of the violating pair", *v.certificate.steps, grade=Grade.INSTANCES, over="1 witness")
+            parts[f"{label}, L = {fmt(constant)}"] = (trusted("exact re-check of the violating pair", *v.certificate.steps, grade=Grade.INSTANCES, over="1 witness")
                                                       if v.status is Status.REFUTED else v)
     support = all_of("exhaustive + z3 + exact instances", parts)
     if support.status is not Status.PROVED or witness is None or witness.status is not Status.REFUTED:
@@ -814,7 +814,7 @@ def mask_is_coordinate_projection(ctx):
         hm = max(Fraction(wm[0, 0].item()) * x[0] + Fraction(wm[0, 1].item()) * x[1], Fraction(0))
         ok = m.tolist() == [[True, False]] and h == 0 and hm != 0
         step = t.step(exact.NAME, exact.VERSION, "h(x) and h_M(x) at x = (1, 2)", f"h = {fmt(h)}, h_M = {fmt(hm)}")
-    witness = (proved("exact witness", step, grade=Grade.INSTANCES, over="1 witness", W=[[2, -1]], M=[[1, 0]], x=["1", "2"], h=fmt(h), h_M=fmt(hm))
+    witness = (trusted("exact witness", step, grade=Grade.INSTANCES, over="1 witness", W=[[2, -1]], M=[[1, 0]], x=["1", "2"], h=fmt(h), h_M=fmt(hm))
                if ok else unknown("exact witness", "the witness does not separate", step))
     return all_of("sympy projection identities + exact witness", {
         "coordinate projection": symbolic.conclude("sympy", checks), "not a representation projection": witness})

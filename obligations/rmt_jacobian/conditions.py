@@ -71,7 +71,7 @@ def enumerate_unpruned(widths: int = 2048):
     from fractions import Fraction
 
     from checker.backends import exact
-    from checker.kernel.verdicts import proved, timed, unknown
+    from checker.kernel.verdicts import timed, trusted, unknown
 
     with timed() as t:
         bad = []
@@ -85,7 +85,7 @@ def enumerate_unpruned(widths: int = 2048):
                       "stated = 1, corrected = 0 for every n" if not bad else f"differs at {bad[:5]}", widths=widths)
     if bad:
         return unknown("exact enumeration of the row sums", f"unexpected values at n = {bad[:5]}", step)
-    return proved("exact enumeration of the row sums", step, grade=Grade.BOUNDED, over=f"n = 1…{widths}", widths=widths)
+    return trusted("exact enumeration of the row sums", step, grade=Grade.BOUNDED, over=f"n = 1…{widths}", widths=widths)
 
 
 def _second_moment(o, v):

@@ -16,7 +16,7 @@ from checker import Expect, Source, obligation
 from checker.backends import interval, smt, symbolic
 from checker.claims import claim
 from checker.kernel.model import Grade
-from checker.kernel.verdicts import all_of, proved, timed, unknown, with_data
+from checker.kernel.verdicts import all_of, timed, trusted, unknown, with_data
 from obligations.rmt_jacobian import freeprob
 from obligations.rmt_jacobian.expressions import SYM, enclosure, row_sum
 from obligations.rmt_jacobian.moments import MAJOR_2, REGIME_C, in_u
@@ -116,7 +116,7 @@ def mask_threshold_corrected(ctx):
                                    "paper range below t*": below}
         step = tm.step(interval.NAME, interval.version(), "bracket the root of ρ(n, u) = 1 for u ∈ [1, 10]",
                        "bracketed at every width" if ok else "not bracketed / not separated", table=table)
-    parts["root enclosures (rigorous)"] = (proved("rigorous bisection", step, grade=Grade.INSTANCES, over=f"{len(WIDTHS)} points",
+    parts["root enclosures (rigorous)"] = (trusted("rigorous bisection", step, grade=Grade.INSTANCES, over=f"{len(WIDTHS)} points",
                                                   table=table) if ok else
                                            unknown("rigorous bisection", "a root was not bracketed or not separated", step))
     return with_data(all_of("sympy + z3 + rigorous enclosures", parts), table=table)
@@ -157,7 +157,7 @@ def free_limits_sanity(ctx):
     checks.append(symbolic.zero_step(sp.sqrt(4 * edge) - 3 * sp.sqrt(3), "√(4·edge) − 3√3: the limit norm of W₂W₁"))
     unmasked = symbolic.conclude("sympy: S-transform recipe vs the Fuss–Catalan closed form", checks)
     pred = freeprob.prediction()
-    bern = (proved("sympy: S-transform recipe (edge, moments, first moment = 2)", *pred.steps, grade=Grade.UNIVERSAL,
+    bern = (trusted("sympy: S-transform recipe (edge, moments, first moment = 2)", *pred.steps, grade=Grade.UNIVERSAL,
                    prediction=pred.to_json()) if pred.settled else unknown("sympy", "a recipe step did not reduce", *pred.steps))
     return with_data(all_of("sympy", {"unmasked W₂W₁": unmasked, "Bernoulli(1/2) Δ": bern}),
                      unmasked_limit_norm="3√3 ≈ 5.196152", bernoulli_limit_norm=pred.enclosure, bernoulli_moments=list(pred.moments))
