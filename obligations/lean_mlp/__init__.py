@@ -10,7 +10,7 @@ of a dense → relu → dense → relu → dense MLP decreases the softmax cross
 - :mod:`.linear_lipschitz` — the linear net's segment-Lipschitz constant (derived; z3, cross-checked at the example)
 - :mod:`.binary32` — the binary32 float model and budgets (u, γₙ, mulErr, layerBudget, cotErr; a library)
 - :mod:`.float_screen` — how a float32 run is compared soundly: float64 screen, exact re-check (a library)
-- :mod:`.float_budgets` — FloatBridge: each stage's budget against real numpy float32, any summation order
+- :mod:`.float32_stages` — FloatBridge: each stage's budget against real numpy float32, any summation order
 - :mod:`.float32_gradients` — FloatBridge: the three grad-closes against real numpy float32
 - :mod:`.float_lemmas` — the lemmas that prove the budgets (z3 floating-point and real arithmetic, sympy; a library)
 - :mod:`.float_composition` — FloatBridge: the budgets' composition is the Lean nesting (z3, sympy)

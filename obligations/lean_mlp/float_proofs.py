@@ -6,7 +6,7 @@ Each obligation assembles lemmas of :mod:`.float_lemmas` (z3's floating-point th
 rounding model; z3 over ℝ and sympy for the budget lemmas, bounded at the fan-ins and shapes
 stated) and, for the grad-closes, the symbolic composition of :mod:`.float_composition`. A proof
 that does not go through (e.g. a budget made too small) is searched for a counterexample with
-the float32 checks of :mod:`.float_budgets` and :mod:`.float32_gradients`, re-checked in exact
+the float32 checks of :mod:`.float32_stages` and :mod:`.float32_gradients`, re-checked in exact
 binary32 arithmetic (:func:`_falsify`); without one the result stays ``unknown``.
 """
 
@@ -20,7 +20,7 @@ from checker.model import Verdict
 from checker.verdicts import timed
 from obligations.lean_mlp import binary32 as b32
 from obligations.lean_mlp.float32_gradients import check_grad
-from obligations.lean_mlp.float_budgets import RELU_STATEMENT, check_cot_step, check_dot, check_head, check_mul
+from obligations.lean_mlp.float32_stages import RELU_STATEMENT, check_cot_step, check_dot, check_head, check_mul
 from obligations.lean_mlp.float_composition import _composition_steps
 from obligations.lean_mlp.float_screen import _run
 

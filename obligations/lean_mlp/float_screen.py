@@ -11,7 +11,7 @@ compared with :func:`_err_interval`), at most a fixed number of them (:func:`_li
 violation counts only when that re-check confirms it: it is raised as a :class:`Violation`
 carrying its verdict, which :func:`_run` returns.
 
-Used by the float32 checks of :mod:`.float_budgets` and :mod:`.float32_gradients`, and by the
+Used by the float32 checks of :mod:`.float32_stages` and :mod:`.float32_gradients`, and by the
 counterexample search of a proof that does not go through (:mod:`.float_proofs`).
 """
 

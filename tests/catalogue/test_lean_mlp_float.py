@@ -19,7 +19,7 @@ from checker.model import Context, Grade, Outcome, Status
 from checker.registry import discover
 from obligations.lean_mlp import binary32 as b32
 from obligations.lean_mlp import float32_gradients as fg
-from obligations.lean_mlp import float_budgets as fb
+from obligations.lean_mlp import float32_stages as stages
 from obligations.lean_mlp import float_proofs as proofs
 from obligations.lean_mlp import float_screen as screen
 from obligations.lean_mlp import mlp
@@ -107,7 +107,7 @@ def test_gamma_halved_is_refuted_and_the_witness_rechecks():
     """γₙ replaced by n·u/2: refuted; re-derive the witness's float32 value, its exact value and
     both budgets independently: the error exceeds n·u/2·S but not the true γ budget."""
     mutated = replace(b32.BINARY32, gamma_rule=lambda n, u: n * u / 2)
-    v = screen._run(fb.check_dot, CTX, mutated)
+    v = screen._run(stages.check_dot, CTX, mutated)
     assert v.status is Status.REFUTED
     w = v.certificate.witness
     x, y, b, order = _frac_list(w["x"]), _frac_list(w["y"]), Fraction(w["b"]), w["order"]
@@ -131,7 +131,7 @@ def test_gamma_halved_is_refuted_and_the_witness_rechecks():
 def test_unit_roundoff_halved_in_mul_err_is_refuted():
     """u replaced by u/2 in mulErr: refuted, and the witness is a real float32 product whose
     exact rounding error exceeds the halved budget."""
-    v = screen._run(fb.check_mul, CTX, replace(b32.BINARY32, u=b32.U / 2))
+    v = screen._run(stages.check_mul, CTX, replace(b32.BINARY32, u=b32.U / 2))
     assert v.status is Status.REFUTED
     w = v.certificate.witness
     a, ct, c = Fraction(w["a"]), Fraction(w["c_float"]), Fraction(w["c_exact"])
@@ -147,7 +147,7 @@ def test_cot_err_too_small_is_refuted_with_an_arb_recheck(monkeypatch):
     witness's float head entry is outside the shrunken budget around the arb-exact softmax."""
     real = b32.cot_err
     monkeypatch.setattr(b32, "cot_err", lambda *a: real(*a) / 8)
-    v = screen._run(fb.check_head, CTX, per_family=1_000)
+    v = screen._run(stages.check_head, CTX, per_family=1_000)
     assert v.status is Status.REFUTED
     w, sides = v.certificate.witness, v.certificate.sides
     t = _frac_list(w["logits"])
@@ -255,7 +255,7 @@ def test_lean_declarations():
 
 def test_modules_import_no_heavy_library():
     """Importing the float modules loads neither numpy, sympy nor z3 (they are imported lazily)."""
-    code = ("import sys, obligations.lean_mlp.float_budgets, obligations.lean_mlp.float32_gradients, "
+    code = ("import sys, obligations.lean_mlp.float32_stages, obligations.lean_mlp.float32_gradients, "
             "obligations.lean_mlp.float_composition, obligations.lean_mlp.float_proofs, obligations.lean_mlp.float_screen, "
             "obligations.lean_mlp.binary32; "
             "print(sorted(m for m in ('numpy', 'sympy', 'z3') if m in sys.modules))")
@@ -298,7 +298,7 @@ def _recheck_dot_witness(w, budget_of):
     elif order == "reverse":
         got = b32.exact_sum(terms, list(range(len(terms) - 1, -1, -1)))
     elif order == "pairwise":
-        got = fb._pairwise_exact(terms)
+        got = stages._pairwise_exact(terms)
     elif order.startswith("shuffled"):
         got = b32.exact_sum(terms, [int(i) for i in b32._permutation(len(terms), order)])
     else:  # numpy's own order: the float32 run itself, which must agree with one rounding per step for n = 1
