@@ -11,7 +11,7 @@ reconstruction is written where it is used and collected in ``docs/reconstructio
 - :mod:`.arb_linalg` — rigorous (arb) linear algebra: exact matrices, operator-norm bounds (a library)
 - :mod:`.stress_certificates` — the frozen-gate and global certificates computed rigorously on a network (a library)
 - :mod:`.stress_claims` — claims shared by the stress, cue-use and accuracy obligations
-- :mod:`.stress` — stress path bound, global and frozen-gate Gaussian certificates, their Monte-Carlo bracket, the strict comparison
+- :mod:`.stress_bounds` — stress path bound, global and frozen-gate Gaussian certificates, their Monte-Carlo bracket, the strict comparison
 - :mod:`.stress_vs_masks` — identical masks with different stress; positive rescaling
 - :mod:`.parameter_perturbation` — parameter stability and the pruning-error bound
 - :mod:`.comparison` — the affine-Gaussian comparison model and its corollary

@@ -9,7 +9,7 @@ import flint
 from checker.backends import smt
 from checker.model import Context
 from obligations.lean_mlp import margins
-from obligations.psy01a import arb_linalg, stress, stress_certificates, stress_network, stress_vs_masks
+from obligations.psy01a import arb_linalg, stress_bounds, stress_certificates, stress_network, stress_vs_masks
 
 CTX = Context("test", 1, 60, False)
 
@@ -42,7 +42,7 @@ def test_margin_cases_prove_the_3x2_shape_on_their_own():
 
 
 def test_path_scalar_sign_cases_prove_it_on_their_own():
-    assert smt._fast_unsat(stress.PATH_SCALAR, CTX, (), smt.NLSAT, stress.path_scalar_cases, 60_000)
+    assert smt._fast_unsat(stress_bounds.PATH_SCALAR, CTX, (), smt.NLSAT, stress_bounds.path_scalar_cases, 60_000)
 
 
 def test_rescale_noise_first_layer_split_proves_it_on_their_own():

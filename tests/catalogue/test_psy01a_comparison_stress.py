@@ -15,7 +15,8 @@ from checker.backends import exact, smt
 from checker.lean import parse_file
 from checker.model import Context, Outcome, Status
 from checker.registry import discover
-from obligations.psy01a import accuracy, arb_linalg, comparison, cue, cue_use, stress, stress_certificates, stress_claims, stress_network, stress_vs_masks
+from obligations.psy01a import (accuracy, arb_linalg, comparison, cue, cue_use, stress_bounds, stress_certificates,
+                                stress_claims, stress_network, stress_vs_masks)
 from tests.helpers import ROOT, run_obligation
 
 EXPECTED = {
@@ -40,7 +41,7 @@ EXPECTED = {
     "psy01a.accuracy_stability": Status.PROVED,
     "psy01a.soft_relaxation": Status.PROVED,
 }
-MODULES = ("comparison", "stress", "stress_vs_masks", "parameter_perturbation", "cue_use", "accuracy")
+MODULES = ("comparison", "stress_bounds", "stress_vs_masks", "parameter_perturbation", "cue_use", "accuracy")
 
 
 def _ctx(name: str = "test") -> Context:
@@ -131,7 +132,7 @@ def test_margin_constant_below_two_is_refuted():
 @pytest.mark.parametrize("y", range(4))
 def test_certificate_margin_constant_below_two_is_refuted(y):
     """Mutation: a margin above 1.9η does not survive an η change, in the stress and cue certificates."""
-    for c in (stress._preserve_claim(y, constant=Fraction(19, 10)), cue_use._same_correctness_claim(y, constant=Fraction(19, 10))):
+    for c in (stress_bounds._preserve_claim(y, constant=Fraction(19, 10)), cue_use._same_correctness_claim(y, constant=Fraction(19, 10))):
         v = smt.prove(c)
         assert v.status is Status.REFUTED and _rechecks(c, v)
 
@@ -162,7 +163,7 @@ def test_montecarlo_bracket_reports_its_interval():
     d = r.certificate.data
     assert d["certified_lower"] <= d["estimate"] <= d["certified_upper"]
     lo, hi = d["confidence_interval"]
-    assert lo < d["estimate"] < hi and d["samples"] == stress.MC_DRAWS * stress_network.SPEC.test_size
+    assert lo < d["estimate"] < hi and d["samples"] == stress_bounds.MC_DRAWS * stress_network.SPEC.test_size
 
 
 def test_certified_bounds_are_ordered_per_input():
@@ -222,7 +223,7 @@ def test_ramp_with_a_smaller_constant_is_refuted():
 
 def test_modules_import_without_heavy_libraries():
     """Importing these modules (and the libraries they import) loads none of numpy, sympy, z3, mpmath, flint."""
-    code = ("import sys; import obligations.psy01a.comparison, obligations.psy01a.stress, "
+    code = ("import sys; import obligations.psy01a.comparison, obligations.psy01a.stress_bounds, "
             "obligations.psy01a.stress_vs_masks, obligations.psy01a.parameter_perturbation, "
             "obligations.psy01a.stress_certificates, obligations.psy01a.stress_network, obligations.psy01a.stress_claims, "
             "obligations.psy01a.arb_linalg, obligations.psy01a.cue_use, obligations.psy01a.accuracy; "

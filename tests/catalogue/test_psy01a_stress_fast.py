@@ -42,10 +42,10 @@ def test_in_place_forward_is_bit_identical_on_the_montecarlo_batch():
     Monte-Carlo batch (every input repeated MC_DRAWS times, seeded noise) and without noise."""
     import numpy as np
 
-    from obligations.psy01a import stress, stress_certificates, stress_network
+    from obligations.psy01a import stress_bounds, stress_certificates, stress_network
 
     net, u, _, _ = stress_certificates.concrete_network()
-    uu = np.repeat(u, stress.MC_DRAWS, axis=0)
+    uu = np.repeat(u, stress_bounds.MC_DRAWS, axis=0)
     rng = np.random.default_rng(12345)
     noise = [rng.normal(size=(uu.shape[0], n)) for n in stress_network.SPEC.widths[1:4]]
     kept = [x.copy() for x in noise]
