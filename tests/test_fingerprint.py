@@ -46,7 +46,7 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 
 #: Obligations outside psy01a whose modules import a psy01a module (controller_bound's genuine-pruning
-#: module reuses psy01a.stress's rigorous operator-norm bound): they take those modules whole.
+#: module reuses psy01a.arb_linalg's rigorous operator-norm bound): they take those modules whole.
 PSY01A_IMPORTERS = {ob.id for ob in discover("obligations").obligations
                     if ob.module == "obligations.controller_bound.genuine_pruning"}
 

@@ -223,7 +223,7 @@ def _exact_forward(weights: Sequence[Any], s: Dyadic, activation: str) -> list[F
 
 def norm_upper(a: Any) -> Fraction:
     """A rigorous upper bound on the spectral norm of a binary64 matrix (arb balls; see
-    ``psy01a.stress.opnorm_upper``); equal matrices are bounded once."""
+    ``psy01a.arb_linalg.opnorm_upper``); equal matrices are bounded once."""
     key = (a.shape, _np().ascontiguousarray(a, dtype=float).tobytes())
     if key not in _NORM_CACHE:
         _NORM_CACHE[key] = _norm_upper(a)
@@ -236,7 +236,7 @@ _NORM_CACHE: dict[Any, Fraction] = {}
 def _norm_upper(a: Any) -> Fraction:
     import flint
 
-    from obligations.psy01a.stress import _to_fraction, opnorm_upper
+    from obligations.psy01a.arb_linalg import _to_fraction, opnorm_upper
 
     old = flint.ctx.prec
     flint.ctx.prec = 160

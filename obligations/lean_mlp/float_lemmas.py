@@ -1,7 +1,7 @@
 """FloatBridge's binary32 budgets, proved: the rounding model by z3's floating-point theory,
 the budget lemmas by z3 over ℝ on aggregated (order- and length-independent) forms, and the
 budget functions' constants checked exactly at every fan-in of the stated family (a library;
-the obligations are in :mod:`.float_budgets`).
+the obligations are in :mod:`.float_proofs`).
 
 The proof, in the order the obligations use it (derivations: ``docs/reconstructions/lean_mlp_float.md``):
 
@@ -615,6 +615,6 @@ def relu_exact() -> Verdict:
 
 def composition_steps(dims: tuple[int, int, int, int]) -> list[tuple[bool, Step]]:
     """compose() equals the Lean nesting of the named budgets, symbolically, at ``dims``."""
-    from obligations.lean_mlp import float_budgets
+    from obligations.lean_mlp import float_composition
 
-    return float_budgets._composition_steps(dims)
+    return float_composition._composition_steps(dims)

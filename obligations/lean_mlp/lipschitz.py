@@ -1091,11 +1091,11 @@ CHAIN_LEMMAS = ("lean_mlp.col_drift_refined", "lean_mlp.col_l1_mass_tiles", "lea
 def chain_proof(ctx: Any, claims: Sequence[Claim], family: str = LIP_SHAPE) -> Any:
     """z3 on each link (every real value at the stated shape) + the ratio sandwich (z3) and
     e^y(1 − y) ≤ 1 (sympy), bounded at the shape."""
-    from obligations.lean_mlp import descent
+    from obligations.lean_mlp import softmax_sandwich
 
-    exp_bound = descent.exp_bound_verdict()
+    exp_bound = softmax_sandwich.exp_bound_verdict()
     parts = {c.name: smt.prove(c, ctx) for c in claims}
-    parts["softmax ratio sandwich (3 classes)"] = smt.prove(descent.RATIO_SANDWICH, ctx)
+    parts["softmax ratio sandwich (3 classes)"] = smt.prove(softmax_sandwich.RATIO_SANDWICH, ctx)
     parts["exp bound e^y(1 − y) ≤ 1 on y ≥ 0"] = exp_bound
     return all_of("z3 chain of the proved lemmas (Lean route) + sympy", parts, family=family, lemmas=True)
 

@@ -24,7 +24,7 @@ from checker.backends import interval, smt, symbolic
 from checker.claims import claim
 from checker.kernel.verdicts import all_of, fmt, proved, timed, unknown, with_data
 from obligations.grading import cross_checked
-from obligations.psy01a import cue, stress
+from obligations.psy01a import cue, stress_claims
 
 DOC = "000_1ea2e46c3d2f64bf.txt"
 K = 4
@@ -45,7 +45,7 @@ def _event_claim(y: int):
         f"accuracy-change-event-y{y}", names,
         lambda o, v: o.or_(o.le(o.abs(cue.signed_margin(o, _zw(v)[0], y)), 2 * v.t), o.gt(_sup(o, v), v.t)),
         hypotheses={"t > 0": lambda o, v: o.gt(v.t, 0),
-                    "correctness differs": lambda o, v: o.ne(stress.classified_as(o, _zw(v)[0], y), stress.classified_as(o, _zw(v)[1], y))},
+                    "correctness differs": lambda o, v: o.ne(stress_claims.classified_as(o, _zw(v)[0], y), stress_claims.classified_as(o, _zw(v)[1], y))},
     )
 
 
@@ -55,7 +55,7 @@ def _uniform_claim(y: int):
         f"accuracy-change-uniform-y{y}", names,
         lambda o, v: o.le(o.abs(cue.signed_margin(o, _zw(v)[0], y)), 2 * v.eta),
         hypotheses={"D ≤ η": lambda o, v: o.le(_sup(o, v), v.eta),
-                    "correctness differs": lambda o, v: o.ne(stress.classified_as(o, _zw(v)[0], y), stress.classified_as(o, _zw(v)[1], y))},
+                    "correctness differs": lambda o, v: o.ne(stress_claims.classified_as(o, _zw(v)[0], y), stress_claims.classified_as(o, _zw(v)[1], y))},
     )
 
 

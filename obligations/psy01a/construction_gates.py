@@ -21,7 +21,7 @@ from checker.kernel.model import Grade, Status
 from checker.kernel.verdicts import all_of, fmt, proved, timed, unknown, with_data
 from obligations.psy01a import construction as cons
 from obligations.psy01a import reference_model as rm
-from obligations.psy01a import stress
+from obligations.psy01a import arb_linalg, stress_certificates, stress_network
 
 DOC = "000_1ea2e46c3d2f64bf.txt"
 SIGMA = Fraction(1, 5)
@@ -64,22 +64,22 @@ def _hypotheses_at(layers, u: list[Fraction], label: int) -> dict[str, Any]:
 
 
 def _frozen_bounds(net, pi: tuple[int, ...]) -> list[dict[str, Any]]:
-    """``stress.frozen_gate_bounds`` (the checker's implementation of the theorem) at each input:
+    """``stress_certificates.frozen_gate_bounds`` (the checker's implementation of the theorem) at each input:
     it returns the trivial [0, 1] with its reason when a hypothesis fails."""
     import flint
 
     np = rm._np()
-    snet = stress.Net(tuple(np.asarray(w, dtype=float) for w in net.weights), tuple(np.asarray(b, dtype=float) for b in net.biases))
+    snet = stress_network.Net(tuple(np.asarray(w, dtype=float) for w in net.weights), tuple(np.asarray(b, dtype=float) for b in net.biases))
     rows = _inputs(pi)
     u = np.array([[float(x) for x in r[1]] for r in rows])
     old = flint.ctx.prec
-    flint.ctx.prec = stress.ARB_PREC
+    flint.ctx.prec = arb_linalg.ARB_PREC
     try:
-        cp = stress.clean_pass(snet, u)
-        prep = stress._Prepared(snet)
+        cp = stress_certificates.clean_pass(snet, u)
+        prep = stress_certificates._Prepared(snet)
         out = []
         for col, (name, _, label) in enumerate(rows):
-            c = stress.frozen_gate_bounds(prep, cp, col, label, SIGMA)
+            c = stress_certificates.frozen_gate_bounds(prep, cp, col, label, SIGMA)
             out.append({"input": name, "lower": fmt(c.lower), "upper": fmt(c.upper), "note": c.note})
         return out
     finally:

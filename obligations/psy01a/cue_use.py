@@ -28,7 +28,7 @@ from checker.backends import interval, smt, symbolic
 from checker.claims import claim
 from checker.kernel.verdicts import all_of, fmt, proved, timed, unknown, with_data
 from obligations.grading import cross_checked
-from obligations.psy01a import cue, stress
+from obligations.psy01a import arb_linalg, cue, stress_certificates, stress_claims
 
 DOC = "000_1ea2e46c3d2f64bf.txt"
 LABELS = range(4)
@@ -222,7 +222,7 @@ def _same_correctness_claim(y: int, constant=2):
     zs, ws = [f"z{i}" for i in range(4)], [f"w{i}" for i in range(4)]
     return claim(
         f"cue-certificate-correctness-y{y}", (*zs, *ws, "eta"),
-        lambda o, v: o.eq(stress.classified_as(o, [v[n] for n in zs], y), stress.classified_as(o, [v[n] for n in ws], y)),
+        lambda o, v: o.eq(stress_claims.classified_as(o, [v[n] for n in zs], y), stress_claims.classified_as(o, [v[n] for n in ws], y)),
         hypotheses={"‖z − z'‖∞ ≤ η": lambda o, v: o.and_(*(o.le(o.abs(v[a] - v[b]), v.eta) for a, b in zip(zs, ws))),
                     "|m(z, y)| > 2η": lambda o, v: o.gt(o.abs(cue.signed_margin(o, [v[n] for n in zs], y)), constant * v.eta)},
     )
@@ -275,22 +275,22 @@ def _certainly_correct(diffs: list[Any], y: int) -> bool | None:
 def _concrete_cue_certificate():
     """On the seeded 067A-shaped network and test set: η from rigorous norm bounds, the logit
     bound at every input, and |q̂(c) − q̂(c')| ≤ P̂{|m| ≤ 2η} on the empirical law (arb)."""
-    np = stress._np()
-    flint = stress._flint()
+    np = arb_linalg._np()
+    flint = arb_linalg._flint()
     old = flint.ctx.prec
-    flint.ctx.prec = stress.ARB_PREC
+    flint.ctx.prec = arb_linalg.ARB_PREC
     try:
-        net, u, y, clean = stress.concrete_network()  # the clean pass at c is the same for every pair
-        norms = [stress.opnorm_upper(w) for w in net.weights]
+        net, u, y, clean = stress_certificates.concrete_network()  # the clean pass at c is the same for every pair
+        norms = [arb_linalg.opnorm_upper(w) for w in net.weights]
         rows, ok = [], True
         for name, c, c2 in CUE_PAIRS:
-            bc = stress._arb_mat(net.weights[0][:, 2:4])
-            dc = bc * stress._arb_mat(np.array(c) - np.array(c2))
+            bc = arb_linalg._arb_mat(net.weights[0][:, 2:4])
+            dc = bc * arb_linalg._arb_mat(np.array(c) - np.array(c2))
             eta = sum((dc[i, 0] ** 2 for i in range(dc.nrows())), flint.arb(0)).sqrt() * norms[1] * norms[2] * norms[3]
             eta = eta.upper()
             u2 = u.copy()
             u2[:, 2:4] = c2
-            za, zb = clean.logits, stress.clean_pass(net, u2).logits
+            za, zb = clean.logits, stress_certificates.clean_pass(net, u2).logits
             n = len(y)
             logit_ok = all(abs(za[k, i] - zb[k, i]) <= eta for i in range(n) for k in range(4))
             correct = []
@@ -308,7 +308,7 @@ def _concrete_cue_certificate():
             qb = Fraction(sum(1 for _, b in correct if b), n)
             holds = decided and logit_ok and abs(qa - qb) <= Fraction(exceptional_max, n)
             ok &= holds
-            rows.append({"pair": name, "eta_upper": float(stress._to_fraction(eta)), "logit_bound_holds": logit_ok,
+            rows.append({"pair": name, "eta_upper": float(arb_linalg._to_fraction(eta)), "logit_bound_holds": logit_ok,
                          "q(c)": fmt(qa) if decided else None, "q(c')": fmt(qb) if decided else None,
                          "P(|m| <= 2eta) upper": fmt(Fraction(exceptional_max, n)), "certificate_holds": holds})
         return ok, rows
@@ -349,9 +349,9 @@ def cue_lipschitz_certificate(ctx):
     Survives mutation: CUE_PAIRS = (: the cue pairs are example inputs; the certificate holds for every pair
     """
     parts = {"first-layer identity (sympy)": symbolic.conclude("sympy", [_first_layer_check()]),
-             "ReLU 1-Lipschitz (z3)": smt.prove(stress.RELU_LIPSCHITZ, ctx),
+             "ReLU 1-Lipschitz (z3)": smt.prove(stress_claims.RELU_LIPSCHITZ, ctx),
              "propagation recursion (z3)": smt.prove(CUE_RECURSION, ctx),
-             "‖·‖∞ ≤ ‖·‖₂ (z3)": smt.prove(stress.SUP_LE_EUCLID, ctx)}
+             "‖·‖∞ ≤ ‖·‖₂ (z3)": smt.prove(stress_claims.SUP_LE_EUCLID, ctx)}
     parts.update({f"correctness unchanged, y = {y} (z3)": smt.prove(c, ctx) for y, c in enumerate(SAME_CORRECTNESS)})
     parts["expectation step (z3)"] = smt.prove(EXPECTATION_STEP, ctx)
     with timed() as t:

@@ -10,23 +10,23 @@ from checker import Expect, Source, obligation
 from checker.backends import interval
 from checker.kernel.model import Grade
 from checker.kernel.verdicts import all_of, fmt, proved, timed, unknown, with_data
-from obligations.psy01a import stress
+from obligations.psy01a import arb_linalg, stress_certificates, stress_network, stress_vs_masks
 
 DOC = "000_1ea2e46c3d2f64bf.txt"
 SIGMA = Fraction(1, 4)
 INPUTS = 4
 
 
-def _bounds(t: Fraction, u: Any) -> list[stress.Certified]:
+def _bounds(t: Fraction, u: Any) -> list[stress_certificates.Certified]:
     import flint
 
-    net = stress.t_network(t)
+    net = stress_vs_masks.t_network(t)
     old = flint.ctx.prec
-    flint.ctx.prec = stress.ARB_PREC
+    flint.ctx.prec = arb_linalg.ARB_PREC
     try:
-        cp = stress.clean_pass(net, u)
-        prep = stress._Prepared(net)
-        return [stress.frozen_gate_bounds(prep, cp, c, 0, SIGMA) for c in range(u.shape[0])]
+        cp = stress_certificates.clean_pass(net, u)
+        prep = stress_certificates._Prepared(net)
+        return [stress_certificates.frozen_gate_bounds(prep, cp, c, 0, SIGMA) for c in range(u.shape[0])]
     finally:
         flint.ctx.prec = old
 
@@ -63,11 +63,11 @@ def frozen_gates_on_t_unit_networks(ctx):
 
     Survives mutation: ok = all(c.eps_gate is not None and c.lower <= phi.lo: the bracket is checked to be [0, 1] and Φ(t/σ) is enclosed strictly inside (0, 1), so the strict test passes too
     """
-    np = stress._np()
+    np = stress_network._np()
     rng = ctx.rng("t-unit-frozen-inputs")
-    u = stress._grid(np, rng.normal(0, 3, size=(INPUTS, 4)))
+    u = stress_network._grid(np, rng.normal(0, 3, size=(INPUTS, 4)))
     parts, table = {}, []
-    for t in stress.T_VALUES:
+    for t in stress_vs_masks.T_VALUES:
         with timed() as tm:
             certs = _bounds(t, u)
             phi = interval.Interval.of(t / SIGMA).Phi()

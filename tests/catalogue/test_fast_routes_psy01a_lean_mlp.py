@@ -9,7 +9,7 @@ import flint
 from checker.backends import smt
 from checker.kernel.model import Context
 from obligations.lean_mlp import margins
-from obligations.psy01a import stress
+from obligations.psy01a import arb_linalg, stress_bounds, stress_certificates, stress_network, stress_vs_masks
 
 CTX = Context("test", 1, 60, False)
 
@@ -20,10 +20,10 @@ def _same_ball(a, b) -> bool:
 
 def test_prepared_row_norms_equal_the_entrywise_sums():
     old = flint.ctx.prec
-    flint.ctx.prec = stress.ARB_PREC
+    flint.ctx.prec = arb_linalg.ARB_PREC
     try:
-        for net in (stress.stress_network(), *(stress.t_network(t) for t in stress.T_VALUES)):
-            prep = stress._Prepared(net)
+        for net in (stress_network.stress_network(), *(stress_vs_masks.t_network(t) for t in stress_vs_masks.T_VALUES)):
+            prep = stress_certificates._Prepared(net)
             for w, sq in ((prep.w[1], prep.v2sq), (prep.w[2], prep.w3sq)):
                 direct = [sum((w[i, j] * w[i, j] for j in range(w.ncols())), flint.arb(0)) for i in range(w.nrows())]
                 assert len(sq) == len(direct) and all(_same_ball(a, b) for a, b in zip(sq, direct))
@@ -42,8 +42,8 @@ def test_margin_cases_prove_the_3x2_shape_on_their_own():
 
 
 def test_path_scalar_sign_cases_prove_it_on_their_own():
-    assert smt._fast_unsat(stress.PATH_SCALAR, CTX, (), smt.NLSAT, stress.path_scalar_cases, 60_000)
+    assert smt._fast_unsat(stress_bounds.PATH_SCALAR, CTX, (), smt.NLSAT, stress_bounds.path_scalar_cases, 60_000)
 
 
 def test_rescale_noise_first_layer_split_proves_it_on_their_own():
-    assert smt._fast_unsat(stress.RESCALE_NOISE, CTX, (), smt.NLSAT, stress._first_preactivation, 60_000)
+    assert smt._fast_unsat(stress_vs_masks.RESCALE_NOISE, CTX, (), smt.NLSAT, stress_vs_masks._first_preactivation, 60_000)

@@ -11,7 +11,7 @@ from checker.backends import smt
 from checker.backends.interval import Interval, Tri
 from checker.claims import claim
 from checker.kernel.model import Context, Outcome, Status
-from obligations.lean_mlp import descent, discharge, mlp
+from obligations.lean_mlp import descent, descent_instances, discharge, linear_lipschitz, mlp, softmax_sandwich
 from tests.helpers import run_obligation
 
 KEYS = tuple(descent.CAPSTONES)
@@ -142,9 +142,9 @@ def test_refuted_only_when_all_hypotheses_held_and_the_change_is_above():
     r = discharge.discharge("linear", discharge.example_network(), discharge.EXAMPLE_LINEAR_X,
                             discharge.EXAMPLE_LABEL, discharge.EXAMPLE_LR)
     bad = replace(r, change=Interval.of(0), conclusion=Tri.FALSE)
-    assert descent._report_verdict(bad, "here").status is Status.REFUTED
+    assert descent_instances._report_verdict(bad, "here").status is Status.REFUTED
     failed = replace(r, hypotheses=(replace(r.hypotheses[0], truth=Tri.FALSE),) + r.hypotheses[1:])
-    assert descent._report_verdict(failed, "here").status is Status.UNKNOWN
+    assert descent_instances._report_verdict(failed, "here").status is Status.UNKNOWN
 
 
 def test_float_oracle_accuracy_is_rechecked():
@@ -159,7 +159,7 @@ def test_float_oracle_accuracy_is_rechecked():
 def test_linear_constant_cannot_be_halved():
     """The drift chain is tight enough to matter: with C_lin/2 in place of C_lin z3 finds a
     counterexample (re-checked exactly), so the proof is not vacuous."""
-    c = descent.LINEAR_CHAIN
+    c = linear_lipschitz.LINEAR_CHAIN
     halved = claim("halved", c.variables,
                    lambda o, v: o.le(o.abs(v.x * v.dp), descent.linear_lipschitz_constant(v.a, v.D) / 2 * v.t * v.D),
                    {h.name: h.formula for h in c.hypotheses})
@@ -168,7 +168,7 @@ def test_linear_constant_cannot_be_halved():
 
 def test_ratio_sandwich_needs_the_square():
     """A factor G (instead of G²) in the softmax ratio sandwich is false: z3 refutes it."""
-    c = descent.RATIO_SANDWICH
+    c = softmax_sandwich.RATIO_SANDWICH
     weak = claim("weak", c.variables,
                  lambda o, v: o.le(v.F0 / (v.F0 + v.F1 + v.F2), v.G * v.E0 / (v.E0 + v.E1 + v.E2)),
                  {h.name: h.formula for h in c.hypotheses})
@@ -180,7 +180,7 @@ def test_segment_check_fails_for_a_too_small_constant(monkeypatch):
     100 the drift exceeds C·t·D at the example, and the part is not proved."""
     real = descent.hidden_lipschitz_constant
     monkeypatch.setattr(descent, "hidden_lipschitz_constant", lambda *args: real(*args) / 100)
-    v = descent._segment_verdict("mlp_hidden_sgd_descends", discharge.EXAMPLE_X)
+    v = descent_instances._segment_verdict("mlp_hidden_sgd_descends", discharge.EXAMPLE_X)
     assert v.status is Status.UNKNOWN
 
 

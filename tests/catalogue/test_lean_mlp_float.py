@@ -18,7 +18,10 @@ from checker.face.lean import parse_file
 from checker.kernel.model import Context, Grade, Outcome, Status
 from checker.run.discovery import discover
 from obligations.lean_mlp import binary32 as b32
-from obligations.lean_mlp import float_budgets as fb
+from obligations.lean_mlp import float32_gradients as fg
+from obligations.lean_mlp import float32_stages as stages
+from obligations.lean_mlp import float_proofs as proofs
+from obligations.lean_mlp import float_screen as screen
 from obligations.lean_mlp import mlp
 from tests.helpers import ROOT, run_obligation
 
@@ -104,7 +107,7 @@ def test_gamma_halved_is_refuted_and_the_witness_rechecks():
     """γₙ replaced by n·u/2: refuted; re-derive the witness's float32 value, its exact value and
     both budgets independently: the error exceeds n·u/2·S but not the true γ budget."""
     mutated = replace(b32.BINARY32, gamma_rule=lambda n, u: n * u / 2)
-    v = fb._run(fb.check_dot, CTX, mutated)
+    v = screen._run(stages.check_dot, CTX, mutated)
     assert v.status is Status.REFUTED
     w = v.certificate.witness
     x, y, b, order = _frac_list(w["x"]), _frac_list(w["y"]), Fraction(w["b"]), w["order"]
@@ -128,7 +131,7 @@ def test_gamma_halved_is_refuted_and_the_witness_rechecks():
 def test_unit_roundoff_halved_in_mul_err_is_refuted():
     """u replaced by u/2 in mulErr: refuted, and the witness is a real float32 product whose
     exact rounding error exceeds the halved budget."""
-    v = fb._run(fb.check_mul, CTX, replace(b32.BINARY32, u=b32.U / 2))
+    v = screen._run(stages.check_mul, CTX, replace(b32.BINARY32, u=b32.U / 2))
     assert v.status is Status.REFUTED
     w = v.certificate.witness
     a, ct, c = Fraction(w["a"]), Fraction(w["c_float"]), Fraction(w["c_exact"])
@@ -144,7 +147,7 @@ def test_cot_err_too_small_is_refuted_with_an_arb_recheck(monkeypatch):
     witness's float head entry is outside the shrunken budget around the arb-exact softmax."""
     real = b32.cot_err
     monkeypatch.setattr(b32, "cot_err", lambda *a: real(*a) / 8)
-    v = fb._run(fb.check_head, CTX, per_family=1_000)
+    v = screen._run(stages.check_head, CTX, per_family=1_000)
     assert v.status is Status.REFUTED
     w, sides = v.certificate.witness, v.certificate.sides
     t = _frac_list(w["logits"])
@@ -164,8 +167,8 @@ def test_gradient_budget_without_the_head_error_is_refuted(monkeypatch):
     re-checked against the exact gradient (Fractions, arb exp)."""
     real = b32.cot_err
     monkeypatch.setattr(b32, "cot_err", lambda *a: real(*a) / 10_000)
-    fams = (fb.GradFamily("random", (3, 4, 3, 2), 2_000),)
-    v = fb._run(fb.check_grad, CTX, "W2", families=fams)
+    fams = (fg.GradFamily("random", (3, 4, 3, 2), 2_000),)
+    v = screen._run(fg.check_grad, CTX, "W2", families=fams)
     assert v.status is Status.REFUTED
     assert Fraction(v.certificate.sides["error lower bound"]) > Fraction(v.certificate.sides["eta"])
 
@@ -252,7 +255,9 @@ def test_lean_declarations():
 
 def test_modules_import_no_heavy_library():
     """Importing the float modules loads neither numpy, sympy nor z3 (they are imported lazily)."""
-    code = ("import sys, obligations.lean_mlp.float_budgets, obligations.lean_mlp.binary32; "
+    code = ("import sys, obligations.lean_mlp.float32_stages, obligations.lean_mlp.float32_gradients, "
+            "obligations.lean_mlp.float_composition, obligations.lean_mlp.float_proofs, obligations.lean_mlp.float_screen, "
+            "obligations.lean_mlp.binary32; "
             "print(sorted(m for m in ('numpy', 'sympy', 'z3') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
@@ -262,12 +267,12 @@ def test_unscreened_candidates_are_never_dropped():
     """Instances the float64 screen cannot certify are re-checked up to a limit; any beyond it
     make the result unknown rather than silently passing."""
     seen = []
-    with pytest.raises(fb.Violation) as info:
-        for i in fb._limited(list(range(5)), 3, "demo"):
+    with pytest.raises(screen.Violation) as info:
+        for i in screen._limited(list(range(5)), 3, "demo"):
             seen.append(i)
     assert seen == [0, 1, 2]
     assert info.value.verdict.status is Status.UNKNOWN and "5 instances" in info.value.verdict.certificate.reason
-    assert list(fb._limited([7, 8], 3, "demo")) == [7, 8]
+    assert list(screen._limited([7, 8], 3, "demo")) == [7, 8]
 
 
 def test_interface_accepts_numpy_scalars():
@@ -293,7 +298,7 @@ def _recheck_dot_witness(w, budget_of):
     elif order == "reverse":
         got = b32.exact_sum(terms, list(range(len(terms) - 1, -1, -1)))
     elif order == "pairwise":
-        got = fb._pairwise_exact(terms)
+        got = stages._pairwise_exact(terms)
     elif order.startswith("shuffled"):
         got = b32.exact_sum(terms, [int(i) for i in b32._permutation(len(terms), order)])
     else:  # numpy's own order: the float32 run itself, which must agree with one rounding per step for n = 1
@@ -314,12 +319,12 @@ def test_mutated_dot_budget_fails_the_proof_and_is_refuted_bit_exactly(mutation,
     if mutation == "gamma halved":
         fmt = replace(b32.BINARY32, gamma_rule=lambda n, u: n * u / 2)
         budget_of = lambda n, s, bias: b32.dot_err(fmt, n, s, bias)  # noqa: E731
-        v = fb.prove_dot(CTX, fmt)
+        v = proofs.prove_dot(CTX, fmt)
     else:
         real = b32.dot_err
         budget_of = lambda n, s, bias: real(b32.BINARY32, n, s, False)  # noqa: E731
         monkeypatch.setattr(b32, "dot_err", lambda fmt, n, s, bias=True: real(fmt, n, s, False))
-        v = fb.prove_dot(CTX)
+        v = proofs.prove_dot(CTX)
         monkeypatch.undo()
     assert v.status is Status.REFUTED, v.certificate.reason
     got, err, small = _recheck_dot_witness(v.certificate.witness, budget_of)
@@ -330,7 +335,7 @@ def test_mutated_dot_budget_fails_the_proof_and_is_refuted_bit_exactly(mutation,
 
 def test_mutated_mul_budget_is_refuted_bit_exactly():
     """u/2 in mulErr: the dominance step fails, and the refutation's product re-checks with round32."""
-    v = fb.prove_mul(CTX, replace(b32.BINARY32, u=b32.U / 2))
+    v = proofs.prove_mul(CTX, replace(b32.BINARY32, u=b32.U / 2))
     assert v.status is Status.REFUTED
     w = v.certificate.witness
     a, ct, c = Fraction(w["a"]), Fraction(w["c_float"]), Fraction(w["c_exact"])
@@ -343,7 +348,7 @@ def test_mutated_head_budget_fails_the_proof(monkeypatch):
     (and the float32 search refutes it)."""
     real = b32.cot_err
     monkeypatch.setattr(b32, "cot_err", lambda *a: real(*a) / 8)
-    v = fb.prove_head(CTX, classes=(2, 3, 4, 10))
+    v = proofs.prove_head(CTX, classes=(2, 3, 4, 10))
     assert v.status is Status.REFUTED
 
 

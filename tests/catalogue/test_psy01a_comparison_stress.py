@@ -15,7 +15,8 @@ from checker.backends import exact, smt
 from checker.face.lean import parse_file
 from checker.kernel.model import Context, Outcome, Status
 from checker.run.discovery import discover
-from obligations.psy01a import accuracy, comparison, cue, cue_use, stress
+from obligations.psy01a import (accuracy, arb_linalg, comparison, cue, cue_use, stress_bounds, stress_certificates,
+                                stress_claims, stress_network, stress_vs_masks)
 from tests.helpers import ROOT, run_obligation
 
 EXPECTED = {
@@ -40,7 +41,7 @@ EXPECTED = {
     "psy01a.accuracy_stability": Status.PROVED,
     "psy01a.soft_relaxation": Status.PROVED,
 }
-MODULES = ("comparison", "stress", "cue_use", "accuracy")
+MODULES = ("comparison", "stress_bounds", "stress_vs_masks", "parameter_perturbation", "cue_use", "accuracy")
 
 
 def _ctx(name: str = "test") -> Context:
@@ -131,7 +132,7 @@ def test_margin_constant_below_two_is_refuted():
 @pytest.mark.parametrize("y", range(4))
 def test_certificate_margin_constant_below_two_is_refuted(y):
     """Mutation: a margin above 1.9η does not survive an η change, in the stress and cue certificates."""
-    for c in (stress._preserve_claim(y, constant=Fraction(19, 10)), cue_use._same_correctness_claim(y, constant=Fraction(19, 10))):
+    for c in (stress_bounds._preserve_claim(y, constant=Fraction(19, 10)), cue_use._same_correctness_claim(y, constant=Fraction(19, 10))):
         v = smt.prove(c)
         assert v.status is Status.REFUTED and _rechecks(c, v)
 
@@ -162,12 +163,12 @@ def test_montecarlo_bracket_reports_its_interval():
     d = r.certificate.data
     assert d["certified_lower"] <= d["estimate"] <= d["certified_upper"]
     lo, hi = d["confidence_interval"]
-    assert lo < d["estimate"] < hi and d["samples"] == stress.MC_DRAWS * stress.SPEC.test_size
+    assert lo < d["estimate"] < hi and d["samples"] == stress_bounds.MC_DRAWS * stress_network.SPEC.test_size
 
 
 def test_certified_bounds_are_ordered_per_input():
     """Every per-input frozen-gate bracket is ordered and inside [0, 1]."""
-    cert = stress.certificates()
+    cert = stress_certificates.certificates()
     assert all(0 <= c.lower <= c.upper <= 1 for c in cert["per_input"])
     assert cert["H"] == 640
 
@@ -176,9 +177,9 @@ def test_opnorm_upper_bound_is_above_the_float_norm():
     """The rigorous operator-norm bound is at least numpy's (float) largest singular value, and close."""
     import numpy as np
 
-    net = stress.stress_network()
+    net = stress_network.stress_network()
     for w in net.weights:
-        bound = float(stress._to_fraction(stress.opnorm_upper(w)))
+        bound = float(arb_linalg._to_fraction(arb_linalg.opnorm_upper(w)))
         true = float(np.linalg.norm(w, 2))
         assert true <= bound <= 1.05 * true
 
@@ -188,8 +189,8 @@ def test_wrong_t_unit_correctness_is_refuted():
     from checker.claims import claim
 
     wrong = claim("t-unit-wrong", "t s g",
-                  lambda o, v: o.eq(stress.classified_as(o, [1 + v.s * v.g / v.t, o.q(0), o.q(-1), o.q(-1)], 0), o.ge(v.g, -v.s / v.t)),
-                  hypotheses={h.name: h.formula for h in stress.T_CORRECT.hypotheses})
+                  lambda o, v: o.eq(stress_claims.classified_as(o, [1 + v.s * v.g / v.t, o.q(0), o.q(-1), o.q(-1)], 0), o.ge(v.g, -v.s / v.t)),
+                  hypotheses={h.name: h.formula for h in stress_vs_masks.T_CORRECT.hypotheses})
     v = smt.prove(wrong)
     assert v.status is Status.REFUTED and _rechecks(wrong, v)
 
@@ -198,9 +199,9 @@ def test_exact_forward_rejects_non_dyadic_values():
     """The exact integer forward pass refuses values that are not multiples of 2^-20."""
     import numpy as np
 
-    net = stress.t_network(Fraction(1))
+    net = stress_vs_masks.t_network(Fraction(1))
     with pytest.raises(ValueError):
-        stress.exact_forward(net, np.array([0.1, 0.0, 1.0, 0.0]))
+        stress_vs_masks.exact_forward(net, np.array([0.1, 0.0, 1.0, 0.0]))
 
 
 # --- accuracy ------------------------------------------------------------------------------
@@ -221,9 +222,11 @@ def test_ramp_with_a_smaller_constant_is_refuted():
 
 
 def test_modules_import_without_heavy_libraries():
-    """Importing the four modules loads none of numpy, sympy, z3, mpmath, flint."""
-    code = ("import sys; import obligations.psy01a.comparison, obligations.psy01a.stress, "
-            "obligations.psy01a.cue_use, obligations.psy01a.accuracy; "
+    """Importing these modules (and the libraries they import) loads none of numpy, sympy, z3, mpmath, flint."""
+    code = ("import sys; import obligations.psy01a.comparison, obligations.psy01a.stress_bounds, "
+            "obligations.psy01a.stress_vs_masks, obligations.psy01a.parameter_perturbation, "
+            "obligations.psy01a.stress_certificates, obligations.psy01a.stress_network, obligations.psy01a.stress_claims, "
+            "obligations.psy01a.arb_linalg, obligations.psy01a.cue_use, obligations.psy01a.accuracy; "
             "print(sorted(m for m in ('numpy', 'sympy', 'z3', 'mpmath', 'flint') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

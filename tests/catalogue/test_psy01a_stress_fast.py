@@ -42,17 +42,17 @@ def test_in_place_forward_is_bit_identical_on_the_montecarlo_batch():
     Monte-Carlo batch (every input repeated MC_DRAWS times, seeded noise) and without noise."""
     import numpy as np
 
-    from obligations.psy01a import stress
+    from obligations.psy01a import stress_bounds, stress_certificates, stress_network
 
-    net, u, _, _ = stress.concrete_network()
-    uu = np.repeat(u, stress.MC_DRAWS, axis=0)
+    net, u, _, _ = stress_certificates.concrete_network()
+    uu = np.repeat(u, stress_bounds.MC_DRAWS, axis=0)
     rng = np.random.default_rng(12345)
-    noise = [rng.normal(size=(uu.shape[0], n)) for n in stress.SPEC.widths[1:4]]
+    noise = [rng.normal(size=(uu.shape[0], n)) for n in stress_network.SPEC.widths[1:4]]
     kept = [x.copy() for x in noise]
-    sigma = float(stress.SPEC.sigma)
-    assert np.array_equal(stress.forward(net, uu, sigma, noise), _reference_forward(net, uu, sigma, noise))
+    sigma = float(stress_network.SPEC.sigma)
+    assert np.array_equal(stress_network.forward(net, uu, sigma, noise), _reference_forward(net, uu, sigma, noise))
     assert all(np.array_equal(a, b) for a, b in zip(noise, kept))  # the noise is not modified
-    assert np.array_equal(stress.forward(net, u), _reference_forward(net, u))
+    assert np.array_equal(stress_network.forward(net, u), _reference_forward(net, u))
 
 
 def test_global_bound_at_most_agrees_with_the_global_certificate():
@@ -60,22 +60,22 @@ def test_global_bound_at_most_agrees_with_the_global_certificate():
     certificate's bound is; at σ = 1/5 it settles the Monte-Carlo bracket's lower end."""
     from fractions import Fraction
 
-    from obligations.psy01a import stress
+    from obligations.psy01a import stress_certificates, stress_network
 
-    rows = {r["sigma"]: Fraction(r["lower_bound"]) for r in stress.global_certificates()["global"]}
-    for s in stress.SPEC.global_sigmas:
+    rows = {r["sigma"]: Fraction(r["lower_bound"]) for r in stress_certificates.global_certificates()["global"]}
+    for s in stress_network.SPEC.global_sigmas:
         for k in range(0, 101, 5):
-            if stress.global_bound_at_most(s, Fraction(k, 100)):
-                assert rows[stress.fmt(s)] <= Fraction(k, 100)
-    frozen = stress.frozen_certificates()["frozen_lower"]
-    assert stress.global_bound_at_most(stress.SPEC.sigma, frozen)
-    assert rows[stress.fmt(stress.SPEC.sigma)] <= frozen
+            if stress_certificates.global_bound_at_most(s, Fraction(k, 100)):
+                assert rows[stress_certificates.fmt(s)] <= Fraction(k, 100)
+    frozen = stress_certificates.frozen_certificates()["frozen_lower"]
+    assert stress_certificates.global_bound_at_most(stress_network.SPEC.sigma, frozen)
+    assert rows[stress_certificates.fmt(stress_network.SPEC.sigma)] <= frozen
 
 
 def test_opnorm_lower_is_below_the_upper_bound():
-    from obligations.psy01a import stress
+    from obligations.psy01a import arb_linalg, stress_network
 
-    net = stress.stress_network()
-    with stress._Precision():
+    net = stress_network.stress_network()
+    with arb_linalg._Precision():
         for w in net.weights:
-            assert stress.opnorm_lower(w) <= stress.opnorm_upper(w)
+            assert arb_linalg.opnorm_lower(w) <= arb_linalg.opnorm_upper(w)
