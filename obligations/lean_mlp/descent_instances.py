@@ -35,7 +35,7 @@ def _report_verdict(report, where: str):
     the capstone at this point); otherwise ``unknown`` with the reason."""
     from checker.backends import interval
     from checker.backends.interval import Tri
-    from checker.kernel.verdicts import proved, refuted, timed, unknown
+    from checker.kernel.verdicts import refuted, timed, trusted, unknown
 
     method = f"rigorous interval evaluation {where} (exact rationals, arb exp/log)"
     with timed() as t:
@@ -45,7 +45,7 @@ def _report_verdict(report, where: str):
         step = t.step(interval.NAME, interval.version(), f"discharge {report.capstone} ({report.oracle} oracle)",
                       "ok" if report.ok else (report.reason or "not ok"))
     if report.ok:
-        return proved(method, step, grade=Grade.INSTANCES, over="the shipped example network", discharge=data)
+        return trusted(method, step, grade=Grade.INSTANCES, over="the shipped example network", discharge=data)
     if report.all_held and report.conclusion is Tri.FALSE:
         sides = {"loss_change_hi": report.change.hi, "minus_certified_decrease_lo": (-report.decrease).lo}
         return refuted(method, {"lr": report.lr, "eta": report.eta}, sides, step, discharge=data)
@@ -70,7 +70,7 @@ def _segment_verdict(capstone: str, x, eta=None):
     capstone's step at the example (a cross-check of the constant C at this instance)."""
     from checker.backends import interval
     from checker.backends.interval import Tri
-    from checker.kernel.verdicts import proved, timed, unknown
+    from checker.kernel.verdicts import timed, trusted, unknown
     from obligations.lean_mlp import discharge
 
     method = "rigorous interval evaluation of the gradient drift at t = k/8 along the step"
@@ -82,7 +82,7 @@ def _segment_verdict(capstone: str, x, eta=None):
         step = t.step(interval.NAME, interval.version(), f"segment drift of {report.capstone}", str(len(points)),
                       points=table)
     if len(points) == 8 and all(p.truth is Tri.TRUE for p in points):
-        return proved(method, step, grade=Grade.INSTANCES, over="8 points (t = k/8) on the example's step", points=table)
+        return trusted(method, step, grade=Grade.INSTANCES, over="8 points (t = k/8) on the example's step", points=table)
     return unknown(method, "the drift at some t was not enclosed below C·t·D (or not evaluated)", step, points=table)
 
 

@@ -26,7 +26,7 @@ from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
 from checker.backends import interval, smt, symbolic
 from checker.claims import claim
-from checker.kernel.verdicts import all_of, fmt, proved, timed, unknown, with_data
+from checker.kernel.verdicts import all_of, fmt, timed, trusted, unknown, with_data
 from obligations.grading import cross_checked
 from obligations.psy01a import arb_linalg, cue, stress_certificates, stress_claims
 
@@ -150,7 +150,7 @@ def cue_obstruction(ctx):
     """
     invs = fixed_point_free_involutions()
     parts = {"π: exactly 3 fixed-point-free involutions, default among them (exhaustive)":
-             proved("exhaustive enumeration of the 24 permutations", grade=Grade.UNIVERSAL, involutions=[list(p) for p in invs])
+             trusted("exhaustive enumeration of the 24 permutations", grade=Grade.UNIVERSAL, involutions=[list(p) for p in invs])
              if len(invs) == 3 and DEFAULT_PI in invs else unknown("exhaustive enumeration", f"found {invs}")}
     for pi in invs:
         for c in obstruction_claims(pi):
@@ -207,7 +207,7 @@ def rule_use_certificate(ctx):
     invs = fixed_point_free_involutions()
     parts = {c.name: smt.prove(c, ctx) for c in (rule_use_claims(pi) for pi in invs)}
     parts["π ranges over the 3 fixed-point-free involutions (exhaustive)"] = (
-        proved("exhaustive enumeration of the 24 permutations", grade=Grade.UNIVERSAL, involutions=[list(p) for p in invs])
+        trusted("exhaustive enumeration of the 24 permutations", grade=Grade.UNIVERSAL, involutions=[list(p) for p in invs])
         if len(invs) == 3 and DEFAULT_PI in invs else unknown("exhaustive enumeration", f"found {invs}"))
     return all_of("z3 over every joint law", parts)
 
@@ -357,7 +357,7 @@ def cue_lipschitz_certificate(ctx):
     with timed() as t:
         ok, rows = _concrete_cue_certificate()
         step = t.step("interval", interval.version(), "rigorous cue certificate on the concrete network", "holds" if ok else "fails", rows=rows)
-    concrete = proved("rigorous arb", step, grade=Grade.INSTANCES, over="the concrete network", rows=rows) if ok else \
+    concrete = trusted("rigorous arb", step, grade=Grade.INSTANCES, over="the concrete network", rows=rows) if ok else \
         unknown("rigorous arb", "the concrete certificate could not be confirmed", step, rows=rows)
     # The seeded network evaluates the certificate; it is one point and must not set the grade.
     return cross_checked(all_of("sympy + z3", parts, family="4 classes (layer widths enter only through operator norms)",

@@ -39,7 +39,7 @@ from checker.kernel.declare import declare_bound
 from checker.backends import exact, interval, sampling, smt, symbolic
 from checker.claims import claim
 from checker.kernel.model import derive_seed
-from checker.kernel.verdicts import all_of, fmt, proved, supported, timed, unknown, with_data
+from checker.kernel.verdicts import all_of, fmt, supported, timed, trusted, unknown, with_data
 from obligations.grading import cross_checked
 from obligations.psy01a import cue
 from obligations.psy01a.setup import HIDDEN_TOTAL
@@ -248,7 +248,7 @@ def global_stress_certificate(ctx):
         cert = global_certificates()
         step = t.step("interval", interval.version(), "rigorous global certificate on the concrete network",
                       f"C_θ ≤ {cert['C_theta_upper']}", R_delta=cert["R_delta"])
-    concrete = proved("rigorous arb enclosures", step, grade=Grade.INSTANCES, over="the concrete network",
+    concrete = trusted("rigorous arb enclosures", step, grade=Grade.INSTANCES, over="the concrete network",
                       rows=cert["global"]) if cert["H"] == HIDDEN_TOTAL else \
         unknown("rigorous arb enclosures", f"H = {cert['H']} ≠ 640", step)
     # The theorem's grade is its proof's; the concrete network is one evaluation of it, kept as data.
@@ -398,7 +398,7 @@ def frozen_gate_certificate(ctx):
         step = t.step("interval", interval.version(), "rigorous frozen-gate certificate", f"[{float(lo):.4f}, {float(hi):.4f}]")
     per = cert["per_input"]
     ok = all(c.lower <= c.upper for c in per) and lo <= hi
-    concrete = proved("rigorous enclosures", step, grade=Grade.INSTANCES, over="the concrete network") if ok else \
+    concrete = trusted("rigorous enclosures", step, grade=Grade.INSTANCES, over="the concrete network") if ok else \
         unknown("rigorous enclosures", "a certified lower bound exceeds its upper bound", step)
     # The theorem's grade is its proof's; the concrete network is one evaluation of it, kept as data.
     proof = all_of("sympy + z3", parts, family="agreement induction end to end at scalar hidden widths", lemmas=True)

@@ -22,7 +22,7 @@ from checker import Expect, Source, obligation
 from checker.backends import exact, interval, smt, symbolic
 from checker.claims import claim
 from checker.kernel.model import derive_seed
-from checker.kernel.verdicts import all_of, fmt, proved, timed, unknown
+from checker.kernel.verdicts import all_of, fmt, timed, trusted, unknown
 from obligations.grading import cross_checked
 from obligations.psy01a.stress_claims import _scalar_net, classified_as
 from obligations.psy01a.stress_network import SPEC, Net, StressSpec, _grid, _np
@@ -161,7 +161,7 @@ def identical_masks_stress(ctx):
                           "noisy_class0_logit": fmt(exact_forward(net, inputs[0], sigma, noise)[0])})
         step = t.step(exact.NAME, exact.VERSION, "exact forward passes of the t-unit networks (4→256→256→128→4)",
                       "masks equal, clean logits (1,0,−1,−1), noisy logit 1 + σG/t" if ok else "a check fails", table=table)
-    exact_part = proved("exact rationals", step, grade=Grade.INSTANCES, over=f"{len(table)} t-unit networks", table=table) if ok else unknown("exact rationals", "a forward-pass check fails", step)
+    exact_part = trusted("exact rationals", step, grade=Grade.INSTANCES, over=f"{len(table)} t-unit networks", table=table) if ok else unknown("exact rationals", "a forward-pass check fails", step)
     tt, s = sp.symbols("t sigma", positive=True)
     g = Normal("G", 0, 1)
     acc = (1 + sp.erf(tt / (s * sp.sqrt(2)))) / 2
@@ -176,7 +176,7 @@ def identical_masks_stress(ctx):
         "masks and clean logits (exact)": exact_part,
         "correct ⇔ G ≥ −t/σ (z3)": smt.prove(T_CORRECT, ctx),
         "S(t) = Φ(t/σ) strictly increasing (sympy)": symbolic.conclude("sympy", checks),
-        "Φ(1/2) < Φ(1) < Φ(2) at σ = 1 (rigorous)": proved("rigorous interval", grade=Grade.UNIVERSAL, enclosures=[p.describe() for p in phis])
+        "Φ(1/2) < Φ(1) < Φ(2) at σ = 1 (rigorous)": trusted("rigorous interval", grade=Grade.UNIVERSAL, enclosures=[p.describe() for p in phis])
         if increasing else unknown("rigorous interval", "enclosures overlap"),
     })
 
@@ -337,7 +337,7 @@ def positive_rescaling(ctx):
             ok &= fraction_forward(w2, b2, u, sigma, g) == fraction_forward(weights, biases, u, sigma, ginv)
         step = t.step(exact.NAME, exact.VERSION, "exact clean and noisy logits, rescaled vs original (4→16→16→8→4)",
                       "equal" if ok else "differ")
-    seeded = proved("exact rationals", step, grade=Grade.INSTANCES, over="1 seeded network") if ok else unknown("exact rationals", "logits differ", step)
+    seeded = trusted("exact rationals", step, grade=Grade.INSTANCES, over="1 seeded network") if ok else unknown("exact rationals", "logits differ", step)
     # (2) witness: the t-unit network rescaled at that unit
     base = t_network(Fraction(1))
     d = Fraction(2)
@@ -348,7 +348,7 @@ def positive_rescaling(ctx):
     u0 = np.array([1.0, -1.0, 1.0, 0.0])
     same_clean = exact_forward(scaled, u0) == exact_forward(base, u0) == [1, 0, -1, -1]
     before, after = interval.Interval.of(1).Phi(), interval.Interval.of(2).Phi()
-    parts["stress experiment changes (witness)"] = proved(
+    parts["stress experiment changes (witness)"] = trusted(
         "exact clean logits + rigorous Φ", grade=Grade.INSTANCES, over="1 witness", before=before.describe(), after=after.describe(), d="2", t="1", sigma="1") \
         if same_clean and before.hi < after.lo else unknown("exact + rigorous", "witness does not separate")
     # (3) the mask can change
@@ -361,7 +361,7 @@ def positive_rescaling(ctx):
     grid = [Fraction(k, 2) for k in range(-6, 7)]
     f = lambda w1, w2, x: sum(b * max(a * x, Fraction(0)) for a, b in zip(w1, w2))  # noqa: E731
     same = all(f(b1, head, x) == f(b1s, heads, x) for x in grid)
-    parts["magnitude mask changes (witness)"] = proved("exact ranking + exact forward passes", grade=Grade.INSTANCES, over="1 witness", mask_before=sorted(keep),
+    parts["magnitude mask changes (witness)"] = trusted("exact ranking + exact forward passes", grade=Grade.INSTANCES, over="1 witness", mask_before=sorted(keep),
                                                        mask_after=sorted(keeps), B1=[fmt(x) for x in b1], B1_rescaled=[fmt(x) for x in b1s]) \
         if keep != keeps and same else unknown("exact", "the witness does not change the mask")
     # The seeded network re-checks the universal identity at one point: data, not the grade.
