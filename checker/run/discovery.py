@@ -20,6 +20,7 @@ from checker.kernel.model import DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_S, Obligati
 
 
 PROBE_JOB = "checker.run.discovery:probe_job"  # run by checker.run.workers, named by path
+PROBE_FLOOR_S = 10.0  # the least time an isolated import is given, whatever the discharge limit
 
 
 def _location_of(exc: BaseException, module: str) -> str:
@@ -197,7 +198,9 @@ def discover(package: str = "obligations", *, isolate: bool = True, timeout_s: f
     failed: dict[str, LoadError] = {}
     fresh = [n for n in names if n not in sys.modules]
     if isolate and fresh:
-        failed = probe(fresh, timeout_s or DEFAULT_TIMEOUT_S, memory_mib or DEFAULT_MEMORY_MIB)
+        # Importing a module is not a discharge: a short --timeout must not fail the import of a module that
+        # takes a few seconds on a loaded machine; a hanging import is still stopped.
+        failed = probe(fresh, max(timeout_s or DEFAULT_TIMEOUT_S, PROBE_FLOOR_S), memory_mib or DEFAULT_MEMORY_MIB)
         if on_probed is not None and package not in failed:
             on_probed([n for n in fresh if n not in failed])
     if package in failed:

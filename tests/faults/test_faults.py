@@ -135,7 +135,7 @@ def test_case_3_module_exit_crash_or_hang_at_import_is_an_error_row(tmp_path):
         assert rows[f"<module importcat.{module}>"]["status"] == "error", rows.keys()
     assert "sys.exit" in rows["<module importcat.exits>"]["certificate"]["reason"]
     assert "signal 11" in rows["<module importcat.segv>"]["certificate"]["reason"]
-    assert "4 s limit" in rows["<module importcat.hangs>"]["certificate"]["reason"]
+    assert "10 s limit" in rows["<module importcat.hangs>"]["certificate"]["reason"]  # an import gets at least 10 s
     assert rows["importcat.good"]["status"] == "proved"
 
 
