@@ -182,3 +182,31 @@ def test_a_float_constant_in_a_claim_is_a_declaration_error():
     assert r.status is Status.ERROR and "Fraction('0.1')" in r.certificate.reason
     exact = claim("halves", "x", lambda o, v: o.le(0.5 * o.abs(v.x), o.abs(v.x)))  # 0.5 is its own decimal
     assert _run(lambda ctx: smt.prove(exact, ctx), theorem=exact).status is Status.PROVED
+
+
+# ------------------------------------------------------------------ exact rules: stated points, finite domains
+
+from checker.backends import exact  # noqa: E402
+
+# "At d = 1/5 the retained counts of an N-entry matrix are ⌈N/5⌉": stated values checked exactly.
+RETAINED = claim("retained count at 20 %", "N:nat[1,] K:int", lambda o, v: o.eq(v.K, o.ceil(v.N / 5)))
+
+
+def test_stated_counts_are_proved_at_their_points_and_an_off_by_one_count_is_refuted():
+    """13108 = ⌈65536/5⌉ is proved at its point; the edit to 13107 is refuted, with the stated count
+    as the witness — a computed value that contradicts the statement decides it."""
+    ok = _run(lambda ctx: exact.prove_at(RETAINED, [{"N": 65536, "K": 13108}, {"N": 10, "K": 2}]), theorem=RETAINED)
+    assert ok.status is Status.PROVED and ok.grade is Grade.INSTANCES and ok.grade_over == "2 points"
+    bad = _run(lambda ctx: exact.prove_at(RETAINED, [{"N": 65536, "K": 13107}]), theorem=RETAINED)
+    assert bad.status is Status.REFUTED and bad.certificate.witness == {"N": "65536", "K": "13107"}
+
+
+def test_a_finite_domain_enumerated_whole_is_universal_and_a_failing_point_refutes():
+    small = claim("n(n+1) is even", "n:int[0,50]", lambda o, v: o.eq(o.floor(v.n * (v.n + 1) / 2) * 2, v.n * (v.n + 1)))
+    r = _run(lambda ctx: exact.enumerate_domain(small), theorem=small)
+    assert r.status is Status.PROVED and r.grade is Grade.UNIVERSAL
+    wrong = claim("n^2 < 2000", "n:int[0,50]", lambda o, v: o.lt(v.n * v.n, 2000))
+    w = _run(lambda ctx: exact.enumerate_domain(wrong), theorem=wrong)
+    assert w.status is Status.REFUTED and w.certificate.witness == {"n": "45"}
+    unbounded = claim("n >= 0", "n:nat", lambda o, v: o.ge(v.n, 0))
+    assert exact.enumerate_domain(unbounded).status is Status.UNKNOWN

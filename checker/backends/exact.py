@@ -10,13 +10,13 @@ import math
 import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from checker.backends import CannotDecide
 from checker.kernel.claims import Claim
 from checker.kernel.model import Certificate, Grade, Status, Step, Verdict
 from checker.kernel import proof as kernel
-from checker.kernel.verdicts import fmt_map, refuted, timed, unknown
+from checker.kernel.verdicts import fmt_map, proved_by, refuted, timed, unknown
 from checker.kernel.witness import domain_violations, realise, to_fraction  # noqa: F401  (re-exported)
 
 NAME = "exact"
@@ -299,3 +299,80 @@ def check_instance(claim: Claim, point: Mapping[str, Any], found_by: str, *steps
                     data={"claim": claim.name}, grade=fact.grade, over=fact.over),
         fact=fact,
     )
+
+
+def prove_at(claim: Claim, points: Sequence[Mapping[str, Any]], where: str = "") -> Verdict:
+    """Decide ``claim`` exactly at each of ``points`` (the statement's own points: stated counts,
+    a shipped network's values, a document's instance). Every point in the declared domains with
+    true hypotheses and a true conclusion: ``proved`` at those points (grade ``instances``). A point
+    where the hypotheses hold and the conclusion fails: ``refuted``, with that point as the witness
+    (the decisive negative: a computed value that contradicts the claim). Otherwise ``unknown``."""
+    method = "exact rationals at the stated points"
+    if not points:
+        return unknown(method, "no point to evaluate at")
+    with timed() as t:
+        evaluations = []
+        for p in points:
+            try:
+                evaluations.append(evaluate(claim, p))
+            except CannotDecide as why:
+                return unknown(method, f"{claim.name} cannot be evaluated exactly at {fmt_map(p)}: {why}")
+        bad = [e for e in evaluations if e.is_counterexample]
+        step = t.step(NAME, VERSION, f"evaluate {claim.name} at {len(points)} point(s)",
+                      "holds at every point" if not bad and all(e.is_instance for e in evaluations) else
+                      f"fails at {len(bad)} point(s)" if bad else "a point is outside the hypotheses")
+    if bad:
+        return recheck_counterexample(claim, bad[0].point, "exact evaluation at a stated point", step)
+    outside = [e for e in evaluations if not e.premise]
+    if outside:
+        return unknown(method, f"the point {fmt_map(outside[0].point)} is outside {claim.name}'s domains or hypotheses",
+                       step)
+    over = where or f"{len(points)} point{'s' if len(points) != 1 else ''}"
+    fact = kernel.issue(claim, Grade.INSTANCES, over, [kernel.Entry(
+        "instance", f"exact rationals: {claim.name} holds at {len(points)} point(s)",
+        {"points": [fmt_map(e.point) for e in evaluations[:20]]})])
+    return proved_by(method, fact, step, claim=claim.name, points=[fmt_map(e.point) for e in evaluations[:20]])
+
+
+def enumerate_domain(claim: Claim, limit: int = 1_000_000) -> Verdict:
+    """Prove ``claim`` by evaluating it exactly at every point of its declared domain, which must be
+    finite: every variable an integer with both bounds (``"n:nat[1,6] k:int[0,3]"``). Covering the
+    whole domain is a proof for every value (``universal``); a point where it fails refutes it."""
+    import itertools
+
+    method = "exhaustive enumeration of the declared finite domain (exact rationals)"
+    ranges = []
+    for name in claim.variables:
+        dom = claim.domain(name)
+        if not dom.integral or dom.lower is None or dom.hi is None:
+            return unknown(method, f"{name} does not range over a finite set ({dom.describe()}): declare integer bounds")
+        ranges.append(range(int(dom.lower), int(dom.hi) + 1))
+    size = 1
+    for r in ranges:
+        size *= len(r)
+    if size > limit:
+        return unknown(method, f"the domain has {size} points, more than the limit {limit}")
+    with timed() as t:
+        count, failing, undecided = 0, None, None
+        for values in itertools.product(*ranges):
+            point = dict(zip(claim.variables, values))
+            try:
+                ev = evaluate(claim, point)
+            except CannotDecide as why:
+                undecided = (point, str(why))
+                break
+            count += 1
+            if ev.is_counterexample:
+                failing = ev.point
+                break
+        step = t.step(NAME, VERSION, f"enumerate the {size} points of {claim.name}'s domain",
+                      "holds everywhere" if failing is None and undecided is None else "fails" if failing else "undecided",
+                      cases=count)
+    if failing is not None:
+        return recheck_counterexample(claim, failing, "exhaustive enumeration", step)
+    if undecided is not None:
+        return unknown(method, f"{claim.name} cannot be evaluated at {fmt_map(undecided[0])}: {undecided[1]}", step)
+    fact = kernel.issue(claim, Grade.UNIVERSAL, "", [kernel.Entry(
+        "enumeration", f"exact rationals: {claim.name} at all {count} points of its declared domain",
+        {"domain": claim.describe_domains(), "cases": count})])
+    return proved_by(method, fact, step, claim=claim.name, cases=count)
