@@ -70,7 +70,7 @@ def test_a_custom_discharge_without_a_claim_says_vacuity_not_checked(tmp_path):
     body = '''
 from checker import Expect, Source, obligation
 from checker.kernel.model import Grade
-from checker.kernel.verdicts import proved, timed
+from checker.kernel.verdicts import timed, trusted
 
 
 @obligation(id="userpaper.custom", source=Source("paper.tex", "Remark"), statement="1 + 1 = 2.",
@@ -79,7 +79,7 @@ def custom(ctx):
     """An exact identity with no declared claim."""
     with timed() as t:  # a proof records the step it rests on
         step = t.step("exact", "python", "evaluate 1 + 1 == 2", str(1 + 1 == 2))
-    return proved("exact arithmetic", step, grade=Grade.UNIVERSAL)
+    return trusted("exact arithmetic", step, grade=Grade.UNIVERSAL)
 '''
     out = _check(tmp_path, _user_package(tmp_path, body))
     assert out.returncode == ExitCode.OK, out.stdout + out.stderr

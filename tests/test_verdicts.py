@@ -9,7 +9,7 @@ import pytest
 
 from checker.kernel.model import Certificate, Status, Verdict
 from checker.kernel.model import Grade
-from checker.kernel.verdicts import all_of, fmt, fmt_map, proved, refuted, supported, timed, unknown, with_data
+from checker.kernel.verdicts import all_of, fmt, fmt_map, refuted, supported, timed, trusted, unknown, with_data
 from tests import strategies as S
 
 
@@ -19,7 +19,7 @@ def _verdict(status: Status, name: str) -> Verdict:
         step = t.step("b", "1", f"act {name}", status.value)
     match status:
         case Status.PROVED:
-            return proved(f"m-{name}", step, grade=Grade.INSTANCES, over="1 point")
+            return trusted(f"m-{name}", step, grade=Grade.INSTANCES, over="1 point")
         case Status.SUPPORTED:
             return supported(f"m-{name}", step, samples=10)
         case Status.REFUTED:
@@ -130,7 +130,7 @@ def test_all_of_takes_the_weakest_grade_and_sizes_never_come_out_universal():
     assert declared.certificate.grade is Grade.BOUNDED and declared.certificate.over == "k = 1…3"
     one = all_of("one size", {"k=2": sizes["k=2"]})
     assert one.certificate.grade is Grade.UNIVERSAL
-    mixed = all_of("mixed", {"k=2": sizes["k=2"], "pt": proved("exact", grade=Grade.INSTANCES, over="1 point")})
+    mixed = all_of("mixed", {"k=2": sizes["k=2"], "pt": trusted("exact", grade=Grade.INSTANCES, over="1 point")})
     assert mixed.certificate.grade is Grade.INSTANCES and mixed.certificate.over == "1 point"
     nested = all_of("nested", {"sizes": auto, "k=1": sizes["k=1"]})
     assert nested.certificate.grade is Grade.BOUNDED
@@ -152,7 +152,7 @@ def test_all_of_lemmas_are_not_sizes_but_keep_the_weakest_grade():
     assert capped.certificate.grade is Grade.BOUNDED and capped.certificate.over == "n = 2"
     sizes = all_of("sizes", {"a": square, "b": triangle})
     assert all_of("lemma of sizes", {"s": sizes, "a": square}, lemmas=True).certificate.grade is Grade.BOUNDED
-    point = proved("exact", grade=Grade.INSTANCES, over="1 point")
+    point = trusted("exact", grade=Grade.INSTANCES, over="1 point")
     assert all_of("with a point", {"a": square, "p": point}, lemmas=True).certificate.grade is Grade.INSTANCES
 
 
@@ -165,7 +165,7 @@ def test_cross_checks_do_not_set_the_grade():
     from obligations.grading import cross_checked
 
     proof = smt.prove(claim("square", "x", lambda o, v: o.ge(v.x * v.x, 0)))
-    point = proved("exact", grade=Grade.INSTANCES, over="1 point")
+    point = trusted("exact", grade=Grade.INSTANCES, over="1 point")
     kept = cross_checked(proof, {"at a point": point, "sampled": supported("numpy", evaluated=10)})
     assert kept.status is Status.PROVED and kept.certificate.grade is Grade.UNIVERSAL
     assert kept.certificate.data["cross_checks"]["at a point"]["status"] == "proved"
@@ -179,6 +179,6 @@ def test_regrade_only_weakens():
     from checker.kernel.model import Grade
     from checker.kernel.verdicts import regrade
 
-    p = proved("m", grade=Grade.BOUNDED, over="K ≤ 6")
+    p = trusted("m", grade=Grade.BOUNDED, over="K ≤ 6")
     assert regrade(p, Grade.UNIVERSAL, "").certificate.grade is Grade.BOUNDED
     assert regrade(p, Grade.INSTANCES, "3 points").certificate.over == "3 points"

@@ -45,7 +45,7 @@ def test_case_1_data_files_and_outside_modules_are_in_the_cache_key(tmp_path):
         with timed() as t:
             step = t.step("exact", "python", "compare", str(value < helper_outside.LIMIT))
         if value < helper_outside.LIMIT:
-            return proved("comparison", step, grade=Grade.INSTANCES, over="the shipped value")
+            return trusted("comparison", step, grade=Grade.INSTANCES, over="the shipped value")
         return unknown("comparison", f"{value} is not below {helper_outside.LIMIT}", step)
     """)}, files={"data/value.txt": b"3"})
     args = ("--package", "datacat", "check", "--format", "json", "--jobs", "1", "-q")
@@ -196,7 +196,7 @@ def test_case_7_obligation_output_never_reaches_the_report(tmp_path):
         subprocess.run(["echo", "from a child"], check=True)
         with timed() as t:
             step = t.step("exact", "python", "noop", "true")
-        return proved("noise", step, grade=Grade.INSTANCES, over="1 point")
+        return trusted("noise", step, grade=Grade.INSTANCES, over="1 point")
     """)})
     out = cli(tmp_path, "--package", "printcat", "check", "--format", "json", "--jobs", "1", "-q")
     assert out.returncode == 0, out.stderr
