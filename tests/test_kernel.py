@@ -210,3 +210,19 @@ def test_a_finite_domain_enumerated_whole_is_universal_and_a_failing_point_refut
     assert w.status is Status.REFUTED and w.certificate.witness == {"n": "45"}
     unbounded = claim("n >= 0", "n:nat", lambda o, v: o.ge(v.n, 0))
     assert exact.enumerate_domain(unbounded).status is Status.UNKNOWN
+
+
+def test_an_asymptotic_theorem_is_refuted_by_its_computed_limit_and_never_proved_when_false():
+    """A declared limit theorem: the true one is proved; a false one (ratio → 1/√2, not 1) is refuted
+    with the computed limit, re-checked against the declared theorem by recomputing it."""
+    sp = symbolic.sympy()
+    n = sp.Symbol("n", positive=True)
+    true = symbolic.limit_claim("n/(n+1) → 1", lambda: (n / (n + 1), n, sp.oo, 1))
+    false = symbolic.limit_claim("n/(√2 n + 1) → 1", lambda: (n / (sp.sqrt(2) * n + 1), n, sp.oo, 1))
+    assert _run(lambda ctx: symbolic.decide(true, "sympy limit"), theorem=true).status is Status.PROVED
+    r = _run(lambda ctx: symbolic.decide(false, "sympy limit"), theorem=false)
+    assert r.status is Status.REFUTED and r.certificate.witness == {"computed": "sqrt(2)/2"}
+    # the same false limit as a step of a proof of another theorem is not a refutation of that theorem
+    other = _run(lambda ctx: all_of("mixed", {"limit": symbolic.decide(false, "sympy"), "z3": smt.prove(RELU_LIP, ctx)}),
+                 theorem=RELU_LIP)
+    assert other.status is Status.UNKNOWN

@@ -12,13 +12,14 @@ what was simplified to what.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
 from checker.backends import CannotDecide
 from checker.kernel.model import Grade, Step, Verdict
 from checker.kernel import proof as kernel
-from checker.kernel.verdicts import proved_by, timed, unknown
+from checker.kernel.verdicts import proved_by, refuted, timed, unknown
 
 NAME = "symbolic"
 
@@ -318,3 +319,102 @@ def conclude(method: str, checks: list[tuple[bool, Step]], **data: Any) -> Verdi
     fact = kernel.issue([f"sympy: {s.action}" for s in steps], Grade.UNIVERSAL, "", [
         kernel.Entry("simplification", f"{s.backend} {s.version}: {s.action} → {s.answer}") for s in steps])
     return proved_by(method, fact, *steps, **data)
+
+# ------------------------------------------------------------------ theorems sympy settles
+
+
+class SymbolicClaim:
+    """A theorem sympy settles: ``lim_{var → to} expr = expected`` (an asymptotic written as the
+    limit of a ratio) or ``expr = 0`` (an identity). Declared as an obligation's ``theorem``, it is
+    what a proof must establish and what a computed value must contradict to refute it.
+
+    ``build`` returns the sympy objects (``(expr, var, to, expected)`` for a limit, ``(expr,)`` for an
+    identity) when first needed, so that declaring the theorem imports no sympy. Its identity for the
+    kernel (:attr:`subject`) is sympy's exact form of them."""
+
+    variables: tuple[str, ...] = ()
+    hypotheses: tuple[Any, ...] = ()
+
+    def __init__(self, name: str, kind: str, build: Callable[[], tuple], direction: str | None = None) -> None:
+        if kind not in ("limit", "zero"):
+            raise ValueError(f"a symbolic claim is a 'limit' or a 'zero', not {kind!r}")
+        self.name, self.kind, self._build, self.direction = name, kind, build, direction
+        self._parts: tuple | None = None
+
+    def __repr__(self) -> str:
+        return f"SymbolicClaim({self.name!r}, {self.kind})"
+
+    def parts(self) -> tuple:
+        if self._parts is None:
+            sp = sympy()
+            built = tuple(self._build())
+            if len(built) != (4 if self.kind == "limit" else 1):
+                raise ValueError(f"{self.name}: a {self.kind} claim builds {'(expr, var, to, expected)' if self.kind == 'limit' else '(expr,)'}")
+            self._parts = tuple(sp.sympify(x) for x in built)
+        return self._parts
+
+    @property
+    def expr(self) -> Any:
+        return self.parts()[0]
+
+    @property
+    def subject(self) -> str:
+        sp = sympy()
+        return f"(sympy-{self.kind} {self.name!r} " + " ".join(sp.srepr(x) for x in self.parts()) + f" {self.direction!r})"
+
+    def text(self) -> str:
+        sp = sympy()
+        if self.kind == "limit":
+            expr, var, to, expected = self.parts()
+            return f"lim_({sp.sstr(var)} → {sp.sstr(to)}) {sp.sstr(expr)} = {sp.sstr(expected)}"
+        return f"{sp.sstr(self.expr)} = 0"
+
+    def step(self) -> tuple[bool, Step]:
+        if self.kind == "limit":
+            expr, var, to, expected = self.parts()
+            return limit_step(expr, var, to, expected, f"{self.name}: {self.text()}", self.direction)
+        return zero_step(self.expr, f"{self.name}: {self.text()}")
+
+    def recheck(self, witness: Mapping[str, str]) -> bool | None:
+        """Is ``witness`` (``{"computed": value}``) what sympy computes for this claim, rigorously
+        different from the claimed value? Recomputed here, independently of the run that found it."""
+        ok, step = self.step()
+        refutes = step.detail.get("refutes")
+        if ok:
+            return False
+        if not refutes:
+            return None
+        return str(refutes.get("computed")) == str(witness.get("computed"))
+
+
+def limit_claim(name: str, build: Callable[[], tuple], direction: str | None = None) -> SymbolicClaim:
+    """The theorem ``lim_{var → to} expr = expected``; ``build()`` returns ``(expr, var, to, expected)``."""
+    return SymbolicClaim(name, "limit", build, direction)
+
+
+def zero_claim(name: str, build: Callable[[], Any]) -> SymbolicClaim:
+    """The theorem ``expr = 0`` (an identity in the free symbols of ``expr``); ``build()`` returns ``expr``."""
+    return SymbolicClaim(name, "zero", lambda: (build(),))
+
+
+def decide(theorem: SymbolicClaim, method: str, lemmas: Sequence[tuple[bool, Step]] = (), **data: Any) -> Verdict:
+    """Settle a :class:`SymbolicClaim`: ``proved`` (a kernel fact about it) when its step and every
+    lemma step reduce; ``refuted`` when sympy computes a value rigorously different from the claimed
+    one while every lemma step holds (the witness is that value, re-checked against the declared
+    theorem by recomputing it); ``unknown`` otherwise, naming what did not reduce."""
+    ok, step = theorem.step()
+    steps = [s for _, s in lemmas] + [step]
+    failed_lemmas = [s.action for good, s in lemmas if not good]
+    if ok and not failed_lemmas:
+        fact = kernel.issue(theorem.subject, Grade.UNIVERSAL, "", [
+            kernel.Entry("simplification", f"{s.backend} {s.version}: {s.action} → {s.answer}") for s in steps],
+            name=theorem.name)
+        return proved_by(method, fact, *steps, claim=theorem.name, **data)
+    refutes = step.detail.get("refutes")
+    if refutes and not failed_lemmas:
+        sides = {k: str(v) for k, v in refutes.items()}
+        return refuted(f"{method}; refuted by the computed value (rigorous enclosure of the difference)",
+                       {"computed": str(refutes["computed"])}, sides, *steps, claim=theorem.name, **data)
+    if failed_lemmas:
+        return unknown(method, "a lemma step did not reduce: " + "; ".join(failed_lemmas), *steps, **data)
+    return unknown(method, f"sympy could not decide {theorem.text()} (got {step.answer})", *steps, **data)

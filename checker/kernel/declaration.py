@@ -33,16 +33,23 @@ def _where(fn: Callable[..., Any]) -> tuple[str, int]:
     return code.co_filename, code.co_firstlineno
 
 
+def _backend_claim(value: Any) -> bool:
+    """A claim another backend states and re-checks itself (a sympy limit): it has ``recheck`` and a
+    ``subject`` (looked up on the class: building the subject may import the backend's library)."""
+    return callable(getattr(value, "recheck", None)) and hasattr(type(value), "subject")
+
+
 def _build_claims(claims: Sequence[Any] | Callable[[], Sequence[Any]]) -> tuple[Claim, ...]:
     """The declared claims, built now when given as a function (so that a claim failing to build
     is its obligation's error, not its module's)."""
     built = claims() if callable(claims) else claims
-    if isinstance(built, Claim):
+    if isinstance(built, Claim) or _backend_claim(built):
         built = (built,)
     out = tuple(built)
     for c in out:
-        if not isinstance(c, Claim):
-            raise TypeError(f"claims must be checker.kernel.claims.Claim values, got {type(c).__name__} ({c!r:.60})")
+        if not isinstance(c, Claim) and not _backend_claim(c):
+            raise TypeError(f"claims must be checker.claims.Claim values (or a backend's claim, such as "
+                            f"symbolic.limit_claim), got {type(c).__name__} ({c!r:.60})")
     return out
 
 
@@ -129,7 +136,7 @@ def obligation(
             stated = _build_claims(theorem)
         except Exception as exc:  # noqa: BLE001
             return reject(f"the theorem fails to build ({type(exc).__name__}: {exc})", "fix the theorem claim, or its builder")
-        built = stated + tuple(c for c in built if c not in stated)
+        built = tuple(c for c in stated if isinstance(c, Claim)) + tuple(c for c in built if c not in stated)
         if not (fn.__doc__ or "").strip():
             warning = DeclarationWarning(
                 module, at, id,

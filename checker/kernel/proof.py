@@ -63,6 +63,8 @@ def subject_of(claim: Claim | str) -> str:
     but printing alike are the same claim; a claim that cannot be printed is its name, marked)."""
     if isinstance(claim, str):
         return claim
+    if not hasattr(claim, "formula") and isinstance(getattr(claim, "subject", None), str):
+        return claim.subject  # a claim another backend states (a sympy limit), with its own exact form
     from checker.kernel.printing import print_claim
 
     return print_claim(claim).canonical
@@ -105,7 +107,7 @@ def _caller_module(depth: int) -> str:
 
 
 def issue(claims: Claim | str | Sequence[Claim | str], grade: Grade, over: str, ledger: Iterable[Entry],
-          *, assumes: Iterable[Claim | str] = ()) -> Fact:
+          *, assumes: Iterable[Claim | str] = (), name: str | None = None) -> Fact:
     """A backend rule's fact: ``claims`` hold over ``grade``/``over``, resting on ``ledger``, relative to
     the lemma claims ``assumes`` (instances of them were given to the solver). Backends only."""
     caller = _caller_module(1)
@@ -115,7 +117,7 @@ def issue(claims: Claim | str | Sequence[Claim | str], grade: Grade, over: str, 
     items = [claims] if isinstance(claims, str) or not isinstance(claims, Sequence) else list(claims)
     if not items:
         raise KernelError("a fact is about at least one claim")
-    names = tuple(c if isinstance(c, str) else c.name for c in items)
+    names = (name,) if name else tuple(c if isinstance(c, str) else c.name for c in items)
     return Fact(_SEAL, frozenset(subject_of(c) for c in items), names, grade, over, tuple(ledger),
                 frozenset(subject_of(c) for c in assumes))
 

@@ -117,26 +117,34 @@ def test_symbolic_terms_agree_with_exact_terms(entry, point):
 
 
 def test_a_wrong_limit_is_refuted_with_the_computed_limit():
-    """lim √2·(1 + 1/x) = √2, not 1: the limit step is decisive and the certificate carries √2
-    and a rigorous enclosure of √2 − 1 away from 0."""
+    """lim √2·(1 + 1/x) = √2, not 1: declared as the theorem, the limit is refuted with √2 and a
+    rigorous enclosure of √2 − 1 away from 0; as a step of some other proof it only makes that
+    proof unknown ("a proof step is false")."""
     sp = symbolic.sympy()
     x = sp.Symbol("x", positive=True)
-    v = symbolic.conclude("limit", [symbolic.limit_step(sp.sqrt(2) * (1 + 1 / x), x, sp.oo, 1, "lim = 1")])
-    assert v.status is Status.REFUTED
+    theorem = symbolic.limit_claim("lim = 1", lambda: (sp.sqrt(2) * (1 + 1 / x), x, sp.oo, 1))
+    v = symbolic.decide(theorem, "limit")
+    assert v.status is Status.REFUTED and v.certificate.witness == {"computed": "sqrt(2)"}
     assert v.certificate.sides["computed"] == "sqrt(2)" and v.certificate.sides["claimed"] == "1"
+    assert theorem.recheck(v.certificate.witness) is True and theorem.recheck({"computed": "2"}) is False
+    step = symbolic.conclude("limit", [symbolic.limit_step(sp.sqrt(2) * (1 + 1 / x), x, sp.oo, 1, "lim = 1")])
+    assert step.status is Status.UNKNOWN and "a proof step is false" in step.certificate.reason
+    assert symbolic.decide(symbolic.limit_claim("lim = 1", lambda: (1 + 1 / x, x, sp.oo, 1)), "limit").status is Status.PROVED
     right = symbolic.conclude("limit", [symbolic.limit_step(1 + 1 / x, x, sp.oo, 1, "lim = 1")])
     assert right.status is Status.PROVED
 
 
-def test_a_nonzero_residual_refutes_only_when_it_is_decisive():
-    """A constant residual enclosed away from 0 refutes; a residual at a caller's rational point
-    refutes with that point; a residual with free symbols and no points stays unknown."""
+def test_a_nonzero_residual_is_a_false_step_only_when_it_is_decisive():
+    """A constant residual enclosed away from 0, or a residual at a caller's rational point, is a
+    false step (the proof is unknown, with the enclosure); declared as the theorem (zero_claim), the
+    constant residual refutes it; a residual with free symbols and no points stays unknown."""
     sp = symbolic.sympy()
     x = sp.Symbol("x", positive=True)
     const = symbolic.conclude("c", [symbolic.zero_step(sp.exp(sp.pi) - 23, "e^π = 23")])
-    assert const.status is Status.REFUTED and "enclosure of computed − claimed" in const.certificate.sides
+    assert const.status is Status.UNKNOWN and "enclosure of computed − claimed" in const.certificate.reason
+    assert symbolic.decide(symbolic.zero_claim("e^π = 23", lambda: sp.exp(sp.pi) - 23), "c").status is Status.REFUTED
     pointed = symbolic.conclude("p", [symbolic.zero_step(x**2 - x, "x² = x", at=[{x: 1}, {x: 2}])])
-    assert pointed.status is Status.REFUTED and "2" in pointed.certificate.witness["at"]
+    assert pointed.status is Status.UNKNOWN and "2" in pointed.certificate.data["false_step"]["at"]
     free = symbolic.conclude("f", [symbolic.zero_step(x**2 - x, "x² = x")])
     assert free.status is Status.UNKNOWN and "computed nothing decisive" in free.certificate.reason
     tiny = symbolic.conclude("t", [symbolic.zero_step(sp.sqrt(2) ** 2 - 2, "√2² = 2")])
