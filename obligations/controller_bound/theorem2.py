@@ -10,7 +10,7 @@ from checker import Expect, Source, obligation
 from checker.backends import sampling, smt, symbolic
 from checker.claims import claim
 from checker.kernel.model import Grade
-from checker.kernel.verdicts import all_of, proved, regrade, supported, timed, unknown, with_data
+from checker.kernel.verdicts import all_of, regrade, supported, timed, unknown
 from obligations.controller_bound.network import c1, c2, policy, unpruned
 
 #: The sizes a z3 proof of the scalar case covers (the source's theorems are about matrices).

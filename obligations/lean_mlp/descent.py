@@ -56,7 +56,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
 from checker.claims import claim
 

@@ -20,7 +20,7 @@ from typing import Any
 from checker import Expect, Source, obligation
 from checker.backends import exact, interval, smt, symbolic
 from checker.claims import Claim, claim
-from checker.kernel.verdicts import all_of, unknown, with_data
+from checker.kernel.verdicts import all_of, with_data
 from obligations.lean_mlp import lipschitz
 from obligations.lean_mlp.lipschitz import HIDDEN, INPUT, LIP_DIMS, LIP_SHAPE, Slot, segment_claim
 

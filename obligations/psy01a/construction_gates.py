@@ -127,7 +127,7 @@ def frozen_gates_on_construction(ctx):
 
     Method: exact rational forward passes count the zero gates and the margins at each input
     (a statement about these 8 points of each network: grade ``instances``); the checker's own
-    frozen-gate certificate (``stress.frozen_gate_bounds``) is run at the same inputs and must
+    frozen-gate certificate (``stress_certificates.frozen_gate_bounds``) is run at the same inputs and must
     return the trivial bracket with its reason. Repeated for each of the three involutions.
 
     Survives mutation: SIGMA = Fraction(1, 5): the zero gates make the frozen-gate bracket trivial at every noise level, so another σ gives the same verdict

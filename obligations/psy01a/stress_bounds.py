@@ -35,10 +35,8 @@ import math
 
 from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
-from checker.kernel.declare import declare_bound
-from checker.backends import exact, interval, sampling, smt, symbolic
+from checker.backends import interval, sampling, smt, symbolic
 from checker.claims import claim
-from checker.kernel.model import derive_seed
 from checker.kernel.verdicts import all_of, fmt, supported, timed, trusted, unknown, with_data
 from obligations.grading import cross_checked
 from obligations.psy01a import cue

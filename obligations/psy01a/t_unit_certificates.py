@@ -57,7 +57,7 @@ def frozen_gates_on_t_unit_networks(ctx):
     not look at which gates can reach the output; restricting it to gates with a path to the
     head would certify these networks exactly.
 
-    Method: ``stress.frozen_gate_bounds`` (arb balls, Interval.Phi) at 4 seeded inputs of
+    Method: ``stress_certificates.frozen_gate_bounds`` (arb balls, Interval.Phi) at 4 seeded inputs of
     each network; Φ(t/σ) enclosed rigorously; lower ≤ Φ(t/σ) ≤ upper compared between exact
     rationals.
 
