@@ -519,25 +519,79 @@ def print_claims(claims: Iterable[Any]) -> tuple[PrintedClaim, ...]:
 # A number standing alone in prose: not part of a name (z0, ℝ^{2K}, x_1), a section label or a date.
 _PROSE_NUMBER = re.compile(r"(?<![\w.^_{/])(\d+(?:\.\d+)?(?:/\d+)?)(?![\w}]|\.\d)")
 
+# A reference to a part of a document: "Theorem 2", "Theorem 4.2", "Eq. (10)", "layers 1 then 2",
+# "parts 1–3", "Section 3.1 and 3.2". Its numbers name things; they are not constants of a claim.
+_REFERENCE = re.compile(
+    r"\b(?:theorems?|thms?|lemmas?|lems?|corollar(?:y|ies)|cors?|propositions?|props?|definitions?|defs?|remarks?|"
+    r"examples?|exs?|sections?|secs?|§|equations?|eqs?|figures?|figs?|tables?|appendi(?:x|ces)|apps?|algorithms?|"
+    r"algs?|assumptions?|conjectures?|claims?|steps?|parts?|layers?|chapters?|items?|cases?|lines?|conditions?|"
+    r"comments?|questions?|hypothes[ie]s|footnotes?|pages?|pp?)\.?\s*"
+    r"\(?\d+(?:\.\d+)*[a-z]?\)?(?:\s*(?:,|and|or|then|to|–|-|&)\s*\(?\d+(?:\.\d+)*[a-z]?\)?)*",
+    re.IGNORECASE)
+
 
 def prose_numbers(statement: str) -> list[str]:
-    """Numbers of a statement's prose, leaving out enumerators such as ``(2)``."""
-    return _PROSE_NUMBER.findall(re.sub(r"\(\d+\)", " ", statement))
+    """Numbers of a statement's prose, leaving out enumerators such as ``(2)`` and references
+    such as ``Theorem 4.2`` or ``layers 1 then 2``."""
+    text = _REFERENCE.sub(lambda m: " " * len(m.group()), statement)
+    return _PROSE_NUMBER.findall(re.sub(r"\(\d+\)", " ", text))
 
 
-def prose_warnings(statement: str, claims: Iterable[PrintedClaim]) -> list[str]:
+def checked_texts(certificate: Mapping[str, Any] | None, over: str = "") -> list[str]:
+    """What a result records it checked, as texts whose numbers count as checked: the grade's
+    family of sizes or points (``K = 2…6``, ``n = 256, 512``), each step's description, and the keys
+    of the tables in its steps and data (a loop writes its bound there: ``n=256``). Values are
+    results, not what was checked, and are left out."""
+    out = [over] if over else []
+
+    def keys(value: Any, depth: int = 0) -> None:
+        if depth > 6:
+            return
+        if isinstance(value, Mapping):
+            for k, v in value.items():
+                out.append(str(k))
+                keys(v, depth + 1)
+        elif isinstance(value, (list, tuple)):
+            for v in value[:200]:
+                keys(v, depth + 1)
+
+    cert = certificate or {}
+    for step in cert.get("steps") or ():
+        if isinstance(step, Mapping):
+            out.append(str(step.get("action") or ""))
+            keys(step.get("detail"))
+    keys(cert.get("data"))
+    return out
+
+
+def _numbers_in(texts: Iterable[str]) -> set[Fraction]:
+    found: set[Fraction] = set()
+    for t in texts:
+        for token in _PROSE_NUMBER.findall(t.replace("=", " = ")):
+            try:
+                found.add(Fraction(token))
+            except (ValueError, ZeroDivisionError):
+                pass
+    return found
+
+
+def prose_warnings(statement: str, claims: Iterable[PrintedClaim], checked: Iterable[str] = ()) -> list[str]:
     """Numbers of the statement text that occur in no printed claim (0 and 1 are always allowed):
-    ``≤ 2·…`` in prose while the code checks ``3·…`` is caught here."""
+    ``≤ 2·…`` in prose while the code checks ``3·…`` is caught here. A number also counts when the
+    result records that it checked it (``checked``: :func:`checked_texts` — the family of sizes a
+    loop covered, ``n = 256, 512``), and references (``Theorem 2``, ``layers 1 then 2``) are not
+    numbers of the claim."""
     printed = [c for c in claims if c.error is None]
     if not printed:
         return []
     constants: set[Fraction] = set()
     for c in printed:
         constants |= c.numbers()
+    known = constants | _numbers_in(checked)
     out = []
     for token in dict.fromkeys(prose_numbers(statement)):
         value = Fraction(token)
-        if value in constants or value in (0, 1):
+        if value in known or value in (0, 1):
             continue
         out.append(f"the statement says {token}, which occurs in none of the checked claims "
                    f"(their constants: {', '.join(sorted({_num_text(x) for x in constants if x not in (0, 1)}, key=_sort_key)) or 'none'})")
