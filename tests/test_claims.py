@@ -83,3 +83,34 @@ def test_formula_is_the_implication_and_premise_the_conjunction():
     assert RELU_HOMOGENEOUS.term_values(exact.OPS, v) == {"lhs": 0, "rhs": -1}
     bare = RELU_HOMOGENEOUS.without("t>=0")
     assert bare.premise(exact.OPS, v) is True and bare.formula(exact.OPS, v) is False
+
+
+@pytest.mark.parametrize("formula, says", [
+    (lambda o, v: o.le(max(v.x, v.y), 1), "Python's max() compares claim terms"),
+    (lambda o, v: o.le(min(v.x, v.y), 1), "write o.min(a, b, …)"),
+    (lambda o, v: o.le(abs(v.x), 1), "write o.abs(x)"),
+    (lambda o, v: o.le(float(v.x), 1), "float() of a claim term"),
+    (lambda o, v: o.le(round(v.x), 1), "round() of a claim term"),
+    (lambda o, v: o.le(v.x * 0.1, 1), "write o.q(1, 10)"),
+    (lambda o, v: o.le(v.x, 1) if v.x > 0 else o.le(v.x, 2), "write o.ite(condition, a, b)"),
+    (lambda o, v: o.le(v.x, 1) and o.le(v.y, 1), "write o.and_(…)"),
+])
+def test_python_builtins_on_terms_are_a_clear_error_naming_the_op(formula, says):
+    """max/min/abs/float/round/if/and on a term, or a float constant, is rejected when the claim is
+    built — a TypeError naming the op to use and the line — instead of a bare Z3Exception later."""
+    from checker.kernel.errors import ClaimMisuse
+
+    with pytest.raises(ClaimMisuse) as info:
+        claim("misused", "x y", formula)
+    assert says in str(info.value) and "claim 'misused', conclusion" in str(info.value)
+    assert isinstance(info.value, TypeError)
+
+
+def test_the_same_claim_written_with_the_ops_builds():
+    """Written with o.max, o.abs, o.q and o.ite it is a claim, and z3 decides it."""
+    from checker.backends import smt
+    from checker.kernel.model import Context, Status
+
+    c = claim("fine", "x y", lambda o, v: o.le(o.ite(o.gt(v.x, 0), o.abs(v.x), o.q(1, 10) * v.y), o.max(o.abs(v.x), o.abs(v.y))),
+              hypotheses={"y ≥ 0": lambda o, v: o.ge(v.y, 0)})
+    assert smt.prove(c, Context("t", 0, 10.0)).status is Status.PROVED

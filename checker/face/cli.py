@@ -427,11 +427,15 @@ def cmd_lean(args: argparse.Namespace) -> ExitCode:
 def cmd_init(args: argparse.Namespace) -> ExitCode:
     from checker.face.scaffold import init
 
+    from checker.face.scaffold import install_hint
+
     root = Path.cwd()
     for path in init(args.name, root):
         print(f"wrote {path.relative_to(root)}")
     print(f"next: 'obligations check' here (one proved, one refuted claim), 'python -m pytest', "
           f"then write your own claims in {args.name}/")
+    print(f"in a fresh environment: 'pip install {install_hint()}' (the checker, which is on no package index), "
+          f"then 'pip install -e .' here (registers the catalogue)")
     return ExitCode.OK
 
 

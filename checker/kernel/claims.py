@@ -36,6 +36,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping
 
+from checker.kernel.errors import ClaimMisuse
+
 Formula = Callable[[Any, "Env"], Any]
 
 
@@ -239,6 +241,118 @@ class Claim:
         return self.derive(f"{self.name}-without-{hypothesis}", hypotheses=kept)
 
 
+# ------------------------------------------------------------------ misuse of Python on terms
+
+_BUILTIN_ADVICE = (
+    (re.compile(r"(?<![\w.])max\s*\("), "Python's max() compares claim terms with >, which has no truth value "
+     "in z3 or intervals: write o.max(a, b, …)"),
+    (re.compile(r"(?<![\w.])min\s*\("), "Python's min() compares claim terms with <, which has no truth value "
+     "in z3 or intervals: write o.min(a, b, …)"),
+    (re.compile(r"(?<![\w.])sorted\s*\("), "sorted() compares claim terms: use o.max / o.min"),
+    (re.compile(r"^\s*(if|elif|while)\b|\bif\b.*\belse\b"), "an if on a claim term has no truth value in z3 or "
+     "intervals: write o.ite(condition, a, b), the condition with o.le/o.lt/…"),
+    (re.compile(r"\b(and|or|not)\b"), "Python's and/or/not on claim formulas: write o.and_(…), o.or_(…), o.not_(…)"),
+)
+
+
+def _bool_advice() -> str:
+    """What the claim's line did that asked a term for a truth value (read from its source line)."""
+    import linecache
+    import sys
+
+    frame = sys._getframe(2)
+    line = linecache.getline(frame.f_code.co_filename, frame.f_lineno)
+    for pattern, advice in _BUILTIN_ADVICE:
+        if pattern.search(line):
+            return f"{advice} ({frame.f_code.co_filename}:{frame.f_lineno})"
+    return ("a claim term was used as a truth value (an if, and/or/not, max/min, a chained comparison): "
+            "use o.ite, o.and_/o.or_/o.not_, o.max/o.min, and compare with o.le/o.lt/o.eq/…"
+            f" ({frame.f_code.co_filename}:{frame.f_lineno})")
+
+
+class _Probe:
+    """A stand-in for a term, run through each part of a claim once when it is built: arithmetic
+    and comparisons give probes again; what only a concrete number can do — a truth value (``if``,
+    Python's ``max``/``min``), ``abs()``, ``float()``, ``int()``, ``round()`` — or a float constant
+    raises :class:`ClaimMisuse` naming the op to write instead."""
+
+    __slots__ = ()
+
+    def _op(self, other: Any = None) -> _Probe:
+        if isinstance(other, float):
+            exact = Fraction(other).limit_denominator(10**6)
+            raise ClaimMisuse(f"the float {other!r} in a claim is inexact in every backend and the backends would "
+                              f"disagree on it: write o.q({exact.numerator}, {exact.denominator})")
+        return _PROBE
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _op
+    __truediv__ = __rtruediv__ = __pow__ = __rpow__ = __mod__ = __rmod__ = _op
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = __and__ = __rand__ = __or__ = __ror__ = _op  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]
+
+    def __neg__(self) -> _Probe: return _PROBE
+    def __pos__(self) -> _Probe: return _PROBE
+    def __invert__(self) -> _Probe: return _PROBE
+
+    def __bool__(self) -> bool:
+        raise ClaimMisuse(_bool_advice())
+
+    def __abs__(self) -> _Probe:
+        raise ClaimMisuse("Python's abs() on a claim term is not interpreted by z3: write o.abs(x)")
+
+    def __float__(self) -> float:
+        raise ClaimMisuse("float() of a claim term: a term is exact (a rational, a z3 term, an interval); keep it "
+                          "a term, and write constants with o.q(num, den)")
+
+    def __int__(self) -> int:
+        raise ClaimMisuse("int() of a claim term: write o.floor(x) or o.ceil(x), or type the variable (\"n:int\")")
+
+    __index__ = __int__
+    __trunc__ = __int__
+
+    def __round__(self, ndigits: Any = None) -> Any:
+        raise ClaimMisuse("round() of a claim term: write o.floor(x + o.q(1, 2)) or compare with o.le")
+
+    def __floor__(self) -> Any:
+        raise ClaimMisuse("math.floor() of a claim term: write o.floor(x)")
+
+    def __ceil__(self) -> Any:
+        raise ClaimMisuse("math.ceil() of a claim term: write o.ceil(x)")
+
+
+_PROBE = _Probe()
+
+
+class _ProbeOps:
+    """Every op gives a probe; the connectives and comparisons too."""
+
+    name = "probe"
+
+    def __getattr__(self, op: str) -> Any:
+        if op.startswith("__"):
+            raise AttributeError(op)
+        return lambda *xs, **kw: _PROBE
+
+
+def misuse(c: Claim) -> str | None:
+    """Where ``c`` applies Python's own ``max``/``min``/``abs``/``float``/``if`` to a term or uses a
+    float constant, what to write instead; ``None`` when no part does. A part that fails for any
+    other reason (an op only some backends interpret) is left to the backends."""
+    env = Env({x: _PROBE for x in c.variables})
+    parts = [("conclusion", c.conclusion), *((f"hypothesis {h.name!r}", h.formula) for h in c.hypotheses),
+             *((f"term {t.name!r}", t.formula) for t in c.terms)]
+    for where, formula in parts:
+        try:
+            formula(_ProbeOps(), env)
+        except ClaimMisuse as exc:
+            return f"claim {c.name!r}, {where}: {exc}"
+        except RecursionError:
+            continue
+        except Exception:  # noqa: BLE001 - only the misuses above are this check's business
+            continue
+    return None
+
+
 def claim(
     name: str,
     variables: str | Iterable[str],
@@ -269,7 +383,7 @@ def claim(
         if lo is not None and hi is not None and lo > hi:
             raise ValueError(f"claim {name!r}: the domain of {var!r} is empty ({dom.describe()})")
     doms = tuple(by_name[n] for n in names)
-    return Claim(
+    built = Claim(
         name=name,
         variables=names,
         conclusion=conclusion,
@@ -279,3 +393,7 @@ def claim(
         derived=derived,
         realiser=realiser,
     )
+    problem = misuse(built)
+    if problem is not None:
+        raise ClaimMisuse(problem)
+    return built
