@@ -87,3 +87,13 @@ def test_the_shipped_catalogue_prose_has_no_missing_constant():
 
     out = cli("check", *warned, "--jobs", "1", "-q", "--no-baseline")
     assert out.returncode == 0 and "warning" not in out.stderr, out.stderr
+
+
+def test_a_checked_size_does_not_excuse_an_unrelated_constant():
+    """The 2 of '≤ 2·‖z − z'‖_∞' is still missing from a claim that checks 3, even though the
+    grade's family 'K = 2…6' holds a 2: only the same use (K = 2) is covered."""
+    three = print_claim(claim("c", "x y", lambda o, v: o.le(o.abs(v.x), 3 * o.abs(v.y))))
+    statement = "For K = 2 classes, |m(z, y) − m(z', y)| ≤ 2·‖z − z'‖_∞."
+    found = prose_warnings(statement, [three], ["K = 2…6 classes, every label"])
+    assert len(found) == 1 and "says 2" in found[0]
+    assert prose_warnings("For K = 2 classes, |x| ≤ 3·|y|.", [three], ["K = 2…6 classes"]) == []

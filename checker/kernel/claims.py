@@ -334,22 +334,67 @@ class _ProbeOps:
         return lambda *xs, **kw: _PROBE
 
 
+def _probe_part(formula: Formula, variables: tuple[str, ...]) -> str | None:
+    """What a part does with a term that only a concrete number can do (the op to write instead),
+    found by running it once on stand-in terms; ``None`` when nothing (or when it fails for any
+    other reason: an op only some backends interpret is the backends' business)."""
+    try:
+        formula(_ProbeOps(), Env({x: _PROBE for x in variables}))
+    except ClaimMisuse as exc:
+        return str(exc)
+    except Exception:  # noqa: BLE001 - only the misuses above are this check's business
+        return None
+    except RecursionError:
+        return None
+    return None
+
+
+def _float_constants(code: Any) -> list[float]:
+    """The float literals of a function's code (and of the functions and lambdas written in it)."""
+    out = []
+    for const in getattr(code, "co_consts", ()):
+        if isinstance(const, float):
+            out.append(const)
+        elif hasattr(const, "co_consts"):
+            out += _float_constants(const)
+    return out
+
+
+def _guarded(claim_name: str, where: str, formula: Formula, variables: tuple[str, ...]) -> Formula:
+    """``formula``, such that an exception a backend meets while interpreting it is explained when
+    the cause is Python applied to a term — ``max(a, b)`` on z3 terms raises a bare
+    ``Z3Exception``: then :class:`ClaimMisuse` names the op to write, chained to the original.
+    The explanation is found once per part, only after a failure: building a claim runs nothing."""
+    found: list[str | None] = []
+
+    def part(o: Any, v: Env) -> Any:
+        try:
+            return formula(o, v)
+        except ClaimMisuse:
+            raise
+        except Exception as exc:
+            if not found:
+                found.append(_probe_part(formula, variables))
+            if found[0] is not None:
+                raise ClaimMisuse(f"claim {claim_name!r}, {where}: {found[0]}") from exc
+            raise
+
+    part.__wrapped__ = formula  # type: ignore[attr-defined]
+    part.__name__ = getattr(formula, "__name__", "part")
+    part.__qualname__ = getattr(formula, "__qualname__", "part")
+    return part
+
+
 def misuse(c: Claim) -> str | None:
-    """Where ``c`` applies Python's own ``max``/``min``/``abs``/``float``/``if`` to a term or uses a
-    float constant, what to write instead; ``None`` when no part does. A part that fails for any
-    other reason (an op only some backends interpret) is left to the backends."""
-    env = Env({x: _PROBE for x in c.variables})
+    """Where ``c`` applies Python's own ``max``/``min``/``abs``/``float``/``if`` to a term or mixes
+    in a float constant, what to write instead; ``None`` when no part does. Runs every part once
+    on stand-in terms (so it may cost what the claim's parts cost)."""
     parts = [("conclusion", c.conclusion), *((f"hypothesis {h.name!r}", h.formula) for h in c.hypotheses),
              *((f"term {t.name!r}", t.formula) for t in c.terms)]
     for where, formula in parts:
-        try:
-            formula(_ProbeOps(), env)
-        except ClaimMisuse as exc:
-            return f"claim {c.name!r}, {where}: {exc}"
-        except RecursionError:
-            continue
-        except Exception:  # noqa: BLE001 - only the misuses above are this check's business
-            continue
+        problem = _probe_part(getattr(formula, "__wrapped__", formula), c.variables)
+        if problem is not None:
+            return f"claim {c.name!r}, {where}: {problem}"
     return None
 
 
@@ -383,17 +428,21 @@ def claim(
         if lo is not None and hi is not None and lo > hi:
             raise ValueError(f"claim {name!r}: the domain of {var!r} is empty ({dom.describe()})")
     doms = tuple(by_name[n] for n in names)
-    built = Claim(
+    parts = [("conclusion", conclusion), *((f"hypothesis {k!r}", f) for k, f in (hypotheses or {}).items()),
+             *((f"term {k!r}", f) for k, f in (terms or {}).items())]
+    for where, formula in parts:
+        floats = _float_constants(getattr(formula, "__code__", None))
+        if floats:
+            exact = Fraction(floats[0]).limit_denominator(10**6)
+            raise ClaimMisuse(f"claim {name!r}, {where}: the float {floats[0]!r} is inexact in every backend and the "
+                              f"backends would disagree on it: write o.q({exact.numerator}, {exact.denominator})")
+    return Claim(
         name=name,
         variables=names,
-        conclusion=conclusion,
-        hypotheses=tuple(Part(k, f) for k, f in (hypotheses or {}).items()),
-        terms=tuple(Part(k, f) for k, f in (terms or {}).items()),
+        conclusion=_guarded(name, "conclusion", conclusion, names),
+        hypotheses=tuple(Part(k, _guarded(name, f"hypothesis {k!r}", f, names)) for k, f in (hypotheses or {}).items()),
+        terms=tuple(Part(k, _guarded(name, f"term {k!r}", f, names)) for k, f in (terms or {}).items()),
         domains=doms if any(d != REAL for d in doms) else (),
         derived=derived,
         realiser=realiser,
     )
-    problem = misuse(built)
-    if problem is not None:
-        raise ClaimMisuse(problem)
-    return built
