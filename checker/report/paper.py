@@ -285,12 +285,14 @@ def statement_text(latex: str) -> str:
 
 def constant_warnings(env: Environment, rows: Sequence[Mapping[str, Any]]) -> list[str]:
     """Numbers of the paper's statement that occur in none of the linked results' checked claims
-    (nor in what those results record they checked): the prose check, against the paper's own text."""
+    (nor in what those results record they checked): the prose check, against the paper's own text.
+    Where a linked result declares no claim (its discharge checks its statement directly), there is
+    no formula to compare its part of the statement with, and nothing is said."""
     from checker.kernel.printing import PrintedClaim, checked_texts, prose_warnings
 
-    claims = [PrintedClaim.from_json(c) for r in rows for c in (r.get("claims") or ())]
-    if not claims:
+    if not rows or any(not r.get("claims") for r in rows):
         return []
+    claims = [PrintedClaim.from_json(c) for r in rows for c in (r.get("claims") or ())]
     checked = [t for r in rows for t in checked_texts(r.get("certificate"), r.get("grade_over") or "")]
     return prose_warnings(statement_text(env.text), claims, checked)
 
