@@ -254,6 +254,25 @@ def test_catalogue_table_compiles_in_one_and_two_columns_without_overfull_boxes(
     assert "longtable" in source and "\\if@twocolumn" in source  # one file, either layout
 
 
+@pytest.mark.slow
+@_NO_PDFLATEX
+def test_a_real_catalogue_check_compiles_in_one_and_two_columns(tmp_path: Path):
+    """`obligations check --format latex` on the whole default catalogue (a real run, not the
+    snapshot's statuses), each form, in article and twocolumn article: 0 errors, 0 overfull boxes."""
+    from tests.helpers import cli
+
+    for flag in ("", "--latex-compact", "--latex-detail"):
+        out = cli("check", "-q", "--no-baseline", "--jobs", "2", "--format", "latex", *([flag] if flag else []),
+                  "-o", str(tmp_path / "table.tex"), timeout=1800)
+        assert out.returncode == 0, out.stderr[-2000:]
+        assert "warning" not in out.stderr  # the shipped catalogue checks without a prose warning
+        for options in ("", "twocolumn"):
+            source = (f"\\documentclass[{options}]{{article}}\n\\usepackage[T1]{{fontenc}}\n"
+                      "\\usepackage{booktabs,longtable,array,amssymb}\n\\begin{document}\n\\input{table}\n\\end{document}\n")
+            log = _pdflatex(tmp_path, f"doc{flag}{options}", source)
+            assert _overfull(log) == [], (flag, options, _overfull(log)[:5])
+
+
 def test_every_status_that_is_not_proved_or_refuted_shows_its_reason_in_every_format():
     """unknown, timeout, error and supported rows carry a one-line reason in the table (also
     without --wide), Markdown, every LaTeX form, JUnit and HTML; proved and refuted rows carry none."""
