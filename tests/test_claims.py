@@ -83,3 +83,49 @@ def test_formula_is_the_implication_and_premise_the_conjunction():
     assert RELU_HOMOGENEOUS.term_values(exact.OPS, v) == {"lhs": 0, "rhs": -1}
     bare = RELU_HOMOGENEOUS.without("t>=0")
     assert bare.premise(exact.OPS, v) is True and bare.formula(exact.OPS, v) is False
+
+
+@pytest.mark.parametrize("formula, says", [
+    (lambda o, v: o.le(max(v.x, v.y), 1), "Python's max() compares claim terms"),
+    (lambda o, v: o.le(min(v.x, v.y), 1), "write o.min(a, b, …)"),
+    (lambda o, v: o.le(float(v.x), 1), "float() of a claim term"),
+    (lambda o, v: o.le(round(v.x), 1), "round() of a claim term"),
+    (lambda o, v: o.le(v.x, 1) if v.x > 0 else o.le(v.x, 2), "write o.ite(condition, a, b)"),
+    (lambda o, v: o.le(v.x, 1) and o.le(v.y, 1), "write o.and_(…)"),
+])
+def test_python_builtins_on_terms_are_a_clear_error_naming_the_op(formula, says):
+    """max/min/float/round/if/and on a term: where z3 fails on it (a bare Z3Exception or
+    TypeError), the error is a ClaimMisuse (a TypeError) naming the op to write and the line,
+    chained to the original; building the claim runs nothing."""
+    from checker.backends import smt
+    from checker.kernel.errors import ClaimMisuse
+    from checker.kernel.model import Context
+
+    c = claim("misused", "x y", formula)
+    with pytest.raises(ClaimMisuse) as info:
+        smt.prove(c, Context("t", 0, 10.0))
+    assert says in str(info.value) and "claim 'misused', conclusion" in str(info.value)
+    assert isinstance(info.value, TypeError) and info.value.__cause__ is not None
+    if "max" in says or "ite" in says:
+        assert "test_claims.py:" in str(info.value)  # the line that does it
+
+
+def test_a_float_constant_is_refused_when_the_claim_is_built():
+    """0.1·x is inexact in every backend (Fraction × float is a float; z3 reads 0.1 as 1/10): the
+    claim is refused at once, with the rational to write."""
+    from checker.kernel.errors import ClaimMisuse
+
+    with pytest.raises(ClaimMisuse, match=r"the float 0\.1 .* write o\.q\(1, 10\)"):
+        claim("tenth", "x", lambda o, v: o.le(v.x * 0.1, 1))
+    with pytest.raises(ClaimMisuse, match=r"hypothesis 'h'.*o\.q\(1, 2\)"):
+        claim("half", "x", lambda o, v: o.le(v.x, 1), hypotheses={"h": lambda o, v: o.ge(v.x, 0.5)})
+
+
+def test_the_same_claim_written_with_the_ops_builds():
+    """Written with o.max, o.abs, o.q and o.ite it is a claim, and z3 decides it."""
+    from checker.backends import smt
+    from checker.kernel.model import Context, Status
+
+    c = claim("fine", "x y", lambda o, v: o.le(o.ite(o.gt(v.x, 0), o.abs(v.x), o.q(1, 10) * v.y), o.max(o.abs(v.x), o.abs(v.y))),
+              hypotheses={"y ≥ 0": lambda o, v: o.ge(v.y, 0)})
+    assert smt.prove(c, Context("t", 0, 10.0)).status is Status.PROVED

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 
 from checker.face.lean import default_dir
 from tests.helpers import ROOT, cli
@@ -150,3 +151,101 @@ def test_the_wheel_lists_every_package_and_ships_lean_refs():
     assert on_disk <= set(setuptools["packages"]), sorted(on_disk - set(setuptools["packages"]))
     assert setuptools["package-dir"]["obligations.lean_refs"] == "lean_refs"
     assert "*.lean" in setuptools["package-data"]["obligations.lean_refs"]
+
+
+def _offline_build_tools() -> str | None:
+    """Why the scaffold cannot be built here without a network (None: it can)."""
+    import importlib.util
+
+    try:
+        import setuptools
+    except ImportError:
+        return "setuptools is not installed (pip install '.[test]' installs it)"
+    major, minor = (int(x) for x in setuptools.__version__.split(".")[:2])
+    if (major, minor) < (70, 1) and importlib.util.find_spec("wheel") is None:
+        return "setuptools < 70.1 needs the wheel package to build offline (pip install '.[test]' installs it)"
+    return None
+
+
+@pytest.mark.skipif(_offline_build_tools() is not None, reason=str(_offline_build_tools()))
+def test_the_scaffold_installs_and_runs_in_a_fresh_venv_without_a_network(tmp_path: Path):
+    """A fresh venv that has the third-party libraries but not the checker: `obligations init
+    mypaper` (the installed checker), `pip install --no-index -e .` of the scaffold succeeds (it
+    names no distribution pip cannot resolve), the checker installs from this checkout as the
+    scaffold's pyproject says, then the venv's own `obligations check` and `python -m pytest` pass
+    and the catalogue is found from another folder through its entry point."""
+    import sysconfig
+
+    deps = tmp_path / "deps"  # the libraries of this environment, without the checker itself
+    deps.mkdir()
+    for entry in Path(sysconfig.get_paths()["purelib"]).iterdir():
+        if entry.name.startswith(("pruned_relu", "__editable__", "__pycache__")) or entry.suffix == ".pth":
+            continue
+        (deps / entry.name).symlink_to(entry)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    Path(site, "_libraries.pth").write_text(str(deps) + "\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["PIP_NO_INDEX"] = "1"  # nothing may be downloaded
+    project = tmp_path / "mypaper-proofs"
+    project.mkdir()
+
+    made = cli("init", "mypaper", cwd=project)
+    assert made.returncode == 0, made.stderr
+    assert "pruned-relu-obligations" not in (project / "pyproject.toml").read_text().split("dependencies = ")[1].split("\n")[0]
+    assert f"pip install {ROOT}" in (project / "pyproject.toml").read_text() and f"pip install {ROOT}" in made.stdout
+
+    def run(*cmd: str, cwd: Path = project) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(list(cmd), cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+
+    pip = [str(python), "-m", "pip", "install", "-q", "--no-index", "--no-build-isolation", "--disable-pip-version-check"]
+    scaffold = run(*pip, "-e", ".")
+    assert scaffold.returncode == 0, scaffold.stdout + scaffold.stderr
+    engine = run(*pip, "-e", str(ROOT))
+    assert engine.returncode == 0, engine.stdout + engine.stderr
+
+    check = run(str(venv / "bin" / "obligations"), "check", "-q", "--jobs", "1")
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "mypaper.relu_lipschitz  proved ∀" in check.stdout and "refuted" in check.stdout
+    tests = run(str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider")
+    assert tests.returncode == 0 and "2 passed" in tests.stdout, tests.stdout + tests.stderr
+    registered = run(str(python), "-c", "from checker.face.plugins import catalogue_packages; print(catalogue_packages())",
+                     cwd=tmp_path)
+    assert "mypaper" in registered.stdout, registered.stderr
+
+
+def test_ci_runs_exactly_the_readme_test_command_in_parallel():
+    """The README's test command (Quick start, the second command) is the last line of .ci/run,
+    and it runs the suite in parallel (-n auto)."""
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick = readme[readme.index("## Quick start"):readme.index("## Check your own paper")]
+    commands = re.findall(r"```sh\n(.*?)\n```", quick, re.S)
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()[-1]
+    assert commands[1] == ci
+    assert ci.endswith("python -m pytest -n auto")
+
+
+def test_run_obligation_finds_an_obligation_whatever_its_id_prefix(tmp_path: Path):
+    """checker.testing.run_obligation finds `bft17.margin` declared in package `mypkg` (the
+    configured catalogue), as `obligations check` does; an unknown id names where it looked."""
+    (tmp_path / "mypkg").mkdir()
+    (tmp_path / "mypkg" / "__init__.py").write_text(
+        "from checker import Expect, Source, obligation\n"
+        "from checker.backends import smt\nfrom checker.claims import claim\n"
+        "C = claim('c', 'x', lambda o, v: o.ge(o.abs(v.x), 0))\n"
+        "@obligation(id='bft17.margin', source=Source('bft17.tex', 'Lemma 1'), statement='|x| ≥ 0.',\n"
+        "            scope='over ℝ (z3)', expect=Expect.HOLDS, claims=(C,))\n"
+        "def margin(ctx):\n    '''|x| ≥ 0, by z3.'''\n    return smt.prove(C, ctx)\n", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n[tool.obligations]\npackages = ['mypkg']\n")
+    code = ("from checker.testing import run_obligation\nprint(run_obligation('bft17.margin').status.value)\n"
+            "try:\n    run_obligation('bft17.nothing')\nexcept LookupError as exc:\n    print(exc)\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    first, second = out.stdout.splitlines()[:2]
+    assert first == "proved"
+    assert "no obligation 'bft17.nothing' in 'mypkg'" in second and "package='NAME'" in second

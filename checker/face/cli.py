@@ -21,7 +21,7 @@ from checker.kernel.errors import CheckerError, SchemaError, UsageError
 from checker.kernel.model import Outcome, Result
 from checker.face.plugins import Command
 
-BUILTIN_COMMANDS = frozenset({"list", "check", "audit", "report", "show", "lean", "init"})
+BUILTIN_COMMANDS = frozenset({"list", "check", "audit", "report", "show", "lean", "init", "paper"})
 DEFAULT_FORMAT = "table"
 
 
@@ -83,6 +83,8 @@ def build_parser(commands: Sequence[Command] = ()) -> argparse.ArgumentParser:
     def render_options(q: argparse.ArgumentParser) -> None:
         q.add_argument("--wide", action="store_true", help="table: every column (source, claim, scope, method), nothing cut")
         q.add_argument("--latex-detail", action="store_true", help="latex: the long table (full claims, methods, scopes)")
+        q.add_argument("--latex-compact", action="store_true",
+                       help="latex: shorten claims, methods and labels at a word boundary (never inside a number or formula)")
 
     ck = sub.add_parser("check", help="discharge obligations and print the status table")
     ck.add_argument("patterns", nargs="*", metavar="PATTERN", help="id prefixes (default: all)")
@@ -127,6 +129,14 @@ def build_parser(commands: Sequence[Command] = ()) -> argparse.ArgumentParser:
     it = sub.add_parser("init", help="scaffold a catalogue package for your own paper in this folder")
     it.add_argument("name", metavar="NAME", help="the package name, e.g. mypaper")
 
+    pp = sub.add_parser("paper", help="the paper's theorems against their obligations: coverage, status macros for LaTeX")
+    pp.add_argument("paper", metavar="PAPER.tex", help="the paper's main LaTeX file (the files it \\inputs are read too)")
+    pp.add_argument("--from", dest="report", metavar="REPORT.json", help="take the statuses from a JSON report instead of running")
+    pp.add_argument("--macros", metavar="FILE",
+                    help="where to write the \\obstatus macros (default: PAPER-obstatus.tex beside the paper)")
+    pp.add_argument("--strict", action="store_true", help="exit 1 when a theorem-like environment has no obligation")
+    run_options(pp)
+
     for command in commands:
         command.configure(sub.add_parser(command.name, help=command.help))
     return p
@@ -155,7 +165,9 @@ def exit_code_for(results: Sequence[Result]) -> ExitCode:
     return ExitCode.FAILED if any(r.outcome in bad for r in results) else ExitCode.OK
 
 
-def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
+def _run(args: argparse.Namespace, patterns: Sequence[str], catalogue=None, exact: bool = False) -> list[Result]:
+    """Discharge the obligations whose ids start with ``patterns`` (``exact``: whose ids are
+    ``patterns``) of ``catalogue`` (default: the run's packages, discovered now)."""
     from pathlib import Path
 
     from checker.run import schedule
@@ -164,8 +176,11 @@ def _run(args: argparse.Namespace, patterns: Sequence[str]) -> list[Result]:
 
     # A whole-catalogue check discharges nearly every module: the worker template imports them
     # (and the libraries they use) while this process does.
-    catalogue = _catalogue(args, warm_template=not patterns)
-    chosen = catalogue.select(patterns, include_slow=args.slow or bool(getattr(args, "id", None)))
+    if catalogue is None:
+        catalogue = _catalogue(args, warm_template=not patterns)
+    chosen = catalogue.select(patterns, include_slow=args.slow or bool(getattr(args, "id", None)) or exact)
+    if exact:
+        chosen = tuple(ob for ob in chosen if ob.id in set(patterns))
     config = RunConfig(jobs=args.jobs, timeout_s=args.timeout, memory_mib=args.memory, seed=args.seed, slow=args.slow,
                        audit=bool(getattr(args, "audit", False)))
     progress = None if args.quiet else _progress()
@@ -247,7 +262,7 @@ def cmd_check(args: argparse.Namespace) -> ExitCode:
     before = baseline.load(compare_with) if compare_with else None
     _check_outputs(args.output, args.save_baseline)
     results = _run(args, args.patterns)
-    text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail)
+    text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail, latex_compact=args.latex_compact)
     if args.output:
         atomic_write(args.output, text)
     else:
@@ -266,11 +281,12 @@ def cmd_check(args: argparse.Namespace) -> ExitCode:
 
 def _warn_prose(results: Sequence[Result]) -> None:
     """Warn where a number of the statement occurs in none of the checked claims."""
-    from checker.kernel.printing import PrintedClaim, prose_warnings
+    from checker.kernel.printing import PrintedClaim, checked_texts, prose_warnings
 
     for r in results:
         if r.claims:
-            for w in prose_warnings(r.statement, [PrintedClaim.from_json(c) for c in r.claims]):
+            checked = checked_texts(r.certificate.to_json(), r.grade_over)
+            for w in prose_warnings(r.statement, [PrintedClaim.from_json(c) for c in r.claims], checked):
                 print(f"warning: {r.id}: {w}", file=sys.stderr)
 
 
@@ -283,7 +299,7 @@ def cmd_audit(args: argparse.Namespace) -> ExitCode:
     args.audit = True
     _check_outputs(args.output)
     results = _run(args, args.patterns)
-    text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail)
+    text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail, latex_compact=args.latex_compact)
     if args.output:
         atomic_write(args.output, text)
     else:
@@ -325,7 +341,7 @@ def cmd_report(args: argparse.Namespace) -> ExitCode:
 
     _check_outputs(args.output)
     results = read_json(_read_text(args.report))
-    text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail)
+    text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail, latex_compact=args.latex_compact)
     if args.output:
         atomic_write(args.output, text)
     else:
@@ -362,6 +378,43 @@ def cmd_show(args: argparse.Namespace) -> ExitCode:
     return exit_code_for([result])
 
 
+def cmd_paper(args: argparse.Namespace) -> ExitCode:
+    """``paper PAPER.tex``: the paper's theorem-like environments against the obligations linked
+    to them (:mod:`checker.report.paper`): coverage on stdout, the status macros into a file."""
+    from checker.report import paper as papers
+    from checker.report.reports import read_json, to_document
+
+    paper = papers.read_paper(args.paper)
+    macros = args.macros or str(paper.path.with_name(paper.path.stem + "-obstatus.tex"))
+    _check_outputs(macros)
+    if args.report:
+        results = read_json(_read_text(args.report))
+        named = [i for e in paper.environments for i in e.named]
+        unknown = [i for i in named if i not in {r.id for r in results}]
+    else:
+        catalogue = _catalogue(args)
+        triples = [(ob.id, ob.source.file, ob.source.label) for ob in catalogue.obligations]
+        wanted, unknown = papers.linked_ids(paper, triples)
+        # with their ancestors, so that "rests on …" reports their real statuses (as show does)
+        by_id = {ob.id: ob for ob in catalogue.obligations}
+        todo, ids = list(wanted), []
+        while todo:
+            ob_id = todo.pop()
+            if ob_id not in ids and ob_id in by_id:
+                ids.append(ob_id)
+                todo.extend(by_id[ob_id].uses)
+        args.quiet = args.quiet or not sys.stderr.isatty()
+        results = _run(args, ids, catalogue=catalogue, exact=True) if ids else []
+    cov = papers.coverage(paper, to_document(results), unknown)
+    sys.stdout.write(papers.render_coverage(cov))
+    atomic_write(macros, papers.render_macros(cov))
+    print(f"wrote {os.path.relpath(macros)}: \\obstatus and \\obstatusmark for "
+          f"{sum(1 for e in cov.entries if e.environment.label)} labels; \\input it in the paper's preamble")
+    uncovered = [e for e in cov.entries if not e.covered]
+    failed = cov.failing or cov.dangling or cov.unknown or (args.strict and uncovered)
+    return ExitCode.FAILED if failed else ExitCode.OK
+
+
 def cmd_lean(args: argparse.Namespace) -> ExitCode:
     from checker.face.lean import audit, default_dir
 
@@ -374,11 +427,15 @@ def cmd_lean(args: argparse.Namespace) -> ExitCode:
 def cmd_init(args: argparse.Namespace) -> ExitCode:
     from checker.face.scaffold import init
 
+    from checker.face.scaffold import install_hint
+
     root = Path.cwd()
     for path in init(args.name, root):
         print(f"wrote {path.relative_to(root)}")
     print(f"next: 'obligations check' here (one proved, one refuted claim), 'python -m pytest', "
           f"then write your own claims in {args.name}/")
+    print(f"in a fresh environment: 'pip install {install_hint()}' (the checker, which is on no package index), "
+          f"then 'pip install -e .' here (registers the catalogue)")
     return ExitCode.OK
 
 
@@ -408,7 +465,8 @@ def _apply_config(args: argparse.Namespace, config: Config) -> None:
             if args.format not in FORMATS:
                 raise UsageError(f"{config.path}: [tool.obligations] format = {args.format!r} "
                                  f"is not one of {', '.join(FORMATS)}")
-    needs_catalogue = args.command in {"list", "check", "audit", "lean"} or (args.command == "show" and not args.report)
+    needs_catalogue = args.command in {"list", "check", "audit", "lean"} or (
+        args.command in ("show", "paper") and not args.report)
     try:
         args.packages = resolve_packages(args.package, config)
     except UsageError:
@@ -499,6 +557,8 @@ def _dispatch(args: argparse.Namespace, plugins: dict[str, Command]) -> int:
             return cmd_report(args)
         case "init":
             return cmd_init(args)
+        case "paper":
+            return cmd_paper(args)
         case name if name in plugins:
             return int(plugins[name].run(args))
     raise UsageError(f"unknown command {args.command!r}")

@@ -4,6 +4,11 @@ It writes, into the current directory, a package ``NAME/`` with one claim that z
 that it refutes (with a witness re-checked in exact rationals), a test of both, and a
 ``pyproject.toml`` registering the catalogue (entry point ``obligations.catalogues``) and
 configuring ``obligations check`` (``[tool.obligations]``). Nothing existing is overwritten.
+
+The scaffold does not depend on the checker by name: the checker is not on a package index, so
+``pip install -e .`` in a fresh environment could not resolve it. Its ``pyproject.toml`` and the
+command's last line say how to install the checker instead — from the checkout or wheel the running
+checker was installed from, when that is known (:func:`install_hint`).
 """
 
 from __future__ import annotations
@@ -28,7 +33,11 @@ name = "{name}"
 version = "0.1.0"
 description = "Proof obligations of {name}"
 requires-python = ">=3.11"
-dependencies = ["{engine}"]
+# The checker ({engine}) is installed on its own, not listed here: it is not on a package index,
+# so pip could not resolve it by name. Install it into this project's environment first, from its
+# checkout or a wheel built from it:
+#     pip install {install}
+dependencies = []
 
 [project.optional-dependencies]
 test = ["pytest>=8"]
@@ -68,7 +77,7 @@ rationals, intervals, numpy). See the claim reference (docs/claims.md of the che
 
 from checker import Expect, Source, obligation
 from checker.backends import smt
-from checker.kernel.claims import claim
+from checker.claims import claim
 
 RELU_LIPSCHITZ = claim("relu-1-lipschitz", "x y",
                        lambda o, v: o.le(o.abs(o.relu(v.x) - o.relu(v.y)), o.abs(v.x - v.y)))
@@ -128,9 +137,30 @@ __pycache__/
 '''
 
 
-def files(name: str) -> dict[str, str]:
-    """The scaffold: relative path → text."""
-    values = {"name": name, "engine": ENGINE_DISTRIBUTION}
+def install_hint() -> str:
+    """How to install the running checker elsewhere: the checkout or wheel it was installed from
+    (its ``direct_url.json``), else the checkout it runs from, else a placeholder path."""
+    import importlib.metadata
+    import json
+    from urllib.parse import unquote, urlparse
+
+    try:
+        direct = importlib.metadata.distribution(ENGINE_DISTRIBUTION).read_text("direct_url.json")
+        url = json.loads(direct or "{}").get("url", "")
+    except (importlib.metadata.PackageNotFoundError, ValueError, OSError):
+        url = ""
+    if url.startswith("file://"):
+        return unquote(urlparse(url).path)
+    here = Path(__file__).resolve().parents[2]
+    if (here / "pyproject.toml").is_file() and (here / "checker").is_dir():
+        return str(here)
+    return "/path/to/pruned-relu-obligations   (a checkout, or the .whl that 'pip wheel' builds from it)"
+
+
+def files(name: str, install: str | None = None) -> dict[str, str]:
+    """The scaffold: relative path → text. ``install`` is what the pyproject tells to ``pip
+    install`` for the checker (default: :func:`install_hint`)."""
+    values = {"name": name, "engine": ENGINE_DISTRIBUTION, "install": install or install_hint()}
     return {
         "pyproject.toml": _PYPROJECT.format(**values),
         f"{name}/__init__.py": _INIT.format(**values),

@@ -36,6 +36,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping
 
+from checker.kernel.errors import ClaimMisuse
+
 Formula = Callable[[Any, "Env"], Any]
 
 
@@ -239,6 +241,163 @@ class Claim:
         return self.derive(f"{self.name}-without-{hypothesis}", hypotheses=kept)
 
 
+# ------------------------------------------------------------------ misuse of Python on terms
+
+_BUILTIN_ADVICE = (
+    (re.compile(r"(?<![\w.])max\s*\("), "Python's max() compares claim terms with >, which has no truth value "
+     "in z3 or intervals: write o.max(a, b, …)"),
+    (re.compile(r"(?<![\w.])min\s*\("), "Python's min() compares claim terms with <, which has no truth value "
+     "in z3 or intervals: write o.min(a, b, …)"),
+    (re.compile(r"(?<![\w.])sorted\s*\("), "sorted() compares claim terms: use o.max / o.min"),
+    (re.compile(r"^\s*(if|elif|while)\b|\bif\b.*\belse\b"), "an if on a claim term has no truth value in z3 or "
+     "intervals: write o.ite(condition, a, b), the condition with o.le/o.lt/…"),
+    (re.compile(r"\b(and|or|not)\b"), "Python's and/or/not on claim formulas: write o.and_(…), o.or_(…), o.not_(…)"),
+)
+
+
+def _bool_advice() -> str:
+    """What the claim's line did that asked a term for a truth value (read from its source line)."""
+    import linecache
+    import sys
+
+    frame = sys._getframe(2)
+    line = linecache.getline(frame.f_code.co_filename, frame.f_lineno)
+    for pattern, advice in _BUILTIN_ADVICE:
+        if pattern.search(line):
+            return f"{advice} ({frame.f_code.co_filename}:{frame.f_lineno})"
+    return ("a claim term was used as a truth value (an if, and/or/not, max/min, a chained comparison): "
+            "use o.ite, o.and_/o.or_/o.not_, o.max/o.min, and compare with o.le/o.lt/o.eq/…"
+            f" ({frame.f_code.co_filename}:{frame.f_lineno})")
+
+
+class _Probe:
+    """A stand-in for a term, run through each part of a claim once when it is built: arithmetic
+    and comparisons give probes again; what only a concrete number can do — a truth value (``if``,
+    Python's ``max``/``min``), ``abs()``, ``float()``, ``int()``, ``round()`` — or a float constant
+    raises :class:`ClaimMisuse` naming the op to write instead."""
+
+    __slots__ = ()
+
+    def _op(self, other: Any = None) -> _Probe:
+        if isinstance(other, float):
+            exact = Fraction(other).limit_denominator(10**6)
+            raise ClaimMisuse(f"the float {other!r} in a claim is inexact in every backend and the backends would "
+                              f"disagree on it: write o.q({exact.numerator}, {exact.denominator})")
+        return _PROBE
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _op
+    __truediv__ = __rtruediv__ = __pow__ = __rpow__ = __mod__ = __rmod__ = _op
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = __and__ = __rand__ = __or__ = __ror__ = _op  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]
+
+    def __neg__(self) -> _Probe: return _PROBE
+    def __pos__(self) -> _Probe: return _PROBE
+    def __invert__(self) -> _Probe: return _PROBE
+
+    def __bool__(self) -> bool:
+        raise ClaimMisuse(_bool_advice())
+
+    def __abs__(self) -> _Probe:
+        raise ClaimMisuse("Python's abs() on a claim term is not interpreted by z3: write o.abs(x)")
+
+    def __float__(self) -> float:
+        raise ClaimMisuse("float() of a claim term: a term is exact (a rational, a z3 term, an interval); keep it "
+                          "a term, and write constants with o.q(num, den)")
+
+    def __int__(self) -> int:
+        raise ClaimMisuse("int() of a claim term: write o.floor(x) or o.ceil(x), or type the variable (\"n:int\")")
+
+    __index__ = __int__
+    __trunc__ = __int__
+
+    def __round__(self, ndigits: Any = None) -> Any:
+        raise ClaimMisuse("round() of a claim term: write o.floor(x + o.q(1, 2)) or compare with o.le")
+
+    def __floor__(self) -> Any:
+        raise ClaimMisuse("math.floor() of a claim term: write o.floor(x)")
+
+    def __ceil__(self) -> Any:
+        raise ClaimMisuse("math.ceil() of a claim term: write o.ceil(x)")
+
+
+_PROBE = _Probe()
+
+
+class _ProbeOps:
+    """Every op gives a probe; the connectives and comparisons too."""
+
+    name = "probe"
+
+    def __getattr__(self, op: str) -> Any:
+        if op.startswith("__"):
+            raise AttributeError(op)
+        return lambda *xs, **kw: _PROBE
+
+
+def _probe_part(formula: Formula, variables: tuple[str, ...]) -> str | None:
+    """What a part does with a term that only a concrete number can do (the op to write instead),
+    found by running it once on stand-in terms; ``None`` when nothing (or when it fails for any
+    other reason: an op only some backends interpret is the backends' business)."""
+    try:
+        formula(_ProbeOps(), Env({x: _PROBE for x in variables}))
+    except ClaimMisuse as exc:
+        return str(exc)
+    except Exception:  # noqa: BLE001 - only the misuses above are this check's business
+        return None
+    except RecursionError:
+        return None
+    return None
+
+
+def _float_constants(code: Any) -> list[float]:
+    """The float literals of a function's code (and of the functions and lambdas written in it)."""
+    out = []
+    for const in getattr(code, "co_consts", ()):
+        if isinstance(const, float):
+            out.append(const)
+        elif hasattr(const, "co_consts"):
+            out += _float_constants(const)
+    return out
+
+
+def _guarded(claim_name: str, where: str, formula: Formula, variables: tuple[str, ...]) -> Formula:
+    """``formula``, such that an exception a backend meets while interpreting it is explained when
+    the cause is Python applied to a term — ``max(a, b)`` on z3 terms raises a bare
+    ``Z3Exception``: then :class:`ClaimMisuse` names the op to write, chained to the original.
+    The explanation is found once per part, only after a failure: building a claim runs nothing."""
+    found: list[str | None] = []
+
+    def part(o: Any, v: Env) -> Any:
+        try:
+            return formula(o, v)
+        except ClaimMisuse:
+            raise
+        except Exception as exc:
+            if not found:
+                found.append(_probe_part(formula, variables))
+            if found[0] is not None:
+                raise ClaimMisuse(f"claim {claim_name!r}, {where}: {found[0]}") from exc
+            raise
+
+    part.__wrapped__ = formula  # type: ignore[attr-defined]
+    part.__name__ = getattr(formula, "__name__", "part")
+    part.__qualname__ = getattr(formula, "__qualname__", "part")
+    return part
+
+
+def misuse(c: Claim) -> str | None:
+    """Where ``c`` applies Python's own ``max``/``min``/``abs``/``float``/``if`` to a term or mixes
+    in a float constant, what to write instead; ``None`` when no part does. Runs every part once
+    on stand-in terms (so it may cost what the claim's parts cost)."""
+    parts = [("conclusion", c.conclusion), *((f"hypothesis {h.name!r}", h.formula) for h in c.hypotheses),
+             *((f"term {t.name!r}", t.formula) for t in c.terms)]
+    for where, formula in parts:
+        problem = _probe_part(getattr(formula, "__wrapped__", formula), c.variables)
+        if problem is not None:
+            return f"claim {c.name!r}, {where}: {problem}"
+    return None
+
+
 def claim(
     name: str,
     variables: str | Iterable[str],
@@ -269,12 +428,20 @@ def claim(
         if lo is not None and hi is not None and lo > hi:
             raise ValueError(f"claim {name!r}: the domain of {var!r} is empty ({dom.describe()})")
     doms = tuple(by_name[n] for n in names)
+    parts = [("conclusion", conclusion), *((f"hypothesis {k!r}", f) for k, f in (hypotheses or {}).items()),
+             *((f"term {k!r}", f) for k, f in (terms or {}).items())]
+    for where, formula in parts:
+        floats = _float_constants(getattr(formula, "__code__", None))
+        if floats:
+            exact = Fraction(floats[0]).limit_denominator(10**6)
+            raise ClaimMisuse(f"claim {name!r}, {where}: the float {floats[0]!r} is inexact in every backend and the "
+                              f"backends would disagree on it: write o.q({exact.numerator}, {exact.denominator})")
     return Claim(
         name=name,
         variables=names,
-        conclusion=conclusion,
-        hypotheses=tuple(Part(k, f) for k, f in (hypotheses or {}).items()),
-        terms=tuple(Part(k, f) for k, f in (terms or {}).items()),
+        conclusion=_guarded(name, "conclusion", conclusion, names),
+        hypotheses=tuple(Part(k, _guarded(name, f"hypothesis {k!r}", f, names)) for k, f in (hypotheses or {}).items()),
+        terms=tuple(Part(k, _guarded(name, f"term {k!r}", f, names)) for k, f in (terms or {}).items()),
         domains=doms if any(d != REAL for d in doms) else (),
         derived=derived,
         realiser=realiser,

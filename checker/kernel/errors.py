@@ -15,3 +15,8 @@ class UsageError(CheckerError, ValueError):
 
 class SchemaError(CheckerError, ValueError):
     """A JSON report cannot be read back (wrong schema version or missing fields)."""
+
+
+class ClaimMisuse(CheckerError, TypeError):
+    """A claim applies Python's own ``max``/``min``/``abs``/``float``/``if`` to a term, or mixes in a
+    float constant: something only one backend could evaluate, if any (the message names the op to use)."""

@@ -22,7 +22,7 @@ import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 BOOL_OPS = frozenset({"le", "lt", "ge", "gt", "eq", "ne", "and", "or", "not", "implies", "is_int"})
 _COMPARE = {"le": ("≤", r"\le"), "lt": ("<", "<"), "ge": ("≥", r"\ge"), "gt": (">", ">"),
@@ -530,26 +530,119 @@ def print_claims(claims: Iterable[Any]) -> tuple[PrintedClaim, ...]:
 # A number standing alone in prose: not part of a name (z0, ℝ^{2K}, x_1), a section label or a date.
 _PROSE_NUMBER = re.compile(r"(?<![\w.^_{/])(\d+(?:\.\d+)?(?:/\d+)?)(?![\w}]|\.\d)")
 
+# A reference to a part of a document: "Theorem 2", "Theorem 4.2", "Eq. (10)", "layers 1 then 2",
+# "parts 1–3", "Section 3.1 and 3.2". Its numbers name things; they are not constants of a claim.
+_REFERENCE = re.compile(
+    r"\b(?:theorems?|thms?|lemmas?|lems?|corollar(?:y|ies)|cors?|propositions?|props?|definitions?|defs?|remarks?|"
+    r"examples?|exs?|sections?|secs?|§|equations?|eqs?|figures?|figs?|tables?|appendi(?:x|ces)|apps?|algorithms?|"
+    r"algs?|assumptions?|conjectures?|claims?|steps?|parts?|layers?|chapters?|items?|cases?|lines?|conditions?|"
+    r"comments?|questions?|hypothes[ie]s|footnotes?|pages?|pp?)\.?\s*"
+    r"\(?\d+(?:\.\d+)*[a-z]?\)?(?:\s*(?:,|and|or|then|to|–|-|&)\s*\(?\d+(?:\.\d+)*[a-z]?\)?)*",
+    re.IGNORECASE)
+
 
 def prose_numbers(statement: str) -> list[str]:
-    """Numbers of a statement's prose, leaving out enumerators such as ``(2)``."""
-    return _PROSE_NUMBER.findall(re.sub(r"\(\d+\)", " ", statement))
+    """Numbers of a statement's prose, leaving out enumerators such as ``(2)`` and references
+    such as ``Theorem 4.2`` or ``layers 1 then 2``."""
+    text = _REFERENCE.sub(lambda m: " " * len(m.group()), statement)
+    return _PROSE_NUMBER.findall(re.sub(r"\(\d+\)", " ", text))
 
 
-def prose_warnings(statement: str, claims: Iterable[PrintedClaim]) -> list[str]:
+def checked_texts(certificate: Mapping[str, Any] | None, over: str = "") -> list[str]:
+    """What a result records it checked, as texts whose numbers count as checked: the grade's
+    family of sizes or points (``K = 2…6``, ``n = 256, 512``), each step's description, and the keys
+    of the tables in its steps and data (a loop writes its bound there: ``n=256``). Values are
+    results, not what was checked, and are left out."""
+    out = [over] if over else []
+
+    def keys(value: Any, depth: int = 0) -> None:
+        if depth > 6:
+            return
+        if isinstance(value, Mapping):
+            for k, v in value.items():
+                out.append(str(k))
+                keys(v, depth + 1)
+        elif isinstance(value, (list, tuple)):
+            for v in value[:200]:
+                keys(v, depth + 1)
+
+    cert = certificate or {}
+    for step in cert.get("steps") or ():
+        if isinstance(step, Mapping):
+            out.append(str(step.get("action") or ""))
+            keys(step.get("detail"))
+    keys(cert.get("data"))
+    return out
+
+
+_LIST = r"\d+(?:\.\d+)?(?:/\d+)?(?:\s*(?:,|…|\.\.\.|–|-|and|or)\s*\d+(?:\.\d+)?(?:/\d+)?)*"
+_ASSIGNMENT = re.compile(r"(?<![\w])([A-Za-z][\w']*)\s*=\s*(" + _LIST + ")")
+
+
+def _assignments(text: str) -> set[str]:
+    """``name=value`` for every value a text gives a name: ``n = 256, 512`` and ``n=256``, a range
+    ``K = 2…6`` as each of 2, 3, …, 6."""
+    out: set[str] = set()
+    for m in _ASSIGNMENT.finditer(text):
+        name, values = m.group(1), m.group(2)
+        numbers = re.findall(r"\d+(?:\.\d+)?(?:/\d+)?", values)
+        out |= {f"{name}={Fraction(x)}" for x in numbers}
+        for lo, hi in re.findall(r"(\d+)\s*(?:…|\.\.\.)\s*(\d+)", values):
+            if 0 <= int(hi) - int(lo) <= 1000:
+                out |= {f"{name}={k}" for k in range(int(lo), int(hi) + 1)}
+    return out
+
+
+def _squeezed(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def _covered(statement: str, start: int, end: int, checked: Sequence[str], assigned: set[str]) -> bool:
+    """Whether what the result records it checked covers the number at ``statement[start:end]``:
+    the same name gives it the same value there (``n = 256, 512`` against a table key ``n=512``,
+    ``K = 6`` against the family ``K = 2…6``), or the number occurs there with the same word
+    beside it (``4 log n`` against a step ``4 log n − log 4``). A bare ``2`` of ``≤ 2·‖x‖`` is
+    never covered by an unrelated ``2`` (a size ``K = 2…6``)."""
+    token = statement[start:end]
+    for m in _ASSIGNMENT.finditer(statement):
+        if m.start(2) <= start and end <= m.end(2) and f"{m.group(1)}={Fraction(token)}" in assigned:
+            return True
+    right = re.match(r"\s*([A-Za-z]{2,})", statement[end:])
+    left = re.search(r"([A-Za-z]{2,})\s*$", statement[:start])
+    phrases = ([token + right.group(1)] if right else []) + ([left.group(1) + token] if left else [])
+    for phrase in phrases:
+        pattern = re.compile(r"(?<![\d.])" + re.escape(phrase) + r"(?![\d])") if phrase[0].isdigit() else \
+            re.compile(r"(?<![A-Za-z])" + re.escape(phrase) + r"(?![\d.])")
+        if any(pattern.search(t) for t in checked):
+            return True
+    return False
+
+
+def prose_warnings(statement: str, claims: Iterable[PrintedClaim], checked: Iterable[str] = ()) -> list[str]:
     """Numbers of the statement text that occur in no printed claim (0 and 1 are always allowed):
-    ``≤ 2·…`` in prose while the code checks ``3·…`` is caught here."""
+    ``≤ 2·…`` in prose while the code checks ``3·…`` is caught here. References (``Theorem 2``,
+    ``layers 1 then 2``) are not numbers of the claim; a number the result records it checked
+    (``checked``: :func:`checked_texts` — the family of sizes, a loop's table keys ``n=256``, a
+    step's ``4 log n``) counts where the statement uses it the same way (:func:`_covered`)."""
     printed = [c for c in claims if c.error is None]
     if not printed:
         return []
     constants: set[Fraction] = set()
     for c in printed:
         constants |= c.numbers()
-    out = []
-    for token in dict.fromkeys(prose_numbers(statement)):
+    squeezed = [_squeezed(t) for t in checked]
+    assigned = set().union(*(_assignments(t) for t in checked)) if squeezed else set()
+    text = _REFERENCE.sub(lambda m: " " * len(m.group()), statement)
+    text = re.sub(r"\(\d+\)", lambda m: " " * len(m.group()), text)
+    out, seen = [], set()
+    for m in _PROSE_NUMBER.finditer(text):
+        token = m.group(1)
         value = Fraction(token)
-        if value in constants or value in (0, 1):
+        if value in constants or value in (0, 1) or token in seen:
             continue
+        if _covered(statement, m.start(1), m.end(1), squeezed, assigned):
+            continue
+        seen.add(token)
         out.append(f"the statement says {token}, which occurs in none of the checked claims "
                    f"(their constants: {', '.join(sorted({_num_text(x) for x in constants if x not in (0, 1)}, key=_sort_key)) or 'none'})")
     return out

@@ -35,6 +35,65 @@ def _short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+_OPEN, _CLOSE = "([{⟨", ")]}⟩"
+# A space next to one of these is inside a formula (``x ≤ y``, ``a + b``): never a place to cut.
+_OPERATOR_EDGE = set("=<>≤≥≠≈+−-·×/*^_∘⊙→↦⇒⇔∈∉⊆⊂∧∨|‖⪰⪯≻≺≼≽∼~±∓÷")
+
+
+def _cut_points(text: str) -> list[int]:
+    """Indices of the spaces of ``text`` where a shortened text may end: between two words, or
+    after a ``,`` or ``;`` — never next to an operator, never inside what the LaTeX report
+    typesets as one formula (:func:`checker.report.texify.math_ranges`), never inside a number."""
+    from checker.report.texify import math_ranges
+
+    inside = set()
+    for start, end in math_ranges(text):
+        inside.update(range(start + 1, end))
+    out = []
+    for i, ch in enumerate(text):
+        if ch != " " or i == 0 or i + 1 >= len(text) or i in inside:
+            continue
+        before, after = text[i - 1], text[i + 1]
+        if before in _OPERATOR_EDGE or after in _OPERATOR_EDGE or before == " ":
+            continue
+        prev_word = text[:i].rsplit(" ", 1)[-1]
+        next_word = text[i + 1:].split(" ", 1)[0]
+        if before in ",;:" or _is_word(prev_word) or _is_word(next_word):
+            out.append(i)
+    return out
+
+
+def _is_word(token: str) -> bool:
+    """A prose word (two or more letters, perhaps with trailing punctuation): a safe neighbour for a cut."""
+    core = token.strip(".,;:!?()[]\"'")
+    return len(core) >= 2 and all(c.isalpha() or c in "-'" for c in core) and any(c.isalpha() for c in core)
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` (whitespace collapsed) in at most about ``limit`` characters: cut at a space between
+    words or after a comma (never inside a number or a formula: :func:`_cut_points`), brackets left
+    open by the cut closed after the ellipsis: ``the 3 checked sizes (Theorem 2, layer 2 at Θ_0, …)``.
+    Returned whole when it fits or when there is no allowed cut before ``limit``."""
+    text = " ".join(text.split())
+    if not limit or len(text) <= limit:
+        return text
+    points = [i for i in _cut_points(text) if i <= limit - 2]
+    if not points:
+        return text
+    # after a comma or semicolon (a whole list item) when that keeps most of the room
+    after_item = [i for i in points if text[i - 1] in ",;" and i >= 0.6 * limit]
+    cut = after_item[-1] if after_item else points[-1]
+    head = text[:cut].rstrip(" ,;:")
+    depth = []
+    for ch in head:
+        if ch in _OPEN:
+            depth.append(_CLOSE[_OPEN.index(ch)])
+        elif ch in _CLOSE and depth:
+            depth.pop()
+    sep = ", " if text[cut - 1] in ",;" else " "
+    return head + sep + "…" + "".join(reversed(depth))
+
+
 AUDIT_COLUMNS = ("vacuity", "necessity", "tightness", "shrink", "brittleness")
 
 
@@ -75,7 +134,8 @@ class StatusCell:
     7 supported``, ``rests on 1 refuted``; empty when fully proved or nothing to say); ``vacuity``:
     ``vacuity undecided`` / ``vacuity not checked`` for a proof whose hypotheses were not shown
     satisfiable (a vacuous proof says so in ``label``); ``witness``: a shortened counterexample
-    for a refuted or contradicted result (the full one is in ``show``)."""
+    for a refuted or contradicted result (the full one is in ``show``); ``reason``: for every
+    result that is neither proved nor refuted, why, in one line (:func:`reason_text`)."""
 
     status: str
     label: str
@@ -83,6 +143,7 @@ class StatusCell:
     vacuity: str = ""
     witness: str = ""
     fully_proved: bool = False
+    reason: str = ""
 
     @property
     def text(self) -> str:
@@ -94,18 +155,19 @@ class StatusCell:
 WITNESS_CHARS = 60
 
 
-#: How many characters of a bounded or instances grade's ``over`` the compact cell keeps.
-OVER_CHARS = 30
+#: About how many characters of a bounded or instances grade's ``over`` the compact cell keeps.
+OVER_CHARS = 48
+
+#: About how many characters of the one-line reason the compact cell keeps.
+REASON_CHARS = 110
 
 
 def short_over(over: str, limit: int = OVER_CHARS) -> str:
-    """What a grade covers, in short: ``the 4 checked sizes (col-drift-refined-d1, …)`` → ``the 4
-    checked sizes``; ``limit`` 0 keeps it whole."""
-    if not limit:
-        return over
-    head = over.split(" (")[0]
-    head = head if len(head) >= 6 else over
-    return _short(head, limit)
+    """What a grade covers, shortened at a word boundary with the sizes kept as far as they fit:
+    ``the scalar (width-1) two-layer network`` stays whole, ``the 3 checked sizes (Theorem 2,
+    layer 2 at Θ_0, Theorem 2, layer 1 at Θ_1, chained bound)`` keeps its first sizes and closes
+    the bracket; ``limit`` 0 keeps it whole."""
+    return shorten(over, limit)
 
 
 def status_cell(row: Mapping[str, Any], witness_chars: int = WITNESS_CHARS, over_chars: int = OVER_CHARS) -> StatusCell:
@@ -117,7 +179,31 @@ def status_cell(row: Mapping[str, Any], witness_chars: int = WITNESS_CHARS, over
         label = "proved " + grade_label(Grade(row["grade"]), short_over(row.get("grade_over") or "", over_chars))
     deps = row.get("dependencies") or {}
     return StatusCell(status=status, label=label, depends=dependency_mark(deps), vacuity=vacuity_mark(row),
-                      witness=witness_text(row, witness_chars), fully_proved=deps.get("state") == "fully proved")
+                      witness=witness_text(row, witness_chars), fully_proved=deps.get("state") == "fully proved",
+                      reason=reason_text(row))
+
+
+def reason_text(row: Mapping[str, Any], limit: int = 0) -> str:
+    """Why a result is neither proved nor refuted, in one line (empty for a proved or refuted
+    one): the certificate's reason for ``unknown``, ``timeout`` and ``error`` (``no reason
+    recorded`` when it has none); for ``supported``, its reason or ``evidence only: METHOD``; for a
+    result shown ``brittle``, the seeds' statuses. ``limit`` shortens it at a word boundary."""
+    status = row.get("status")
+    if status in ("proved", "refuted"):
+        return ""
+    cert = row.get("certificate") or {}
+    text = str(cert.get("reason") or "")
+    shown = row.get("shown_status") or status
+    if shown == "brittle":
+        seeds = ((row.get("audit") or {}).get("brittleness") or {})
+        statuses = ", ".join(seeds.get("statuses") or ())
+        text = f"the status changes with the seed ({statuses})" if statuses else "the status changes with the seed"
+    elif not text and status == "supported":
+        text = f"evidence only: {cert.get('method') or row.get('method') or 'numerical'}"
+    elif not text:
+        text = "no reason recorded"
+    text = " ".join(text.split())
+    return shorten(text, limit) if limit else text
 
 
 def dependency_mark(deps: Mapping[str, Any]) -> str:
@@ -142,16 +228,25 @@ def vacuity_mark(row: Mapping[str, Any]) -> str:
 
 
 def witness_text(row: Mapping[str, Any], limit: int = WITNESS_CHARS) -> str:
-    """A refuted or contradicted result's counterexample, shrunk if an audit shrank it, cut to
-    ``limit`` characters (``0``: uncut)."""
+    """A refuted or contradicted result's counterexample, shrunk if an audit shrank it; with a
+    ``limit`` (``0``: whole), the values that fit in about ``limit`` characters, each whole (never
+    cut inside a number), then ``… (7 values)``."""
     if row.get("status") != "refuted" and row.get("outcome") != "contradicted":
         return ""
     cert = row.get("certificate") or {}
     w = cert.get("shrunk_witness") or cert.get("witness")
     if not w:
         return ""
-    text = ", ".join(f"{k} = {v}" for k, v in w.items())
-    return _short(text, limit) if limit else text
+    items = [f"{k} = {v}" for k, v in w.items()]
+    text = ", ".join(items)
+    if not limit or len(text) <= limit:
+        return text
+    kept: list[str] = []
+    for item in items:
+        if kept and len(", ".join([*kept, item])) > limit:
+            break
+        kept.append(item)
+    return ", ".join(kept) + f", … ({len(items)} values)"
 
 
 def summary_text(s: Mapping[str, Any]) -> str:

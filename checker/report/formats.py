@@ -10,7 +10,7 @@ from typing import Any, Mapping
 from xml.sax.saxutils import quoteattr
 
 from checker.report.cells import cells as audit_verdict_cells
-from checker.report.cells import short_over, status_cell, summary_text, terminal_safe, xml_text  # noqa: F401  (re-exported)
+from checker.report.cells import shorten, short_over, status_cell, summary_text, terminal_safe, xml_text  # noqa: F401  (re-exported)
 from checker.report.texify import texify, texttt
 
 
@@ -58,75 +58,104 @@ LATEX_MACROS = r"""\providecommand{\obproved}[1]{\textbf{proved}~#1}
 \providecommand{\obrestson}[1]{; \textit{rests on #1}}
 \providecommand{\obvacuity}[1]{; \textit{vacuity #1}}
 \providecommand{\obwitness}[1]{\newline{\scriptsize witness: #1}}
+\providecommand{\obreason}[1]{\newline{\scriptsize reason: #1}}
 \providecommand{\oboutcome}[1]{; #1}
 \providecommand{\obid}[1]{\newline{\scriptsize #1}}
 \providecommand{\obmethod}[1]{\newline{\itshape #1}}
 \providecommand{\obwidthsource}{0.15}
 \providecommand{\obwidthclaim}{0.5}
 \providecommand{\obwidthstatus}{0.35}
+\providecommand{\obnarrowclaim}{0.57}
+\providecommand{\obnarrowstatus}{0.43}
 \providecommand{\obtablesize}{\scriptsize}
-\providecommand{\obheader}{Source & Claim (obligation) & Status (method)}"""
+\providecommand{\obheader}{Source & Claim (obligation) & Status (method)}
+\providecommand{\obnarrowheader}{Claim (source; obligation) & Status (method)}
+\providecommand{\obdetailheader}{Obligation & Claim & Method and scope & Status}
+\providecommand{\obauditheader}{Audit}
+\providecommand{\obnarrowdetailheader}{Obligation, claim, method and scope & Status}"""
+
+#: How a table is laid out, decided when LaTeX typesets it: in a one-column page, a ``longtable``
+#: (one column per field, the header repeated on each page); where ``longtable`` cannot run — two
+#: columns (``\if@twocolumn``), as in ICML's or IEEE's classes — one small ``tabular`` per row in
+#: the text, so the table breaks across columns and pages, with the source stacked over the claim.
+#: ``\obtablebegin{COLUMNS}{HEADER}`` / ``\obtableend``; the rows are ``\obrow{SOURCE}{CLAIM}{STATUS}``,
+#: ``\obdrow{OBLIGATION}{CLAIM}{METHOD}{STATUS}`` and ``\obdarow{…}{…}{…}{…}{AUDIT}``.
+LATEX_LAYOUT = r"""\makeatletter
+\def\ob@narrowtrue{\if@twocolumn\expandafter\@firstoftwo\else\expandafter\@secondoftwo\fi}
+\def\ob@narrowtabular#1#2{\par\noindent\begin{tabular}{@{}>{\raggedright\arraybackslash\hspace{0pt}}p{\dimexpr\obnarrowclaim\linewidth-\tabcolsep}>{\raggedright\arraybackslash\hspace{0pt}}p{\dimexpr\obnarrowstatus\linewidth-\tabcolsep}@{}}#1 & #2\\\ob@narrowrule\end{tabular}\par}
+\def\ob@narrowrule{\midrule}
+\def\ob@narrowrow#1#2#3{\ob@narrowtabular{{\bfseries #1}\newline #2}{#3}}
+\def\ob@narrowdrow#1#2#3#4{\ob@narrowtabular{#1\newline #2\newline{\itshape #3}}{#4}}
+\def\ob@narrowdarow#1#2#3#4#5{\ob@narrowtabular{#1\newline #2\newline{\itshape #3}}{#4\newline #5}}
+\def\ob@widerow#1#2#3{#1 & #2 & #3\\}
+\def\ob@widedrow#1#2#3#4{#1 & #2 & #3 & #4\\ \addlinespace}
+\def\ob@widedarow#1#2#3#4#5{#1 & #2 & #3 & #4 & #5\\ \addlinespace}
+\def\obtablebegin#1#2#3{\par\begingroup\obtablesize\ob@narrowtrue
+  {\let\obrow\ob@narrowrow\let\obdrow\ob@narrowdrow\let\obdarow\ob@narrowdarow
+   \par\noindent\begin{tabular}{@{}p{\dimexpr\obnarrowclaim\linewidth-\tabcolsep}p{\dimexpr\obnarrowstatus\linewidth-\tabcolsep}@{}}\toprule #3\\\midrule\end{tabular}\par\nobreak}
+  {\let\obrow\ob@widerow\let\obdrow\ob@widedrow\let\obdarow\ob@widedarow
+   \begin{longtable}{#1}\toprule #2\\\midrule\endhead\bottomrule\endfoot}}
+\def\obtableend{\ob@narrowtrue{\par}{\end{longtable}}\endgroup\par}
+\makeatother"""
 
 _LATEX_PREAMBLE_NOTE = [
-    "% Requires \\usepackage{booktabs,longtable,array,amssymb}. Every \\ob... macro below is",
-    "% \\providecommand'ed: define your own before \\input to restyle (e.g. \\renewcommand is not needed).",
+    "% Requires \\usepackage{booktabs,longtable,array,amssymb}; works in one- and two-column documents",
+    "% (two columns: one small tabular per row, so the table breaks across columns and pages).",
+    "% Every \\ob... macro below is \\providecommand'ed: define your own before \\input to restyle.",
     "% \\obproved{GRADE} with GRADE \\obuniversal, \\obbounded{SIZES} or \\obinstances{POINTS};",
-    "% \\obfullyproved marks a proof whose every ancestor is proved; \\obrestson{WHAT} one that is not.",
+    "% \\obfullyproved marks a proof whose every ancestor is proved; \\obrestson{WHAT} one that is not;",
+    "% \\obreason{WHY} says why a result is neither proved nor refuted.",
 ]
 
-#: Characters of the compact table's claim and method cells.
-CLAIM_CHARS, METHOD_CHARS, LABEL_CHARS, OVER_CHARS = 80, 32, 30, 30
+#: About how many characters the compact table (``--latex-compact``) keeps of a claim, a method, a
+#: source label, a grade's sizes and a reason; each is shortened at a word boundary, never inside
+#: a number or a formula (:func:`checker.report.cells.shorten`).
+CLAIM_CHARS, METHOD_CHARS, LABEL_CHARS, OVER_CHARS, REASON_CHARS = 110, 48, 40, 48, 90
 
 _ABBREVIATIONS = (("Theorem", "Thm"), ("Corollary", "Cor."), ("Proposition", "Prop."), ("Lemma", "Lem."),
                   ("Definition", "Def."), ("Section", "Sec."), ("Equation", "Eq."), ("Example", "Ex."),
                   ("Remark", "Rem."))
 
 
-def _cut(text: str, limit: int) -> str:
-    """``text`` cut at a word boundary to at most ``limit`` characters, with an ellipsis."""
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    head = text[: limit - 1]
-    if " " in head[limit // 2:]:
-        head = head[: head.rindex(" ")]
-    return head.rstrip(" ,;:(") + "…"
-
-
 def latex_cut(text: str, limit: int) -> str:
-    """:func:`_cut` as LaTeX; the ellipsis of the cut is prose (it must not pull the last word
-    into mathematics)."""
-    cut = _cut(text, limit)
-    if cut == " ".join(text.split()):
+    """``text`` shortened at a word boundary outside any number or formula
+    (:func:`checker.report.cells.shorten`) as LaTeX; ``limit`` 0 keeps it whole. The ellipsis is
+    prose (it must not pull the last word into mathematics)."""
+    cut = shorten(text, limit)
+    if cut == " ".join(text.split()) or "…" not in cut:
         return latex_escape(cut)
-    return latex_escape(cut[:-1]) + "\\ldots{}"
+    head, _, tail = cut.rpartition("…")
+    return latex_escape(head.rstrip()) + "~\\ldots{}" + latex_escape(tail)
 
 
-def short_label(label: str) -> str:
-    """The source's own reference, short: ``Theorem 2 (Eq. 7), single-layer bound`` → ``Thm 2 (Eq. 7)``."""
+def short_label(label: str, limit: int = 0) -> str:
+    """The source's own reference, short: ``Theorem 2 (Eq. 7), single-layer bound`` → ``Thm 2 (Eq. 7)``;
+    with ``limit``, shortened further at a word boundary."""
     head = label.split(": ")[0]
     pieces = head.split(", ")
     kept = [pieces[0]] + [p for p in pieces[1:] if any(c.isdigit() for c in p)]
     head = ", ".join(kept)
     for long, short in _ABBREVIATIONS:
         head = re.sub(rf"\b{long}\b", short, head)
-    return _cut(head, LABEL_CHARS).removesuffix("…").rstrip() if len(head) > LABEL_CHARS else head
+    return shorten(head, limit)
 
 
-def short_method(method: str) -> str:
-    return _cut(re.split(r"[;(]", method)[0].strip() or method, METHOD_CHARS).removesuffix("…")
+def short_method(method: str, limit: int = 0) -> str:
+    """The method's first clause (up to a ``;``), shortened at a word boundary with a ``limit``."""
+    return shorten(method.split(";")[0].strip() or method, limit)
 
 
-def latex_status(r: Mapping[str, Any], over_chars: int = OVER_CHARS, witness_chars: int = 48, short: bool = False) -> str:
-    """The status cell as macros: ``\\obproved{\\obbounded{K = 2\\ldots 6}}\\obrestson{7 supported}``."""
-    cell = status_cell(r, witness_chars)
+def latex_status(r: Mapping[str, Any], over_chars: int = 0, witness_chars: int = 0, reason_chars: int = 0) -> str:
+    """The status cell as macros: ``\\obproved{\\obbounded{K = 2\\ldots 6}}\\obrestson{7 supported}``;
+    a row that is neither proved nor refuted ends with ``\\obreason{WHY}``. ``0`` keeps the grade's
+    sizes, the witness and the reason whole."""
+    cell = status_cell(r, witness_chars, over_chars)
     shown = _shown(r)
     if r["status"] == "proved":
         if cell.label == "proved (vacuous)":
             out = "\\obvacuous{}"
         else:
-            over = r.get("grade_over") or ""
-            over = latex_escape(short_over(over, over_chars) if short else over)
+            over = latex_escape(short_over(r.get("grade_over") or "", over_chars))
             grade = {"universal": "\\obuniversal{}", "bounded": f"\\obbounded{{{over}}}",
                      "instances": f"\\obinstances{{{over}}}"}.get(r.get("grade") or "", "")
             out = f"\\obproved{{{grade}}}"
@@ -140,8 +169,6 @@ def latex_status(r: Mapping[str, Any], over_chars: int = OVER_CHARS, witness_cha
         out += "\\obrestson{" + latex_escape(cell.depends.removeprefix("rests on ")) + "}"
     if cell.vacuity:
         out += "\\obvacuity{" + latex_escape(cell.vacuity.removeprefix("vacuity ")) + "}"
-    if cell.witness:
-        out += "\\obwitness{" + latex_escape(cell.witness) + "}"
     outcome = r["outcome"]
     expect = r.get("expect")
     # "confirmed" of a claim the source says holds, and "evidence" of a supported one, repeat the
@@ -150,57 +177,77 @@ def latex_status(r: Mapping[str, Any], over_chars: int = OVER_CHARS, witness_cha
         out += "\\oboutcome{" + latex_escape(f"{outcome}; the source says it {expect}") + "}"
     elif outcome not in ("confirmed", "evidence"):
         out += "\\oboutcome{" + latex_escape(outcome) + "}"
+    if cell.witness:
+        out += "\\obwitness{" + latex_witness(cell.witness) + "}"
+    if cell.reason:
+        out += "\\obreason{" + latex_cut(cell.reason, reason_chars) + "}"
     return out
 
 
-def _longtable(columns: str, header: str, rows: list[str], size: str = "\\obtablesize") -> list[str]:
-    return ["{" + size, "\\begin{longtable}{" + columns + "}", "\\toprule", header + " \\\\", "\\midrule", "\\endhead",
-            "\\bottomrule", "\\endfoot", *rows, "\\end{longtable}", "}"]
+def latex_witness(text: str) -> str:
+    """A witness ``s = -3/8, w1 = 0`` as mathematics (its minus signs are minus signs, not hyphens)."""
+    head, more, count = text.partition(", … (")
+    tex = latex_escape(re.sub(r"(?<![\w.])-(?=\d)", "−", head))
+    return tex + (",~\\ldots{} (" + latex_escape(count) if more else "")
 
 
-def latex(doc: Mapping[str, Any]) -> str:
-    """The compact table: one row per obligation that fits ``\\linewidth`` — the source's short
-    reference with the id under it, the claim (cut to :data:`CLAIM_CHARS`), the status with grade,
-    dependency mark and outcome as macros, the method in short — then the per-source summary.
-    ``\\input`` it in a document with ``booktabs``, ``longtable``, ``array`` and ``amssymb``."""
+def _columns(fractions: list[str]) -> str:
+    return "".join(f">{{\\raggedright\\arraybackslash\\hspace{{0pt}}}}p{{\\dimexpr{f}\\linewidth-2\\tabcolsep}}"
+                   for f in fractions)
+
+
+def _table(columns: str, header: str, narrow_header: str, rows: list[str]) -> list[str]:
+    return ["\\obtablebegin{" + columns + "}{" + header + "}{" + narrow_header + "}", *rows, "\\obtableend"]
+
+
+def latex(doc: Mapping[str, Any], compact: bool = False) -> str:
+    """The status table: one row per obligation — the source's short reference, the claim with
+    the obligation's id under it, the status with grade, dependency mark, outcome, witness and
+    reason as macros, and the method's first clause — then the per-source summary. Every text
+    wraps in its column; ``compact`` shortens claims, methods, labels, sizes, witnesses and
+    reasons at a word boundary (never inside a number or a formula). Works in one-column
+    (``longtable``) and two-column documents (:data:`LATEX_LAYOUT`)."""
     audited = _audited(doc)
+    claim_chars, method_chars, label_chars, over_chars, witness_chars, reason_chars = (
+        (CLAIM_CHARS, METHOD_CHARS, LABEL_CHARS, OVER_CHARS, 48, REASON_CHARS) if compact else (0,) * 6)
     rows = []
     for r in doc["results"]:
-        ref = latex_escape(short_label(r["source"]["label"]))
-        claim = latex_cut(r["statement"], CLAIM_CHARS) + "\\obid{" + texttt(r["id"]) + "}"
-        status = latex_status(r, over_chars=OVER_CHARS, short=True) + "\\obmethod{" + latex_escape(short_method(r["method"])) + "}"
+        ref = latex_escape(short_label(r["source"]["label"], label_chars))
+        claim = latex_cut(r["statement"], claim_chars) + "\\obid{" + texttt(r["id"]) + "}"
+        status = (latex_status(r, over_chars=over_chars, witness_chars=witness_chars, reason_chars=reason_chars)
+                  + "\\obmethod{" + latex_escape(short_method(r["method"], method_chars)) + "}")
         if audited:
-            status += "\\newline{\\scriptsize audit: " + latex_cut(audit_text(r), 80) + "}"
-        rows.append(" & ".join((ref, claim, status)) + " \\\\")
-    lines = ["% Proof-status table generated by `obligations check --format latex` (compact;",
-             "% `--latex-detail` gives the full claims, methods and scopes).", *_LATEX_PREAMBLE_NOTE, LATEX_MACROS]
-    columns = "".join(f">{{\\raggedright\\arraybackslash\\hspace{{0pt}}}}p{{\\dimexpr\\obwidth{c}\\linewidth-2\\tabcolsep}}"
-                      for c in ("source", "claim", "status"))
-    lines += _longtable(columns, "\\obheader", rows)
+            status += "\\newline{\\scriptsize audit: " + latex_cut(audit_text(r), 80 if compact else 0) + "}"
+        rows.append("\\obrow{" + ref + "}{" + claim + "}{" + status + "}")
+    lines = ["% Proof-status table generated by `obligations check --format latex`"
+             + (" --latex-compact" if compact else "") + " (`--latex-detail`",
+             "% adds the full method and scope).", *_LATEX_PREAMBLE_NOTE, LATEX_MACROS, LATEX_LAYOUT]
+    columns = _columns(["\\obwidthsource", "\\obwidthclaim", "\\obwidthstatus"])
+    lines += _table(columns, "\\obheader", "\\obnarrowheader", rows)
     lines += latex_summary(doc)
     return "\n".join(lines) + "\n"
 
 
 def latex_detail(doc: Mapping[str, Any]) -> str:
     """The long table: id and full source label, the whole claim, method and scope, status cell
-    (uncut witness) and, when audited, the audit; then the per-source summary."""
+    (uncut witness and reason) and, when audited, the audit; then the per-source summary."""
     audited = _audited(doc)
-    fr = [0.2, 0.3, 0.28, 0.22] if not audited else [0.18, 0.26, 0.2, 0.18, 0.18]
-    columns = "".join(f">{{\\raggedright\\arraybackslash\\hspace{{0pt}}}}p{{\\dimexpr{f}\\linewidth-2\\tabcolsep}}" for f in fr)
+    fr = ["0.2", "0.3", "0.28", "0.22"] if not audited else ["0.18", "0.26", "0.2", "0.18", "0.18"]
     rows = []
     for r in doc["results"]:
         cells = ["{\\footnotesize " + texttt(r["id"], break_every=12) + "}\\newline{\\scriptsize " + latex_escape(r["source"]["label"]) + " ("
                  + texttt(r["source"]["file"], break_every=8) + ")}",
                  latex_escape(r["statement"]),
                  latex_escape(r["method"]) + "; " + latex_escape(r["scope"]),
-                 latex_status(r, over_chars=400, witness_chars=0)]
+                 latex_status(r)]
         if audited:
             cells.append(latex_escape(audit_text(r)))
-        rows.append(" & ".join(cells) + " \\\\ \\addlinespace")
-    header = "Obligation & Claim & Method and scope & Status" + (" & Audit" if audited else "")
+        rows.append(("\\obdarow" if audited else "\\obdrow") + "".join("{" + c + "}" for c in cells))
+    header = "\\obdetailheader" + (" & \\obauditheader" if audited else "")
     lines = ["% Proof-status table generated by `obligations check --format latex --latex-detail`.",
-             *_LATEX_PREAMBLE_NOTE, LATEX_MACROS]
-    lines += _longtable(columns, header, rows, size="\\small")
+             *_LATEX_PREAMBLE_NOTE, LATEX_MACROS, LATEX_LAYOUT, "{\\renewcommand{\\obtablesize}{\\small}"]
+    lines += _table(_columns(fr), header, "\\obnarrowdetailheader", rows)
+    lines += ["}"]
     lines += latex_summary(doc)
     return "\n".join(lines) + "\n"
 
@@ -234,7 +281,8 @@ def _source_name(doc: Mapping[str, Any], file: str) -> str:
 
 
 def latex_summary(doc: Mapping[str, Any]) -> list[str]:
-    """The per-source summary: one row per source document, counts by status and grade."""
+    """The per-source summary: one row per source document, counts by status and grade; narrow
+    enough for one column of a two-column page."""
     rows = []
     for file, c in source_summary(doc):
         rows.append(texttt(_source_name(doc, file)) + " & " + " & ".join(str(c[k]) for k, _ in SUMMARY_COLUMNS) + " \\\\")
@@ -242,20 +290,21 @@ def latex_summary(doc: Mapping[str, Any]) -> list[str]:
     head = " & ".join(h for _, h in SUMMARY_COLUMNS)
     return ["% Per-source summary: proved by grade (universal, bounded, instances), fully proved (every",
             "% ancestor proved too), refuted, supported (evidence), open (unknown, timeout, error).",
-            "\\begin{center}\\obtablesize",
-            "\\begin{tabular*}{\\linewidth}{@{\\extracolsep{\\fill}}>{\\raggedright\\arraybackslash}p{0.24\\linewidth}"
+            "\\begin{center}\\obtablesize\\setlength{\\tabcolsep}{3pt}",
+            "\\begin{tabular*}{\\linewidth}{@{\\extracolsep{\\fill}}>{\\raggedright\\arraybackslash\\hspace{0pt}}p{0.22\\linewidth}"
             + "r" * len(SUMMARY_COLUMNS) + "@{}}",
             "\\toprule", "Source & " + head + " \\\\", "\\midrule", *rows, "\\midrule",
             "all & " + " & ".join(str(total[k]) for k, _ in SUMMARY_COLUMNS) + " \\\\", "\\bottomrule", "\\end{tabular*}",
             "\\end{center}"]
 
 
-def latex_document(doc: Mapping[str, Any], detail: bool = False, options: str = "") -> str:
-    """A minimal compilable ``article`` around the table (used by the tests)."""
+def latex_document(doc: Mapping[str, Any], detail: bool = False, options: str = "", compact: bool = False) -> str:
+    """A minimal compilable ``article`` around the table (``options``: the class options, e.g.
+    ``twocolumn``); used by the tests."""
     return (
         f"\\documentclass[{options}]{{article}}\n\\usepackage[T1]{{fontenc}}\n\\usepackage{{booktabs}}\n"
         "\\usepackage{longtable}\n\\usepackage{array}\n\\usepackage{amssymb}\n\\begin{document}\n"
-        + (latex_detail(doc) if detail else latex(doc)) + "\\end{document}\n"
+        + (latex_detail(doc) if detail else latex(doc, compact=compact)) + "\\end{document}\n"
     )
 
 
@@ -264,7 +313,9 @@ def latex_document(doc: Mapping[str, Any], detail: bool = False, options: str = 
 
 def junit(doc: Mapping[str, Any]) -> str:
     """One testcase per obligation: contradicted, vacuous and broken are failures (with the witness
-    and both sides where there is one), open is skipped; every case says its status cell.
+    and both sides where there is one), open is skipped; every case says its status cell, and a
+    case that is neither proved nor refuted its reason (in the skip or failure message and in
+    ``system-out``).
     Characters XML forbids are escaped visibly (:func:`xml_text`)."""
     return xml_text(_junit(doc))
 
@@ -283,7 +334,7 @@ def _junit(doc: Mapping[str, Any]) -> str:
         attrs = f'classname={quoteattr(r["source"]["file"])} name={quoteattr(r["id"])} time="{r["time_s"]:.3f}"'
         summary = f'{cell.text} ({r["outcome"]}): {r["method"]}'
         cert = r["certificate"]
-        reason = cert.get("reason") or ""
+        reason = cell.reason or cert.get("reason") or ""
         detail = [reason or r["statement"]]
         if cell.witness:
             detail.append("witness: " + cell.witness)
@@ -299,7 +350,8 @@ def _junit(doc: Mapping[str, Any]) -> str:
         audit = (" [audit: " + audit_text(r) + "]") if r.get("audit") is not None else ""
         if _shown(r) != r["status"]:
             audit = f" [shown as {_shown(r)}]" + audit
-        out = f"<system-out>{_html.escape(cell.text + ': ' + r['statement'] + ' [' + r['scope'] + ']' + audit)}</system-out>"
+        why = f" [reason: {cell.reason}]" if cell.reason else ""
+        out = f"<system-out>{_html.escape(cell.text + ': ' + r['statement'] + ' [' + r['scope'] + ']' + why + audit)}</system-out>"
         lines.append(f"    <testcase {attrs}>{body}{out}</testcase>")
     lines += ["  </testsuite>", "</testsuites>"]
     return "\n".join(lines) + "\n"
@@ -307,23 +359,29 @@ def _junit(doc: Mapping[str, Any]) -> str:
 
 # ------------------------------------------------------------------------------------ HTML
 
-#: Node colours of the dependency graph, by what a reader may rely on (see :func:`node_state`).
+#: Node colours of the dependency graph, by what a reader may rely on (see :func:`node_state`): a
+#: fully proved result by its grade (∀, a bounded family, instances), each in its own colour.
 STATE_COLOURS = {
-    "fully proved": "#2e7d32",
-    "rests on unsettled": "#9e9d24",
+    "fully proved ∀": "#1b5e20",
+    "fully proved, bounded": "#00796b",
+    "fully proved, at instances": "#827717",
+    "rests on unsettled": "#8d6e63",
     "rests on refuted": "#e65100",
     "refuted": "#1565c0",
     "vacuous": "#6a1b9a",
-    "evidence": "#f9a825",
-    "open": "#757575",
+    "evidence": "#b26a00",
+    "open": "#616161",
     "broken": "#c62828",
 }
-STATUS_COLOURS = {"proved": "#2e7d32", "refuted": "#1565c0", "supported": "#f9a825", "unknown": "#9e9e9e",
+STATUS_COLOURS = {"proved": "#2e7d32", "refuted": "#1565c0", "supported": "#b26a00", "unknown": "#616161",
                   "timeout": "#6d4c41", "error": "#c62828"}
+#: The grade as a short badge on a node (so that colour is not the only cue).
+GRADE_BADGES = {"universal": "∀", "bounded": "bdd", "instances": "inst"}
 
 
 def node_state(r: Mapping[str, Any]) -> str:
-    """The graph colour class of one result: its own status, and for a proof its dependencies."""
+    """The graph colour class of one result: its own status, and for a proof its dependencies
+    and, when fully proved, its grade."""
     deps = (r.get("dependencies") or {}).get("state")
     if r["outcome"] == "broken":
         return "broken"
@@ -334,7 +392,10 @@ def node_state(r: Mapping[str, Any]) -> str:
             return "vacuous"
         if deps == "rests on refuted":
             return "rests on refuted"
-        return "fully proved" if deps == "fully proved" else "rests on unsettled"
+        if deps != "fully proved":
+            return "rests on unsettled"
+        return {"bounded": "fully proved, bounded", "instances": "fully proved, at instances"}.get(
+            r.get("grade") or "", "fully proved ∀")
     if deps == "rests on refuted":
         return "rests on refuted"
     return "evidence" if r["status"] == "supported" else "open"
@@ -469,14 +530,20 @@ def _graph_svg(results: list[Mapping[str, Any]]) -> str:
         x, y = lay.positions[ob_id]
         nw = w if ob_id in linked else grid_w
         state = node_state(r)
-        line1, line2 = _node_lines(ob_id, max(8, int((nw - 10) / 6.3)))
+        chars = max(8, int((nw - 10) / 6.3))
+        badge = GRADE_BADGES.get(r.get("grade") or "", "") if r["status"] == "proved" else ""
+        line1, line2 = _node_lines(ob_id, chars)
+        line1 = _node_lines(ob_id, chars - len(badge) - 1)[0] if badge else line1
         tip = e(f"{ob_id}\n{status_cell(r).text} ({r['outcome']}; {state})")
         parts.append(f'<a href="#{e(_anchor(ob_id))}"><g class="node" data-id="{e(ob_id)}" data-status="{e(r["status"])}" '
                      f'data-state="{e(state)}"><title>{tip}</title>'
                      f'<rect x="{x:.1f}" y="{y:.1f}" width="{nw:.1f}" height="{h:.0f}" rx="5" fill="{STATE_COLOURS[state]}"/>'
                      f'<text x="{x + 5:.1f}" y="{y + 12:.1f}" font-size="10" fill="#fff" font-family="sans-serif">'
                      f'<tspan class="prefix" fill-opacity="0.8">{e(line1)}</tspan>'
-                     f'<tspan x="{x + 5:.1f}" dy="12" font-weight="600">{e(line2)}</tspan></text></g></a>')
+                     f'<tspan x="{x + 5:.1f}" dy="12" font-weight="600">{e(line2)}</tspan></text>'
+                     + (f'<text class="badge" x="{x + nw - 4:.1f}" y="{y + 12:.1f}" text-anchor="end" font-size="10" '
+                        f'font-weight="700" fill="#fff" font-family="sans-serif">{e(badge)}</text>' if badge else "")
+                     + '</g></a>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -498,17 +565,62 @@ function filter() {
   const t = q.value.trim().toLowerCase();
   document.querySelectorAll('#graph .node').forEach(n => {
     n.style.opacity = (!t || n.dataset.id.toLowerCase().includes(t)) ? 1 : 0.15; });
-  document.querySelectorAll('tr.result').forEach(r => {
+  document.querySelectorAll('#results .result').forEach(r => {
     r.style.display = (!t || r.textContent.toLowerCase().includes(t)) ? '' : 'none'; });
 }
 q.addEventListener('input', filter);
 function openTarget() {
-  const row = document.getElementById(decodeURIComponent(location.hash.slice(1)));
-  if (row) { row.querySelectorAll('details').forEach(d => d.open = true); row.classList.add('target'); }
+  const card = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  if (card) {
+    document.querySelectorAll('.result.target').forEach(c => c.classList.remove('target'));
+    card.open = true; card.classList.add('target'); card.scrollIntoView({block: 'start'});
+  }
 }
 window.addEventListener('hashchange', openTarget); openTarget();
 document.body.dataset.scrollWidth = document.documentElement.scrollWidth;
+document.body.dataset.viewportWidth = window.innerWidth;
 """
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 1.5em auto; padding: 0 16px; color: #222; max-width: 1200px;
+       line-height: 1.4; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 1.4em; }
+.chip { color: #fff; border-radius: 4px; padding: 0 .4em; font-size: .85em; display: inline-block; margin: 1px 0;
+        max-width: 100%; overflow-wrap: anywhere; }
+#legend .chip { margin-right: .2em; }
+pre { max-width: 100%; overflow: auto; background: #f6f6f6; padding: .5em; font-size: .8em; white-space: pre-wrap;
+      overflow-wrap: anywhere; }
+#graph-box { overflow-x: auto; border: 1px solid #ddd; margin: 1em 0; -webkit-overflow-scrolling: touch; }
+#graph { max-width: 100%; height: auto; display: block; }
+#graph .node:hover rect { stroke: #000; stroke-width: 2; }
+#search { font-size: 1em; padding: .3em .4em; width: 24em; max-width: 100%; box-sizing: border-box; }
+#results { margin: 0; padding: 0; }
+.result { border: 1px solid #ddd; border-left: 6px solid var(--state); border-radius: 4px; margin: .4em 0;
+          background: #fff; }
+.result > summary { cursor: pointer; padding: .45em .6em; list-style-position: inside; overflow-wrap: anywhere; }
+.result > summary code { font-weight: 600; }
+.result > summary .claim { color: #444; }
+.result.target { background: #fff8e1; }
+.panel { padding: 0 .8em .6em; }
+.panel dl { display: grid; grid-template-columns: 9em minmax(0, 1fr); gap: .25em .8em; margin: .3em 0; }
+.panel dt { font-weight: 600; color: #555; }
+.panel dd { margin: 0; overflow-wrap: anywhere; min-width: 0; }
+.panel ol, .panel ul { margin: 0; padding-left: 1.3em; }
+.reason { background: #fff3e0; border-left: 3px solid #e65100; padding: .1em .4em; }
+.grade-universal { color: #1b5e20; font-weight: 600; } .grade-bounded { color: #00796b; font-weight: 600; }
+.grade-instances { color: #827717; font-weight: 600; }
+@media (max-width: 700px) {
+  body { margin: .6em auto; padding: 0 10px; }
+  #graph { max-width: none; width: 1000px; }
+  .panel dl { grid-template-columns: minmax(0, 1fr); gap: 0; }
+  .panel dt { margin-top: .45em; }
+  .result > summary .claim { display: block; }
+}
+"""
+
+#: What each grade promises, in the details panel.
+_GRADE_MEANING = {"universal": "for every value and every size the statement ranges over",
+                  "bounded": "for every value, at each size of the family", "instances": "at these points only"}
 
 
 def _claims_html(r: Mapping[str, Any]) -> str:
@@ -518,68 +630,110 @@ def _claims_html(r: Mapping[str, Any]) -> str:
         return ""
     e = _html.escape
     if not claims:
-        return "<details><summary>claims</summary><p>no declared claim: the discharge checks its statement directly</p></details>"
-    items = "".join(f"<li><code>{e(c['name'])}</code>: {e(c.get('text') or '')}</li>" for c in claims)
-    return f"<details><summary>claims ({len(claims)})</summary><ul>{items}</ul></details>"
+        return "no declared claim: the discharge checks its statement directly"
+    return "<ul>" + "".join(f"<li><code>{e(c['name'])}</code>: {e(c.get('text') or c.get('error') or '')}</li>"
+                            for c in claims) + "</ul>"
+
+
+def _ledger_html(cert: Mapping[str, Any], limit: int = 40) -> str:
+    """The proof's trust ledger: each step's backend and version, what it did and its answer."""
+    e = _html.escape
+    steps = list(cert.get("steps") or ())
+    if not steps:
+        return ""
+    items = "".join(f"<li><code>{e(str(s.get('backend')))}</code> {e(str(s.get('version')))}: {e(str(s.get('action')))} → "
+                    f"<b>{e(str(s.get('answer')))}</b> ({float(s.get('time_s') or 0):.3f} s)</li>" for s in steps[:limit])
+    more = f"<li>… {len(steps) - limit} more steps (certificate below)</li>" if len(steps) > limit else ""
+    return f"<ol>{items}{more}</ol>"
+
+
+def _grade_html(r: Mapping[str, Any]) -> str:
+    e = _html.escape
+    if r["status"] != "proved":
+        return ""
+    grade = r.get("grade") or ""
+    over = r.get("grade_over") or ""
+    text = {"universal": "∀ (universal)", "bounded": "bounded", "instances": "instances"}.get(grade, grade or "ungraded")
+    meaning = _GRADE_MEANING.get(grade, "")
+    return (f'<span class="grade-{e(grade)}">{e(text)}</span>'
+            + (f": {e(meaning)}" if meaning else "") + (f" — {e(over)}" if over and grade != "universal" else ""))
+
+
+def _panel(r: Mapping[str, Any], cell: Any, audited: bool) -> str:
+    """A result's details: claim, scope, source, status and grade, reason, witness, dependencies,
+    method, the trust ledger, the checked formulas, the audit and the certificate."""
+    e = _html.escape
+    cert = r.get("certificate") or {}
+    deps = r.get("dependencies") or {}
+    fields: list[tuple[str, str]] = [
+        ("claim", e(r["statement"])),
+        ("scope", e(r["scope"])),
+        ("source", f'{e(r["source"]["file"])}, {e(r["source"]["label"])}'),
+        ("status", f'<b>{e(cell.text)}</b> ({e(r["outcome"])}; the source says it {e(str(r.get("expect")))})'),
+    ]
+    if r["status"] == "proved":
+        fields.append(("grade", _grade_html(r)))
+    if cell.reason:
+        fields.append(("reason", f'<span class="reason">{e(cell.reason)}</span>'))
+    if cell.witness:
+        sides = ", ".join(f"{k} = {v}" for k, v in (cert.get("sides") or {}).items())
+        fields.append(("witness", e(cell.witness) + (f"<br><small>sides: {e(sides)}</small>" if sides else "")))
+    uses = [f'<a href="#{e(_anchor(u))}"><code>{e(u)}</code></a>' for u in r.get("uses") or ()]
+    fields.append(("depends", e(deps.get("state", "")) + (" — uses " + ", ".join(uses) if uses else "")))
+    fields.append(("method", e(r["method"])))
+    ledger = _ledger_html(cert)
+    if ledger:
+        fields.append(("ledger", ledger))
+    formulas = _claims_html(r)
+    if formulas:
+        fields.append(("checked formulas", formulas))
+    if audited and r.get("audit") is not None:
+        fields.append(("audit", e(audit_text(r))))
+    body = "".join(f"<dt>{e(k)}</dt><dd>{v}</dd>" for k, v in fields)
+    raw = json.dumps(cert, indent=2, ensure_ascii=False)
+    extra = (f'<details><summary>audit (JSON)</summary><pre>{e(json.dumps(r["audit"], indent=2, ensure_ascii=False))}</pre></details>'
+             if audited and r.get("audit") is not None else "")
+    return f'<div class="panel"><dl>{body}</dl><details><summary>certificate (JSON)</summary><pre>{e(raw)}</pre></details>{extra}</div>'
 
 
 def html(doc: Mapping[str, Any]) -> str:
     """A self-contained page: summary, the layered dependency graph coloured by dependency state
-    (legend, search, each node linking to its certificate), the table, and every certificate
-    viewable in place. No external resources; fits a 1280-px screen."""
+    and, for fully proved results, by grade (∀, bounded, instances; legend, search, each node
+    linking to its details), then one card per result whose details panel gives the claim, grade,
+    reason, witness, dependencies, method, trust ledger and certificate. No external resources;
+    fits a 1280-px screen, and a 390-px phone (the graph pans inside its box)."""
     results = list(doc["results"])
     e = _html.escape
     legend = " ".join(f'<span class="chip" style="background:{c}">{e(s)}</span>' for s, c in STATE_COLOURS.items())
-    rows = []
     audited = _audited(doc)
+    cards = []
     for r in results:
         cell = status_cell(r, witness_chars=0)
-        colour = STATE_COLOURS[node_state(r)]
-        cert = json.dumps(r["certificate"], indent=2, ensure_ascii=False)
-        notes = "".join(f"<br><small>{e(p)}</small>" for p in (cell.depends, cell.vacuity) if p)
-        if r.get("grade") in ("bounded", "instances"):
-            notes += f"<br><small>{e(r['grade'])}: {e(r.get('grade_over') or '')}</small>"
-        if cell.witness:
-            notes += f"<br><small>witness: {e(cell.witness)}</small>"
-        rows.append(
-            f'<tr id="{e(_anchor(r["id"]))}" class="result" data-status="{e(r["status"])}" data-outcome="{e(r["outcome"])}">'
-            f'<td><code>{e(r["id"])}</code></td><td>{e(r["source"]["file"])}<br><small>{e(r["source"]["label"])}</small></td>'
-            f'<td>{e(r["statement"])}<br><small>scope: {e(r["scope"])}</small></td><td>{e(r["method"])}</td>'
-            f'<td><span class="chip" style="background:{colour}">{e(cell.label)}</span>{notes}<br><small>{e(r["outcome"])}; '
-            f'{e((r.get("dependencies") or {}).get("state", ""))}</small></td>'
-            f'<td><details><summary>certificate</summary><pre>{e(cert)}</pre></details>{_claims_html(r)}</td>'
-            + (f'<td class="audit">{e(audit_text(r))}<details><summary>audit</summary><pre>'
-               f'{e(json.dumps(r["audit"], indent=2, ensure_ascii=False))}</pre></details></td>' if audited else "")
-            + '</tr>'
-        )
+        state = node_state(r)
+        colour = STATE_COLOURS[state]
+        head = shorten(r["statement"], 110)
+        cards.append(
+            f'<details id="{e(_anchor(r["id"]))}" class="result" data-status="{e(r["status"])}" data-outcome="{e(r["outcome"])}" '
+            f'data-grade="{e(r.get("grade") or "")}" data-state="{e(state)}" style="--state:{colour}">'
+            f'<summary><span class="chip" style="background:{colour}">{e(cell.label)}</span> <code>{e(r["id"])}</code> '
+            f'<span class="claim">{e(head)}</span></summary>{_panel(r, cell, audited)}</details>')
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Proof-status report</title>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 1.5em auto; padding: 0 16px; color: #222; max-width: 1200px; }}
-table {{ border-collapse: collapse; width: 100%; table-layout: fixed; }}
-td, th {{ border-bottom: 1px solid #ddd; padding: .4em; vertical-align: top; text-align: left; overflow-wrap: anywhere; }}
-.chip {{ color: #fff; border-radius: 4px; padding: 0 .4em; font-size: .85em; display: inline-block; margin: 1px 0; max-width: 100%; }}
-pre {{ max-width: 100%; overflow: auto; background: #f6f6f6; padding: .5em; font-size: .8em; white-space: pre-wrap; }}
-#graph-box {{ overflow-x: hidden; border: 1px solid #ddd; margin: 1em 0; }}
-#graph {{ max-width: 100%; height: auto; display: block; }}
-#graph .node:hover rect {{ stroke: #000; stroke-width: 2; }}
-tr.target {{ background: #fff8e1; }}
-#search {{ font-size: 1em; padding: .2em .4em; width: 24em; max-width: 100%; }}
-</style></head>
+<style>{_STYLE}</style></head>
 <body>
 <h1>Proof-status report</h1>
 <p id="summary">{e(summary_text(doc["summary"]))} (schema {doc["schema_version"]}, checker {e(doc["checker_version"])})</p>
 <h2>Dependency graph</h2>
-<p>Arrows run from a result to the results that use it. Colour: what a reader may rely on. <span id="legend">{legend}</span></p>
+<p>Arrows run from a result to the results that use it. Colour: what a reader may rely on; a fully proved result
+by its grade (∀, bounded, at instances), also shown on the node. <span id="legend">{legend}</span></p>
 <p><input id="search" type="search" placeholder="search obligations (id or text)" aria-label="search obligations"></p>
 <div id="graph-box">{_graph_svg(results)}</div>
 <h2>Obligations</h2>
-<table id="results"><colgroup><col style="width:17%"><col style="width:13%"><col style="width:27%"><col style="width:14%"><col style="width:17%"><col style="width:12%">{'<col style="width:12%">' if audited else ''}</colgroup>
-<thead><tr><th>obligation</th><th>source</th><th>claim</th><th>method</th><th>status</th><th></th>{"<th>audit</th>" if audited else ""}</tr></thead>
-<tbody>
-{chr(10).join(rows)}
-</tbody></table>
+<p>Each result opens to its details: claim, grade, reason, witness, dependencies, method and the trust ledger.</p>
+<div id="results">
+{chr(10).join(cards)}
+</div>
 <script>{_SCRIPT}</script>
 </body></html>
 """

@@ -32,8 +32,8 @@ from typing import Any, Iterable, Mapping, Sequence
 from checker.kernel.model import CHECKER_VERSION as __version__
 from checker.kernel.errors import SchemaError
 from checker.report.cells import (  # noqa: F401  (re-exported: the wording of every format)
-    AUDIT_COLUMNS, OVER_CHARS, WITNESS_CHARS, StatusCell, _short, audit_cells, dependency_mark, short_over, status_cell,
-    summary_text, terminal_safe, vacuity_mark, witness_text,
+    AUDIT_COLUMNS, OVER_CHARS, REASON_CHARS, WITNESS_CHARS, StatusCell, _short, audit_cells, dependency_mark, reason_text,
+    shorten, short_over, status_cell, summary_text, terminal_safe, vacuity_mark, witness_text,
 )
 from checker.kernel.model import READABLE_SCHEMA_VERSIONS, SCHEMA_VERSION, Grade, Outcome, Result, Status, strict
 
@@ -207,9 +207,10 @@ WIDE_HEADER = ("source", "claim", "scope", "method")
 
 def render_table(results: Sequence[Result], wide: bool = False) -> str:
     """One row per obligation: id, status cell (status, grade, dependency mark, vacuity), outcome,
-    time; a refuted or contradicted row's witness, an undecided vacuity's reason and the audit on
-    indented lines under it. Fits :data:`TABLE_WIDTH` columns; ``wide`` adds source, claim, scope
-    and method and cuts nothing."""
+    time; a refuted or contradicted row's witness, the reason of a row that is neither proved nor
+    refuted, an undecided vacuity's reason and the audit on indented lines under it. Fits
+    :data:`TABLE_WIDTH` columns (a reason wraps onto at most three lines, shortened at a word
+    boundary); ``wide`` adds source, claim, scope and method and cuts nothing."""
     docs = _docs(results)
     header = ("obligation", "status", "outcome", "time", *(WIDE_HEADER if wide else ()))
     rows, notes = [], []
@@ -219,6 +220,8 @@ def render_table(results: Sequence[Result], wide: bool = False) -> str:
         extra = []
         if cell.witness:
             extra.append(f"witness: {cell.witness}")
+        if cell.reason:
+            extra.append(f"reason: {cell.reason if wide else shorten(cell.reason, 3 * (TABLE_WIDTH - 8))}")
         v = d.get("vacuity") or {}
         if d["status"] == "proved" and v.get("verdict") in ("vacuous", "undecided"):
             extra.append(f"vacuity {v['verdict']}: {v.get('reason', '')}")
@@ -243,7 +246,12 @@ def render_table(results: Sequence[Result], wide: bool = False) -> str:
     for r, extra in zip(rows, notes):
         out += lines_of(r)
         for note in extra:
-            out.append(("    " + note) if wide else _short("    " + note, TABLE_WIDTH))
+            if wide:
+                out.append("    " + note)
+            elif note.startswith("reason: "):
+                out += [("    " if k == 0 else "      ") + part for k, part in enumerate(_wrap(note, TABLE_WIDTH - 6))]
+            else:
+                out.append(_short("    " + note, TABLE_WIDTH))
     out.append("")
     line = summary_line(results)
     if wide or len(line) <= TABLE_WIDTH:
@@ -296,6 +304,8 @@ def render_markdown(results: Sequence[Result]) -> str:
             "<br>" + md_escape(p) for p in (cell.depends, cell.vacuity) if p)
         if cell.witness:
             status += "<br>witness: " + md_escape(cell.witness)
+        if cell.reason:
+            status += "<br>reason: " + md_escape(cell.reason)
         out.append("| " + " | ".join((_md_code(d["id"]), status, md_escape(d["outcome"]), f"{d['time_s']:.2f}s",
                                       *(md_escape(c) for c in _wide_cells(d, cell)))) + " |")
     out.append("")
@@ -341,6 +351,8 @@ def render_audit_markdown(results: Sequence[Result]) -> str:
     for d in docs:
         cell = status_cell(d)
         status = "**" + md_escape(cell.label) + "**" + "".join("<br>" + md_escape(p) for p in (cell.depends, cell.vacuity, cell.witness) if p)
+        if cell.reason:
+            status += "<br>reason: " + md_escape(cell.reason)
         out.append("| " + " | ".join((_md_code(d["id"]), status, *(_md_cell(x) for x in (d["outcome"], *audit_cells(d))))) + " |")
     out += ["", summary_line(results), ""]
     s = audit_summary(results)
@@ -393,10 +405,12 @@ def render_audit_markdown(results: Sequence[Result]) -> str:
     return "\n".join(out) + "\n"
 
 
-def render(results: Sequence[Result], fmt: str, *, wide: bool = False, latex_detail: bool = False) -> str:
+def render(results: Sequence[Result], fmt: str, *, wide: bool = False, latex_detail: bool = False,
+           latex_compact: bool = False) -> str:
     """Render ``results`` in ``fmt``; every format goes through the JSON document. ``wide``: the
     terminal table with every column, uncut; ``latex_detail``: the long LaTeX table (full claim,
-    method and scope) instead of the compact one."""
+    method and scope); ``latex_compact``: the LaTeX table with its texts shortened at word
+    boundaries."""
     from checker.report import formats as report_formats
 
     match fmt:
@@ -408,7 +422,7 @@ def render(results: Sequence[Result], fmt: str, *, wide: bool = False, latex_det
             return render_json(results)
         case "latex":
             doc = to_document(results)
-            return report_formats.latex_detail(doc) if latex_detail else report_formats.latex(doc)
+            return report_formats.latex_detail(doc) if latex_detail else report_formats.latex(doc, compact=latex_compact)
         case "junit":
             return report_formats.junit(to_document(results))
         case "html":
@@ -436,7 +450,7 @@ def _depends_line(deps: Mapping[str, Any]) -> str:
 
 def claims_lines(d: Mapping[str, Any]) -> list[str]:
     """The checked formulas of a result, as ``show`` prints them (and the prose check)."""
-    from checker.kernel.printing import PrintedClaim, prose_warnings
+    from checker.kernel.printing import PrintedClaim, checked_texts, prose_warnings
 
     claims = d.get("claims")
     fp = d.get("fingerprint") or {}
@@ -452,7 +466,8 @@ def claims_lines(d: Mapping[str, Any]) -> list[str]:
     out.append(f"  claims     {len(claims)} checked formula(s)")
     for c in claims:
         out.append(f"    {c['name']}: {c.get('text') or c.get('error')}")
-    for w in prose_warnings(d["statement"], [PrintedClaim.from_json(c) for c in claims]):
+    checked = checked_texts(d.get("certificate"), d.get("grade_over") or "")
+    for w in prose_warnings(d["statement"], [PrintedClaim.from_json(c) for c in claims], checked):
         out.append(f"  warning    {w}")
     return out
 

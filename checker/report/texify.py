@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 #: Unicode characters that are mathematics, with their math-mode form.
 MATH: dict[str, str] = {
@@ -26,6 +26,11 @@ MATH: dict[str, str] = {
     "∫": r"\int", "√": r"\surd", "′": "'", "½": r"{\textstyle\frac12}", "ℝ": r"\mathbb{R}", "ℕ": r"\mathbb{N}",
     "ℤ": r"\mathbb{Z}", "ℚ": r"\mathbb{Q}", "ℓ": r"\ell", "~": r"\sim", "∼": r"\sim", "≡": r"\equiv",
     "≪": r"\ll", "≫": r"\gg", "∝": r"\propto", "∪": r"\cup", "∩": r"\cap", "∅": r"\emptyset",
+    "⪰": r"\succeq", "⪯": r"\preceq", "≻": r"\succ", "≺": r"\prec", "≽": r"\succcurlyeq", "≼": r"\preccurlyeq",
+    "⊗": r"\otimes", "⊕": r"\oplus", "∓": r"\mp", "≲": r"\lesssim", "≳": r"\gtrsim", "⊇": r"\supseteq",
+    "⊃": r"\supset", "←": r"\leftarrow", "↔": r"\leftrightarrow", "⟹": r"\Longrightarrow", "⟺": r"\Longleftrightarrow",
+    "≃": r"\simeq", "≅": r"\cong", "∗": r"\ast", "†": r"\dagger", "⊤": r"\top", "∣": r"\mid", "∥": r"\parallel",
+    "ℂ": r"\mathbb{C}", "ϵ": r"\epsilon", "ϑ": r"\vartheta", "ϕ": r"\phi", "ϱ": r"\varrho", "⋅": r"\cdot",
     "α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ε": r"\varepsilon", "ζ": r"\zeta",
     "η": r"\eta", "θ": r"\theta", "ι": r"\iota", "κ": r"\kappa", "λ": r"\lambda", "μ": r"\mu", "ν": r"\nu",
     "ξ": r"\xi", "π": r"\pi", "ρ": r"\rho", "σ": r"\sigma", "τ": r"\tau", "υ": r"\upsilon", "φ": r"\varphi",
@@ -46,6 +51,10 @@ TEXT: dict[str, str] = {
 _ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0308": '"', "\u0302": "^", "\u0303": "~", "\u0327": "c",
             "\u030c": "v", "\u030a": "r", "\u0304": "="}
 
+#: Combining marks after a one-letter symbol, as math accents (``x̂`` → ``\hat{x}``).
+_MATH_ACCENTS = {"\u0302": r"\hat", "\u0303": r"\tilde", "\u0304": r"\bar", "\u0307": r"\dot", "\u0308": r"\ddot",
+                 "\u030c": r"\check", "\u0301": r"\acute", "\u0300": r"\grave", "\u0306": r"\breve", "\u20d7": r"\vec"}
+
 _TEXT_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
                  "{": r"\{", "}": r"\}", "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
                  "|": r"\textbar{}"}
@@ -55,6 +64,9 @@ _MATH_SPECIAL = {"{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "#": r"\#", "$"
 _GLUE = set("0123456789+-=<>()[]{}/|,.;!'* ")
 # Glue that a span does not start or end with.
 _EDGE = set(" ,.;:!-'")
+# What an unbraced sub- or superscript may hold besides letters and digits (``x_ε``, ``‖W‖_∞``):
+# symbols that are atoms, never an operator or a relation (``d_in×d_out`` is two scripts).
+_SCRIPT_SYMBOLS = set("αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩ∞ℓ′")
 _FUNCTIONS = {"log", "exp", "sin", "cos", "tan", "max", "min", "sup", "inf", "lim", "det", "ln", "arg", "sgn"}
 
 
@@ -64,13 +76,24 @@ class _Atom:
     math: str  # its form inside $…$ ("" for text atoms)
     text: str  # its form outside
     raw: str
+    pos: int = -1  # where it starts in the input
+
+
+class _Atoms(list):
+    """The atoms of a text, each stamped with where it starts (``at``, set as the scan moves)."""
+
+    at = 0
+
+    def append(self, atom: _Atom) -> None:
+        super().append(replace(atom, pos=self.at))
 
 
 def unmapped(text: str) -> set[str]:
     """The characters of ``text`` that :func:`texify` can only spell by their Unicode name."""
     out = set()
     for ch in text:
-        if ord(ch) < 128 or ch in MATH or ch in TEXT or ch in SUPERSCRIPTS or ch in SUBSCRIPTS or ch in _ACCENTS:
+        if ord(ch) < 128 or ch in MATH or ch in TEXT or ch in SUPERSCRIPTS or ch in SUBSCRIPTS or ch in _ACCENTS \
+                or ch in _MATH_ACCENTS:
             continue
         if _accented(ch) is None:
             out.add(ch)
@@ -94,6 +117,8 @@ def _text_of(ch: str) -> str:
         return r",\allowbreak{}"  # (3,4,4,3) without spaces still breaks
     if ch == "_":
         return r"\_\allowbreak{}"
+    if ch == "/":
+        return r"/\allowbreak{}"  # paths and and/or break after the slash
     if ch in _TEXT_SPECIAL:
         return _TEXT_SPECIAL[ch]
     if ch == "~":
@@ -132,7 +157,7 @@ def _script_body(s: str, i: int) -> tuple[str, int] | None:
         end = _group_end(s, i)
         return (s[i + 1:end - 1], end) if end > 0 else None
     j = i
-    while j < len(s) and (s[j].isascii() and s[j].isalnum() or s[j] in MATH and s[j] not in "‖·−…"):
+    while j < len(s) and (s[j].isascii() and s[j].isalnum() or s[j] in _SCRIPT_SYMBOLS):
         j += 1
         if j - i >= 6:
             break
@@ -167,9 +192,10 @@ def _identifier_at(s: str, i: int) -> int:
 
 
 def _atoms(s: str) -> list[_Atom]:
-    atoms: list[_Atom] = []
+    atoms = _Atoms()
     i = 0
     while i < len(s):
+        atoms.at = i
         ch = s[i]
         prev = atoms[-1] if atoms else None
         end = _identifier_at(s, i) if ch.isascii() and ch.isalpha() else -1
@@ -205,8 +231,17 @@ def _atoms(s: str) -> list[_Atom]:
             atoms.append(_Atom("math", mark + "{" + "".join(table[c] for c in s[i:j]) + "}", "", s[i:j]))
             i = j
             continue
-        if ch == "\u0303" and prev is not None and prev.kind == "glue" and prev.raw.isalpha():
-            atoms[-1] = _Atom("math", r"\tilde{" + prev.raw + "}", "", prev.raw + ch)
+        if ch in _MATH_ACCENTS and prev is not None and (prev.kind == "glue" and prev.raw.isalpha()
+                                                          or prev.kind == "math" and len(prev.raw) == 1):
+            # x̂, ã, θ̂: an accented symbol
+            atoms[-1] = _Atom("math", _MATH_ACCENTS[ch] + "{" + prev.math.strip() + "}", "", prev.raw + ch, prev.pos)
+            i += 1
+            continue
+        if ch in _ACCENTS and prev is not None and prev.kind in ("word", "text") and prev.raw[-1:].isascii() \
+                and prev.raw[-1:].isalpha() and prev.text.endswith(prev.raw[-1]):
+            # café written with a combining accent: the accent on the word's last letter
+            atoms[-1] = replace(prev, kind="text", math="", raw=prev.raw + ch,
+                                text=prev.text[:-1] + "\\" + _ACCENTS[ch] + "{" + prev.raw[-1] + "}")
             i += 1
             continue
         if ch == "√" and i + 1 < len(s) and (s[i + 1].isalnum() and s[i + 1].isascii()):
@@ -236,9 +271,9 @@ def _promote_words(atoms: list[_Atom]) -> list[_Atom]:
         if a.kind == "word":
             near = [atoms[k - 1]] if k else []
             near += [atoms[k + 1]] if k + 1 < len(atoms) else []
-            a = _Atom("glue" if any(n.kind == "math" for n in near) else "text", a.math, a.text, a.raw)
+            a = replace(a, kind="glue" if any(n.kind == "math" for n in near) else "text")
         elif a.kind == "glue" and a.raw.isdigit() and out and out[-1].kind == "text" and out[-1].raw[-1:].isalnum():
-            a = _Atom("text", "", a.text, a.raw)  # binary32, ℓ1-free words with digits stay prose
+            a = replace(a, kind="text", math="")  # binary32, ℓ1-free words with digits stay prose
         out.append(a)
     return out
 
@@ -250,6 +285,11 @@ def _balance_edges(run: list[_Atom]) -> tuple[list[_Atom], list[_Atom], list[_At
     changed = True
     while changed and lo < hi:
         changed = False
+        # "A 2×2 matrix", "a 3 × 3 grid": a letter, a space, then a number is prose (an article or
+        # a name), never a product (that is written 2A or A·2)
+        if hi - lo >= 3 and run[lo].kind == "glue" and run[lo].raw.isalpha() and run[lo + 1].raw == " " \
+                and run[lo + 2].raw[:1].isdigit():
+            lo, changed = lo + 1, True
         while lo < hi and run[lo].kind == "glue" and run[lo].raw in _EDGE:
             lo, changed = lo + 1, True
         while hi > lo and run[hi - 1].kind == "glue" and run[hi - 1].raw in _EDGE:
@@ -265,14 +305,14 @@ def _balance_edges(run: list[_Atom]) -> tuple[list[_Atom], list[_Atom], list[_At
     return run[:lo], run[lo:hi], run[hi:]
 
 
-def texify(text: str) -> str:
-    """``text`` as LaTeX for pdflatex: mathematics in ``$…$``, prose escaped, nothing lost."""
+def _segments(text: str) -> list[tuple[bool, list[_Atom]]]:
+    """``text`` as its prose and mathematics: ``(is_math, atoms)`` in order."""
     atoms = _atoms(text)
-    out: list[str] = []
+    out: list[tuple[bool, list[_Atom]]] = []
     k = 0
     while k < len(atoms):
         if atoms[k].kind == "text":
-            out.append(atoms[k].text)
+            out.append((False, [atoms[k]]))
             k += 1
             continue
         j = k
@@ -281,13 +321,34 @@ def texify(text: str) -> str:
         run = atoms[k:j]
         before, span, after = _balance_edges(run)
         if any(a.kind == "math" for a in span):
-            out.extend(a.text for a in before)
-            out.append("$" + re.sub(" +", " ", _join_math(span)).strip() + "$")
-            out.extend(a.text for a in after)
+            out += [(False, before), (True, span), (False, after)]
         else:
-            out.extend(a.text for a in run)
+            out.append((False, run))
         k = j
+    return out
+
+
+def texify(text: str) -> str:
+    """``text`` as LaTeX for pdflatex: mathematics in ``$…$``, prose escaped, nothing lost."""
+    out: list[str] = []
+    for is_math, atoms in _segments(text):
+        if is_math:
+            out.append("$" + re.sub(" +", " ", _join_math(atoms)).strip() + "$")
+        else:
+            out.extend(a.text for a in atoms)
     return "".join(out)
+
+
+def math_ranges(text: str) -> list[tuple[int, int]]:
+    """Where :func:`texify` typesets ``text`` as mathematics: ``(start, end)`` character ranges, so
+    that a text is never shortened inside a formula (:func:`checker.report.cells.shorten`)."""
+    segments = _segments(text)
+    out = []
+    for k, (is_math, atoms) in enumerate(segments):
+        if is_math and atoms:
+            end = next((seg[0].pos for _, seg in segments[k + 1:] if seg), len(text))
+            out.append((atoms[0].pos, end))
+    return out
 
 
 def _join_math(span: list[_Atom]) -> str:
