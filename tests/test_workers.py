@@ -127,8 +127,12 @@ def test_the_template_never_imports_a_catalogue_module(on_path):
     workers.discard_template()
     log = on_path / "imports.log"
     name = _module(on_path, "counted_mod", f"open({str(log)!r}, 'a').write('imported\\n')\n")
+    package = on_path / "counted_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text(f"open({str(log)!r}, 'a').write('package\\n')\n", encoding="utf-8")
+    (package / "sub.py").write_text("import mpmath\n", encoding="utf-8")
     tpl = workers.template()
-    tpl.preload([name])
+    tpl.preload([name, "counted_pkg.sub"])  # a dotted name is not looked up by importing its package
     tpl.import_libraries([name])
     for _ in range(2):
         finished = workers.run_job(PROBE_JOB, [name], timeout_s=60, memory_mib=0)

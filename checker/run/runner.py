@@ -260,10 +260,14 @@ def obligation_job(send: Callable[[Any], None], payload: Any) -> None:
 
     from checker.backends import memo
 
+    from checker.run import reads
+
     ob_id, module, seed, timeout_s, memory_mib, slow, audit, *rest = payload
-    memo.seal()
-    memo.use(rest[0] if rest else None)
+    shared = rest[0] if rest else None
     nonce = rest[1] if len(rest) > 1 else None
+    memo.seal()
+    reads.start(ignore=(shared,) if shared else ())
+    memo.use(shared)
     try:
         importlib.import_module(module)
         ob = registry._REGISTRY[ob_id]
@@ -271,7 +275,8 @@ def obligation_job(send: Callable[[Any], None], payload: Any) -> None:
         send(["load-error", f"{type(exc).__name__}: {exc}", nonce])
         return
     result, _ = execute(ob, Context(ob_id, seed, timeout_s, slow), Limits(timeout_s, memory_mib), audit=audit)
-    send(["result", result.to_json(), nonce])
+    record = reads.finish()
+    send(["result", result.to_json(), nonce, record])
 
 
 # ---------------------------------------------------------------------------------------
@@ -341,7 +346,7 @@ def result_of_job(ob: Obligation, finished: Any, seed: int, config: RunConfig, n
                      finished.time_s, seed, config, limit_mib=config.memory_mib)
     elif len(answers) > 1 or len(frames) != len(finished.frames) or (answer is not None and len(frames) > 1):
         r = _forged(ob, finished, seed, config, f"{len(finished.frames)} frames where one answer is sent")
-    elif answer is not None and nonce is not None and (len(answer) != 3 or answer[2] != nonce):
+    elif answer is not None and nonce is not None and (len(answer) not in (3, 4) or answer[2] != nonce):
         r = _forged(ob, finished, seed, config, "the frame does not carry the job's nonce")
     elif answer is not None and answer[0] == "result":
         try:
@@ -361,6 +366,14 @@ def result_of_job(ob: Obligation, finished: Any, seed: int, config: RunConfig, n
     return _with_output(r, finished)
 
 
+def reads_of(finished: Any, nonce: str | None) -> Any:
+    """The record of what the job read (:mod:`checker.run.reads`), from its one accepted answer."""
+    frames = [f for f in finished.frames if isinstance(f, list) and f]
+    if finished.killed or len(frames) != 1 or frames[0][0] != "result" or len(frames[0]) != 4 or frames[0][2] != nonce:
+        return None
+    return frames[0][3]
+
+
 def with_fingerprint(r: Result, ob: Obligation, code: Any) -> Result:
     """``r`` with the obligation's current metadata (a cached result keeps its status and
     certificate; ``expect``, ``statement``, ``source``, ``scope``, ``lean`` and ``uses`` are not
@@ -375,6 +388,29 @@ def with_fingerprint(r: Result, ob: Obligation, code: Any) -> Result:
                  "code": code.digest, "granularity": code.granularity}
     return replace(r, source=ob.source, statement=ob.statement, scope=ob.scope, expect=ob.expect, lean=ob.lean,
                    uses=ob.uses, hypotheses=ob.hypotheses, fingerprint=stamp)
+
+
+def _manifest_for(ob: Obligation, record: Any, package: str, code: Any) -> dict[str, Any] | None:
+    """The manifest to store with ``ob``'s result (:func:`checker.store.manifest.finalize`), or
+    ``None`` — with a warning naming what changed — when what the job read is not what is on disk."""
+    import warnings
+
+    from checker.store import manifest
+    from checker.store.cache import CacheWarning, static_key
+
+    try:
+        stored = manifest.finalize(record)
+        if stored.get("coarse"):
+            # it started another process, which may have read anything: key on the whole closure too
+            stored["static"] = static_key(ob, package, code.digest if code is not None else None)
+            stored["package"] = package
+    except manifest.Unstable as why:
+        warnings.warn(f"{ob.id}: result not cached: {why}", CacheWarning, stacklevel=2)
+        return None
+    except Exception as exc:  # noqa: BLE001 - the cache is only a speed-up
+        warnings.warn(f"{ob.id}: result not cached ({type(exc).__name__}: {exc})", CacheWarning, stacklevel=2)
+        return None
+    return stored
 
 
 def _payload(ob: Obligation, config: RunConfig, shared: str | None = None, nonce: str | None = None) -> tuple:
@@ -414,13 +450,15 @@ def run(
         ob = by_id.get(r.id)
         return r if ob is None else with_fingerprint(r, ob, codes.get(ob.id))
 
-    def finish(r: Result, cached: bool = False) -> None:
+    def finish(r: Result, cached: bool = False, record: Any = None) -> None:
         nonlocal done
         r = stamped(r)
         results[r.id] = r
         done += 1
-        if cache is not None and not cached and r.id in keys:
-            cache.put(keys[r.id], r)
+        if cache is not None and not cached and r.id in keys and record is not None:
+            stored = _manifest_for(by_id[r.id], record, package, codes.get(r.id))
+            if stored is not None:
+                cache.put(keys[r.id], r, stored)
         if progress is not None:
             progress(r, done, total, cached)
 
@@ -445,7 +483,7 @@ def run(
         if cache is not None and ob.id in codes:
             keys[ob.id] = cache_key(ob, seed=derive_seed(config.seed, ob.id), timeout_s=config.timeout_s,
                                     memory_mib=config.memory_mib, slow=config.slow, package=package,
-                                    audit=config.audit, fingerprint=codes[ob.id].digest)
+                                    audit=config.audit, fingerprint=codes[ob.id].own)
             hit = cache.get(keys[ob.id], ob.id, ob)
             if hit is not None:
                 finish(hit, cached=True)
@@ -536,7 +574,8 @@ def run(
             except workers.TemplateDied as exc:
                 lost(exc)
             for (ob, _, nonce), finished in ended:
-                finish(result_of_job(ob, finished, derive_seed(config.seed, ob.id), config, nonce))
+                finish(result_of_job(ob, finished, derive_seed(config.seed, ob.id), config, nonce),
+                       record=reads_of(finished, nonce))
             now = time.monotonic()
             stuck = [j for j, (_, started, _) in running.items() if now - started > config.timeout_s + grace_s]
             if stuck:

@@ -391,11 +391,7 @@ def _imports_of(name: str) -> set[str]:
     module = sys.modules.get(name)
     path = getattr(module, "__file__", None)
     if path is None:
-        try:
-            spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError, AttributeError):
-            return set()
-        path = spec.origin if spec is not None else None
+        path = _source_of(name)
     if not path or not path.endswith(".py"):
         return set()
     try:
@@ -419,6 +415,28 @@ def _imports_of(name: str) -> set[str]:
             found.add(base)
             found.update(f"{base}.{part.split()[0]}" for part in names.strip("()").split(",") if part.split())
     return found
+
+
+def _source_of(name: str) -> str | None:
+    """The file of module ``name``, found without importing anything: ``importlib.util.find_spec``
+    of a dotted name imports its parent packages, which the template must never do for a
+    catalogue. The top-level name is looked up by the finders (which import nothing), each
+    submodule in its parent's directories."""
+    import importlib.machinery
+    import importlib.util
+
+    parts = name.split(".")
+    try:
+        spec = importlib.util.find_spec(parts[0]) if parts[0] not in sys.modules else getattr(
+            sys.modules[parts[0]], "__spec__", None)
+        for i in range(1, len(parts)):
+            locations = list(spec.submodule_search_locations or ()) if spec is not None else []
+            if not locations:
+                return None
+            spec = importlib.machinery.PathFinder.find_spec(".".join(parts[:i + 1]), locations)
+    except (ImportError, ValueError, AttributeError):
+        return None
+    return spec.origin if spec is not None else None
 
 
 def heavy_libraries(modules: Any) -> list[str]:
