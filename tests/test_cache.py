@@ -14,7 +14,7 @@ import pytest
 
 from checker.store import cache as cache_mod
 from checker.run import runner
-from checker.store.cache import Cache, CacheWarning, atomic_write, cache_key, module_closure
+from checker.store.cache import MANIFEST_VERSION, Cache, CacheWarning, atomic_write, cache_key, module_closure
 from checker.run.discovery import discover
 from checker.run.runner import RunConfig, run
 
@@ -111,7 +111,7 @@ def test_truncated_entry_is_a_miss(tmp_path):
     ob = discover("obligations").by_id("psy01a.parameter_count")
     key = _key(ob)
     c = Cache(tmp_path)
-    c.put(key, run_obligation(ob.id, "obligations"))
+    c.put(key, run_obligation(ob.id, "obligations"), {"version": MANIFEST_VERSION})  # nothing read, say
     path = c._path(key)
     text = path.read_text(encoding="utf-8")
     assert c.get(key, ob.id) is not None

@@ -106,17 +106,39 @@ def test_finished_jobs_are_reaped(on_path):
     assert len(children) == 1 and children[0][1] != "Z", children
 
 
-def test_a_job_after_a_preload_starts_with_the_preloaded_module(on_path):
-    """The spare forked before a preload is stale: the next job must not import the module again."""
+def test_a_job_after_a_preload_starts_with_the_preloaded_library(on_path):
+    """The spare forked before a preload is stale: the next job must not import the library again.
+    (A stand-in ``mpmath`` on the path, so the test can count its imports.)"""
+    workers.discard_template()
     log = on_path / "imports.log"
-    name = _module(on_path, "counted_mod", f"open({str(log)!r}, 'a').write('imported\\n')\n")
+    _module(on_path, "mpmath", f"open({str(log)!r}, 'a').write('imported\\n')\n")
     other = _module(on_path, "other_mod", "X = 1\n")
     assert workers.run_job(PROBE_JOB, [other], timeout_s=60, memory_mib=0).exitcode == 0  # a spare now waits
-    tpl = workers.template()
-    tpl.preload([name])
-    finished = workers.run_job(PROBE_JOB, [name], timeout_s=60, memory_mib=0)
+    workers.template().import_libraries(["mpmath"])
+    finished = workers.run_job(PROBE_JOB, ["mpmath"], timeout_s=60, memory_mib=0)
     assert finished.exitcode == 0 and [f[0] for f in finished.frames] == ["start", "ok"]
     assert log.read_text().splitlines() == ["imported"]  # once, in the template
+
+
+def test_the_template_never_imports_a_catalogue_module(on_path):
+    """Sent to the template as a preload (or named as a library), a catalogue module is only
+    read for the libraries it imports: each job that needs it imports it itself, so no job starts
+    with another module's import-time state."""
+    workers.discard_template()
+    log = on_path / "imports.log"
+    name = _module(on_path, "counted_mod", f"open({str(log)!r}, 'a').write('imported\\n')\n")
+    package = on_path / "counted_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text(f"open({str(log)!r}, 'a').write('package\\n')\n", encoding="utf-8")
+    (package / "sub.py").write_text("import mpmath\n", encoding="utf-8")
+    tpl = workers.template()
+    tpl.preload([name, "counted_pkg.sub"])  # a dotted name is not looked up by importing its package
+    tpl.import_libraries([name])
+    for _ in range(2):
+        finished = workers.run_job(PROBE_JOB, [name], timeout_s=60, memory_mib=0)
+        assert finished.exitcode == 0 and [f[0] for f in finished.frames] == ["start", "ok"]
+    assert log.read_text().splitlines() == ["imported", "imported"]  # once per job, never in the template
+    assert not workers.allowed_in_template(name) and workers.allowed_in_template("sympy.stats")
 
 
 def _reports(folder: Path, library: str) -> str:
@@ -184,13 +206,13 @@ def test_heavy_libraries_follow_imports_through_the_catalogue_and_the_backends(t
 
 def test_closing_a_template_busy_importing_a_preload_stops_it_without_a_kill(on_path):
     """A check whose results all come from the cache closes a template that may still be importing
-    the catalogue: it is stopped by its SIGTERM handler (exit code 0, its jobs stopped), not left
+    the libraries: it is stopped by its SIGTERM handler (exit code 0, its jobs stopped), not left
     to finish the import nor killed outright."""
     workers.discard_template()
     started = on_path / "started.log"
-    slow = _module(on_path, "slow_import_mod", f"import time\nopen({str(started)!r}, 'w').write('1')\ntime.sleep(60)\n")
+    _module(on_path, "mpmath", f"import time\nopen({str(started)!r}, 'w').write('1')\ntime.sleep(60)\n")  # a slow stand-in
     tpl = workers.template()
-    tpl.preload([slow])
+    tpl.import_libraries(["mpmath"])
     deadline = time.monotonic() + 60
     while not started.exists() and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -205,7 +227,7 @@ def test_the_template_builds_sympys_integral_table_once_for_every_job(on_path):
     workers.discard_template()
     out = on_path / "table.log"
     tpl = workers.template()
-    tpl.preload(["sympy"])
+    tpl.import_libraries(["sympy"])
     probe = _module(on_path, "reads_table_mod", f"""\
         from sympy.integrals import meijerint
         table = meijerint._lookup_table

@@ -177,23 +177,15 @@ class Lemma:
 
 
 def _check(solver: Any, *limits: Any) -> Any:
-    """``solver.check()`` — or ``unsat`` at once when a job of this run has already found exactly
-    these assertions unsat under the same limits (:mod:`checker.backends.memo`: the key is z3's version,
-    the limits and the solver's full SMT-LIB text). Only ``unsat`` is shared: it is a fact
-    about the assertions, whichever process or random seed found it; a model or ``unknown`` is
-    always this call's own."""
+    """``solver.check()`` through the references the shared-fact store took before any catalogue
+    code ran (:func:`checker.backends.memo.z3_check`) — so a ``z3.Solver.check`` patched by catalogue
+    code is never what answers — or ``unsat`` at once when a job of this run has already found
+    exactly these assertions unsat under the same limits (the key is z3's version, the limits and
+    the solver's full SMT-LIB text). Only ``unsat`` is shared: it is a fact about the assertions,
+    whichever process or random seed found it; a model or ``unknown`` is always this call's own."""
     from checker.backends import memo
 
-    if not memo.active():
-        return solver.check()
-    z3 = _z3()
-    digest = memo.key(version(), repr(limits), solver.sexpr())
-    if memo.get("z3-unsat", digest) is True:
-        return z3.unsat
-    answer = solver.check()
-    if answer == z3.unsat:
-        memo.put("z3-unsat", digest, True)
-    return answer
+    return memo.z3_check(solver, limits)
 
 
 def _solve(formula_of, claim: Claim, ctx: Context | None, timeout_ms: int | None, lemmas: Sequence[Lemma] = (),

@@ -174,8 +174,8 @@ def _run(args: argparse.Namespace, patterns: Sequence[str], catalogue=None, exac
     from checker.store.cache import Cache
     from checker.run.runner import RunConfig, run
 
-    # A whole-catalogue check discharges nearly every module: the worker template imports them
-    # (and the libraries they use) while this process does.
+    # A whole-catalogue check discharges nearly every module: the worker template imports the
+    # libraries they use (never the modules themselves) while this process imports them.
     if catalogue is None:
         catalogue = _catalogue(args, warm_template=not patterns)
     chosen = catalogue.select(patterns, include_slow=args.slow or bool(getattr(args, "id", None)) or exact)
@@ -196,7 +196,8 @@ def _run(args: argparse.Namespace, patterns: Sequence[str], catalogue=None, exac
 def _catalogue(args: argparse.Namespace, *, warm_template: bool = False):
     """Every package of the run, discovered and merged into one catalogue; warnings to stderr.
     With ``warm_template``, each module that imported cleanly in isolation is sent to the worker
-    template as soon as that is known (:meth:`checker.run.workers.Template.preload`)."""
+    template as soon as that is known (:meth:`checker.run.workers.Template.preload`), which imports
+    the libraries it uses."""
     from checker.kernel.declaration import Catalogue
     from checker.run.discovery import discover
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import os
+import secrets
 from dataclasses import replace
 import time
 import traceback
@@ -163,7 +164,7 @@ def _invalid(what: str, fix: str) -> Verdict:
     return Verdict(Status.ERROR, Certificate(method="invalid verdict", reason=f"{what}; {fix}"))
 
 
-def validated(ob: Obligation, verdict: Verdict) -> Verdict:
+def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Verdict:
     """``verdict`` if it passes the re-checks every backend verdict passes; else the honest
     status: ``error`` for a malformed certificate or a proof without steps, ``unknown`` for a
     refutation whose witness does not re-check. A witness that cannot be re-evaluated (no
@@ -184,6 +185,13 @@ def validated(ob: Obligation, verdict: Verdict) -> Verdict:
     if not isinstance(c.data, Mapping):
         return _invalid(f"{ob.location}: the certificate's data is a {type(c.data).__name__}", "give data as a dict")
     match verdict.status:
+        case Status.PROVED if received:
+            # In the parent the kernel fact is gone (it lives in the job that made it): the answer
+            # came with the job's nonce, and the job's kernel wrote the ledger; a proof without
+            # one did not come through the kernel.
+            if not c.ledger or not all(isinstance(e, Mapping) and e.get("kind") and e.get("text") for e in c.ledger):
+                return _invalid(f"{ob.location}: the received proof carries no kernel ledger",
+                                "a proof is made in the job by the kernel's rules")
         case Status.PROVED:
             fact = verdict.fact
             if not kernel.is_fact(fact):
@@ -292,23 +300,34 @@ def _audit(ob: Obligation, ctx: Context, verdict: Verdict, elapsed: float) -> tu
 
 
 def obligation_job(send: Callable[[Any], None], payload: Any) -> None:
-    """What a forked worker runs for one obligation (see :mod:`checker.run.workers`)."""
+    """What a forked worker runs for one obligation (see :mod:`checker.run.workers`).
+
+    Before any catalogue code runs, the shared-fact store takes its references to the solvers
+    (:func:`checker.backends.memo.seal`); the answer is one ``result`` frame carrying the job's
+    nonce, which the parent checks (:func:`result_of_job`) and re-validates."""
     import importlib
 
     from checker.kernel import declaration as registry
 
     from checker.backends import memo
 
+    from checker.run import reads
+
     ob_id, module, seed, timeout_s, memory_mib, slow, audit, *rest = payload
-    memo.use(rest[0] if rest else None)
+    shared = rest[0] if rest else None
+    nonce = rest[1] if len(rest) > 1 else None
+    memo.seal()
+    reads.start(ignore=(shared,) if shared else ())
+    memo.use(shared)
     try:
         importlib.import_module(module)
         ob = registry._REGISTRY[ob_id]
     except BaseException as exc:  # noqa: BLE001
-        send(["load-error", f"{type(exc).__name__}: {exc}"])
+        send(["load-error", f"{type(exc).__name__}: {exc}", nonce])
         return
     result, _ = execute(ob, Context(ob_id, seed, timeout_s, slow), Limits(timeout_s, memory_mib), audit=audit)
-    send(["result", result.to_json()])
+    record = reads.finish()
+    send(["result", result.to_json(), nonce, record])
 
 
 # ---------------------------------------------------------------------------------------
@@ -342,10 +361,31 @@ def _with_output(result: Result, finished: Any) -> Result:
     return dataclasses.replace(result, certificate=dataclasses.replace(c, data=data))
 
 
-def result_of_job(ob: Obligation, finished: Any, seed: int, config: RunConfig) -> Result:
-    """The Result of one finished worker: its answer if it sent a valid one, else why not."""
+def _forged(ob: Obligation, finished: Any, seed: int, config: RunConfig, why: str) -> Result:
+    return _failure(ob, Status.ERROR, "worker answer rejected",
+                    f"{ob.location}: the worker's answer for {ob.id} is not the checker's ({why}); "
+                    "an obligation must return its verdict, never write on the worker's answer pipe",
+                    finished.time_s, seed, config)
+
+
+def revalidated(ob: Obligation, r: Result) -> Result:
+    """``r`` after the same validation the worker ran (:func:`validated`), run again here on the
+    data received: a result frame is data, not a verdict, whatever the worker's process did."""
+    verdict = Verdict(r.status, r.certificate)
+    checked = validated(ob, verdict, received=True)
+    if checked is verdict:
+        return r
+    return replace(r, status=checked.status, certificate=checked.certificate)
+
+
+def result_of_job(ob: Obligation, finished: Any, seed: int, config: RunConfig, nonce: str | None = None) -> Result:
+    """The Result of one finished worker: its answer if it sent a valid one, else why not.
+
+    The answer must be exactly one ``result`` (or ``load-error``) frame carrying the job's
+    ``nonce``, for this obligation's id; it is then re-validated here (:func:`revalidated`)."""
     frames = [f for f in finished.frames if isinstance(f, list) and f]
-    answer = frames[-1] if frames else None
+    answers = [f for f in frames if f[0] in ("result", "load-error")]
+    answer = answers[-1] if answers else None
     if finished.killed == "timeout":
         r = _failure(ob, Status.TIMEOUT, "wall-clock limit",
                      f"{ob.id} exceeded the {config.timeout_s:g} s wall-clock limit; its process group was killed",
@@ -355,21 +395,34 @@ def result_of_job(ob: Obligation, finished: Any, seed: int, config: RunConfig) -
                      f"{ob.location}: memory limit of {config.memory_mib} MiB exceeded by the obligation's process group "
                      f"(resident memory {finished.peak_rss_mib:g} MiB); its process group was killed",
                      finished.time_s, seed, config, limit_mib=config.memory_mib)
-    elif answer is not None and answer[0] == "result" and len(answer) == 2:
+    elif len(answers) > 1 or len(frames) != len(finished.frames) or (answer is not None and len(frames) > 1):
+        r = _forged(ob, finished, seed, config, f"{len(finished.frames)} frames where one answer is sent")
+    elif answer is not None and nonce is not None and (len(answer) not in (3, 4) or answer[2] != nonce):
+        r = _forged(ob, finished, seed, config, "the frame does not carry the job's nonce")
+    elif answer is not None and answer[0] == "result":
         try:
             r = Result.from_json(answer[1])
             if r.id != ob.id:
                 raise ValueError(f"the worker answered for {r.id!r}")
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            r = revalidated(ob, r)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             r = _failure(ob, Status.ERROR, "worker", f"{ob.location}: the worker's answer is malformed ({exc!r:.200})",
                          finished.time_s, seed, config)
-    elif answer is not None and answer[0] == "load-error" and len(answer) == 2:
+    elif answer is not None and answer[0] == "load-error":
         r = _failure(ob, Status.ERROR, "import", f"{ob.location}: {answer[1]}", finished.time_s, seed, config)
     else:
         r = _failure(ob, Status.ERROR, "worker crash",
                      f"{ob.location}: the worker process died ({finished.how}) while discharging {ob.id}",
                      finished.time_s, seed, config, exitcode=finished.exitcode, signal=finished.signal)
     return _with_output(r, finished)
+
+
+def reads_of(finished: Any, nonce: str | None) -> Any:
+    """The record of what the job read (:mod:`checker.run.reads`), from its one accepted answer."""
+    frames = [f for f in finished.frames if isinstance(f, list) and f]
+    if finished.killed or len(frames) != 1 or frames[0][0] != "result" or len(frames[0]) != 4 or frames[0][2] != nonce:
+        return None
+    return frames[0][3]
 
 
 def with_fingerprint(r: Result, ob: Obligation, code: Any) -> Result:
@@ -388,11 +441,35 @@ def with_fingerprint(r: Result, ob: Obligation, code: Any) -> Result:
                    uses=ob.uses, hypotheses=ob.hypotheses, fingerprint=stamp)
 
 
-def _payload(ob: Obligation, config: RunConfig, shared: str | None = None) -> tuple:
+def _manifest_for(ob: Obligation, record: Any, package: str, code: Any) -> dict[str, Any] | None:
+    """The manifest to store with ``ob``'s result (:func:`checker.store.manifest.finalize`), or
+    ``None`` — with a warning naming what changed — when what the job read is not what is on disk."""
+    import warnings
+
+    from checker.store import manifest
+    from checker.store.cache import CacheWarning, static_key
+
+    try:
+        stored = manifest.finalize(record)
+        if stored.get("coarse"):
+            # it started another process, which may have read anything: key on the whole closure too
+            stored["static"] = static_key(ob, package, code.digest if code is not None else None)
+            stored["package"] = package
+    except manifest.Unstable as why:
+        warnings.warn(f"{ob.id}: result not cached: {why}", CacheWarning, stacklevel=2)
+        return None
+    except Exception as exc:  # noqa: BLE001 - the cache is only a speed-up
+        warnings.warn(f"{ob.id}: result not cached ({type(exc).__name__}: {exc})", CacheWarning, stacklevel=2)
+        return None
+    return stored
+
+
+def _payload(ob: Obligation, config: RunConfig, shared: str | None = None, nonce: str | None = None) -> tuple:
     """What a worker needs to discharge ``ob`` (see :func:`obligation_job`); ``shared`` is the
-    run's store of facts its jobs share (:mod:`checker.backends.memo`)."""
+    run's store of facts its jobs share (:mod:`checker.backends.memo`), ``nonce`` the token its
+    answer must carry."""
     return (ob.id, ob.module, derive_seed(config.seed, ob.id), config.timeout_s, config.memory_mib, config.slow,
-            config.audit, shared)
+            config.audit, shared, nonce)
 
 
 def run(
@@ -424,13 +501,15 @@ def run(
         ob = by_id.get(r.id)
         return r if ob is None else with_fingerprint(r, ob, codes.get(ob.id))
 
-    def finish(r: Result, cached: bool = False) -> None:
+    def finish(r: Result, cached: bool = False, record: Any = None) -> None:
         nonlocal done
         r = stamped(r)
         results[r.id] = r
         done += 1
-        if cache is not None and not cached and r.id in keys:
-            cache.put(keys[r.id], r)
+        if cache is not None and not cached and r.id in keys and record is not None:
+            stored = _manifest_for(by_id[r.id], record, package, codes.get(r.id))
+            if stored is not None:
+                cache.put(keys[r.id], r, stored)
         if progress is not None:
             progress(r, done, total, cached)
 
@@ -455,7 +534,7 @@ def run(
         if cache is not None and ob.id in codes:
             keys[ob.id] = cache_key(ob, seed=derive_seed(config.seed, ob.id), timeout_s=config.timeout_s,
                                     memory_mib=config.memory_mib, slow=config.slow, package=package,
-                                    audit=config.audit, fingerprint=codes[ob.id].digest)
+                                    audit=config.audit, fingerprint=codes[ob.id].own)
             hit = cache.get(keys[ob.id], ob.id, ob)
             if hit is not None:
                 finish(hit, cached=True)
@@ -463,17 +542,51 @@ def run(
         ready.append(ob)
 
     n_workers = max(1, min(config.workers, len(obligations)))
-    running: dict[int, tuple[Obligation, float]] = {}
+    running: dict[int, tuple[Obligation, float, str]] = {}  # job -> (obligation, start, nonce)
+    # The obligations that were running when a template died: each is re-run alone, so the one
+    # that ends the template is named and the others get their own results.
+    suspects: collections.deque[Obligation] = collections.deque()
+    alone: list[str | None] = [None]  # the suspect now running alone
+
+    def submit(tpl: Any, ob: Obligation) -> None:
+        nonce = secrets.token_hex(16)
+        job = tpl.submit(OBLIGATION_JOB, _payload(ob, config, shared, nonce), timeout_s=config.timeout_s,
+                         memory_mib=config.memory_mib)
+        running[job] = (ob, time.monotonic(), nonce)
 
     def hand_out(tpl: Any) -> bool:
-        """Give the next obligation to run to the template; False when none is left."""
+        """Give the next obligation to run to the template; False when none is left (or a
+        suspect runs, or waits to run, alone)."""
+        if alone[0] is not None:
+            return False
+        if suspects:
+            if running:
+                return False
+            submit(tpl, suspects[0])
+            alone[0] = suspects.popleft().id
+            return True
         while not ready and unresolved:
             resolve()
         if not ready:
             return False
-        job = tpl.submit(OBLIGATION_JOB, _payload(ready[0], config, shared), timeout_s=config.timeout_s, memory_mib=config.memory_mib)
-        running[job] = (ready.popleft(), time.monotonic())
+        submit(tpl, ready[0])
+        ready.popleft()
         return True
+
+    def lost(exc: BaseException) -> None:
+        """The template died: a suspect that ran alone is named; the others are re-run alone."""
+        workers.discard_template()
+        for ob, started, _ in running.values():
+            if alone[0] == ob.id:
+                finish(_failure(ob, Status.ERROR, "worker template killed",
+                                f"{ob.location}: {exc} while {ob.id} ran alone; it had died while {ob.id} ran beside other "
+                                "obligations too, which were re-run: the obligation ends its worker's template process "
+                                "(e.g. it signals its parent process)",
+                                time.monotonic() - started, derive_seed(config.seed, ob.id), config))
+            else:
+                suspects.append(ob)
+        running.clear()
+        alone[0] = None
 
     grace_s = 30.0  # the template enforces the limit; this only guards against a stuck template
     completed = False
@@ -481,49 +594,49 @@ def run(
     shared = shared_store.__enter__()
     preloaded_in = None  # the template the obligations' modules were sent to
     try:
-        while unresolved or ready or running:
-            if not running and not ready:
+        while unresolved or ready or running or suspects:
+            if not running and not ready and not suspects:
                 resolve()  # nothing runs yet: a fully cached run starts no worker
                 continue
             tpl = workers.template()
             try:
                 if tpl is not preloaded_in:
-                    tpl.preload({ob.module for ob in (*unresolved, *ready)})
+                    tpl.preload({ob.module for ob in (*unresolved, *ready, *suspects)})
                     preloaded_in = tpl
                 while len(running) < n_workers and hand_out(tpl):
                     pass
-            except workers.TemplateDied:
-                workers.discard_template()
+            except workers.TemplateDied as exc:
+                lost(exc)
                 continue
             if unresolved and running:
                 resolve()  # while the workers are busy
             try:
                 events = tpl.events(0.0 if unresolved else 1.0)
             except workers.TemplateDied as exc:
-                workers.discard_template()
-                for job, (ob, started) in running.items():
-                    finish(_failure(ob, Status.ERROR, "worker crash", f"{ob.location}: {exc} while discharging {ob.id}",
-                                    time.monotonic() - started, derive_seed(config.seed, ob.id), config))
-                running.clear()
+                lost(exc)
                 continue
-            ended = [(running.pop(e[1].job_id)[0], e[1]) for e in events if e[0] == "done" and e[1].job_id in running]
+            ended = [(running.pop(e[1].job_id), e[1]) for e in events if e[0] == "done" and e[1].job_id in running]
+            if any(alone[0] == ob.id for (ob, _, _), _ in ended):
+                alone[0] = None
             # Hand out the next obligations before reading these results: the workers need not wait for it.
             try:
                 while ended and len(running) < n_workers and hand_out(tpl):
                     pass
-            except workers.TemplateDied:
-                pass  # the next round starts a new template and hands these out again
-            for ob, finished in ended:
-                finish(result_of_job(ob, finished, derive_seed(config.seed, ob.id), config))
+            except workers.TemplateDied as exc:
+                lost(exc)
+            for (ob, _, nonce), finished in ended:
+                finish(result_of_job(ob, finished, derive_seed(config.seed, ob.id), config, nonce),
+                       record=reads_of(finished, nonce))
             now = time.monotonic()
-            stuck = [j for j, (_, started) in running.items() if now - started > config.timeout_s + grace_s]
+            stuck = [j for j, (_, started, _) in running.items() if now - started > config.timeout_s + grace_s]
             if stuck:
                 workers.discard_template()
-                for job, (ob, started) in list(running.items()):
+                for job, (ob, started, _) in list(running.items()):
                     finish(_failure(ob, Status.TIMEOUT, "wall-clock limit",
                                     f"{ob.id} exceeded the {config.timeout_s:g} s wall-clock limit; the workers were killed",
                                     now - started, derive_seed(config.seed, ob.id), config, limit_s=config.timeout_s))
                 running.clear()
+                alone[0] = None
         completed = True
     finally:
         if not completed:  # interrupted: take every running obligation's process group down

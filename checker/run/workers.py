@@ -1,28 +1,42 @@
 """Worker processes: one fresh process per job, forked from a clean template.
 
-The *template* is a process spawned once (per parent) that imports the engine, the catalogue's
-modules and the heavy libraries (numpy, sympy, z3, mpmath, flint) those modules reach by an
-import statement — only those: a larger template costs every fork more (:func:`heavy_libraries`;
-a library a job imports anyway is imported into the template after that job). For every job (one
-obligation's discharge, or importing catalogue modules to see whether they load) it forks a
-child, so each job starts from the same clean state, whatever the previous one did, without
-paying for the imports again. Once jobs come, the child for the next one is forked while the
+The *template* is a process spawned once (per parent) that imports the engine and the heavy
+libraries (numpy, sympy, z3, mpmath, flint) the catalogue's modules reach by an import statement
+— only those: a larger template costs every fork more (:func:`heavy_libraries`, read from the
+sources without importing them; a library a job imports anyway is imported into the template
+after that job). It never imports a catalogue module (:func:`_preload` refuses any name that is
+not the engine's or a listed library): a job imports its own obligation's module, so it starts
+with no state from any catalogue module it does not itself import — a module that patches a
+library or sets numpy's error handling at import reaches only the jobs that import it. For every
+job (one obligation's discharge, or importing catalogue modules to see whether they load) it
+forks a child, so each job starts from the same clean state, whatever the previous one did,
+without paying for the library imports again. Once jobs come, the child for the next one is forked while the
 current ones run (a *spare*, waiting on a pipe for its job; forked again after every preload), so
 a job does not wait for a fork; and a finished child announces its exit code before it exits, so
 the template does not wait for the kernel to tear it down.
 
 Each child:
 
-- leads its own process group, so everything it starts is killed with it when it ends;
+- leads its own process group, so everything it starts is killed with it when it ends, and is a
+  *child subreaper* (``PR_SET_CHILD_SUBREAPER``), as the template is: a process it starts that
+  leaves the group (``setsid``, ``start_new_session``) and is orphaned stays in its process tree,
+  and the job kills its whole tree before it exits; what a job that dies abruptly leaves behind
+  is reparented to the template, which kills every child of its own that is not a job;
 - has an address-space limit (``RLIMIT_AS``), and the template also polls the total resident
   memory of the whole group and kills the group over the limit;
 - has stdin from ``/dev/null`` and stdout/stderr in a temporary file, returned (truncated) with
   the job's answer: nothing it prints reaches the parent's streams;
 - sends its answer as length-prefixed strict JSON frames on a pipe of its own.
 
-The template kills a child's group at the deadline, when the child ends, and — every group —
-when the parent goes away (its command pipe closes, or ``PR_SET_PDEATHSIG`` delivers SIGTERM);
-a child whose template dies gets SIGKILL (``PR_SET_PDEATHSIG`` again).
+The template kills a child's tree and group at the deadline, when the child ends, and — every
+tree — when the parent goes away (its command pipe closes, or ``PR_SET_PDEATHSIG`` delivers
+SIGTERM); a child whose template dies gets SIGKILL (``PR_SET_PDEATHSIG`` again), and every process
+started under a template carries its token in the environment, so the parent finds and kills what
+a dead template's jobs left behind (:func:`sweep_token`).
+
+The parent reads the template's messages on a thread of its own, and the template waits on its
+pipes with ``poll`` (no descriptor limit) after raising its open-file limit: the protocol cannot
+block both sides at any ``--jobs``.
 """
 
 from __future__ import annotations
@@ -36,13 +50,16 @@ import math
 import multiprocessing
 import os
 import pickle
+import queue
 import re
 import resource
+import secrets
 import select
 import signal
 import struct
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -72,6 +89,8 @@ _POLL_S = 0.01
 _REAP_POLL_S = 0.0005
 _MEMORY_POLL_S = 0.25
 _PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+TOKEN_VAR = "OBLIGATIONS_WORKER_TOKEN"  # in the environment of the template and all it starts
 # A frame header no JSON frame can have (lengths are < 2³¹): the child's last word, its exit code.
 _EXIT_MARK = b"\xff\xff\xff\xff"
 
@@ -134,14 +153,107 @@ def _split_frames(buffer: bytearray) -> list[Any]:
 # ---------------------------------------------------------------------------------------
 
 
-def _set_pdeathsig(sig: int) -> None:
-    """Ask Linux to send ``sig`` to this process when its parent dies (no-op elsewhere)."""
+def _prctl(option: int, value: int) -> None:
     if not sys.platform.startswith("linux"):
         return
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, sig, 0, 0, 0)
+        libc.prctl(option, value, 0, 0, 0)
     except (OSError, AttributeError):  # pragma: no cover - no prctl
+        pass
+
+
+def _set_pdeathsig(sig: int) -> None:
+    """Ask Linux to send ``sig`` to this process when its parent dies (no-op elsewhere)."""
+    _prctl(_PR_SET_PDEATHSIG, sig)
+
+
+def _become_subreaper() -> None:
+    """Orphaned descendants of this process are reparented to it instead of to init (Linux), so
+    one that left the process group (``setsid``) is still found in this process's tree."""
+    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+
+
+def _children(pid: int) -> list[tuple[int, str]]:
+    """``(pid, state)`` of each child of ``pid`` (``/proc/PID/task/*/children``); state ``Z`` for
+    a zombie."""
+    out: list[tuple[int, str]] = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as fh:
+                kids = [int(x) for x in fh.read().split()]
+        except (OSError, ValueError):
+            continue
+        for child in kids:
+            try:
+                with open(f"/proc/{child}/stat", "rb") as fh:
+                    stat = fh.read().decode("ascii", "replace")
+                out.append((child, stat[stat.rfind(")") + 2:stat.rfind(")") + 3]))
+            except OSError:
+                continue
+    return out
+
+
+def kill_tree(pid: int, rounds: int = 50) -> None:
+    """SIGKILL every live descendant of ``pid`` (not ``pid`` itself), again until none is left:
+    a process forking while it is killed adds children the next round finds."""
+    for _ in range(rounds):
+        todo, live, seen = [pid], [], set()
+        while todo:
+            for child, state in _children(todo.pop()):
+                if child in seen:
+                    continue
+                seen.add(child)
+                todo.append(child)
+                if state != "Z":
+                    live.append(child)
+        if not live:
+            return
+        for child in live:
+            try:
+                os.kill(child, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
+def sweep_token(token: str) -> int:
+    """SIGKILL every process whose environment carries this template's token (what a dead
+    template's jobs started and left behind); how many were found."""
+    needle = f"{TOKEN_VAR}={token}".encode()
+    found = 0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:  # pragma: no cover - no procfs
+        return 0
+    me = os.getpid()
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as fh:
+                env = fh.read()
+        except OSError:
+            continue
+        if needle in env.split(b"\0"):
+            try:
+                os.kill(int(entry), signal.SIGKILL)
+                found += 1
+            except (ProcessLookupError, PermissionError):
+                pass
+    return found
+
+
+def _raise_open_file_limit() -> None:
+    """The template holds two descriptors per running job: let it hold as many as it may."""
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard == resource.RLIM_INFINITY or hard > soft:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16), hard))
+    except (ValueError, OSError):  # pragma: no cover
         pass
 
 
@@ -279,11 +391,7 @@ def _imports_of(name: str) -> set[str]:
     module = sys.modules.get(name)
     path = getattr(module, "__file__", None)
     if path is None:
-        try:
-            spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError, AttributeError):
-            return set()
-        path = spec.origin if spec is not None else None
+        path = _source_of(name)
     if not path or not path.endswith(".py"):
         return set()
     try:
@@ -307,6 +415,28 @@ def _imports_of(name: str) -> set[str]:
             found.add(base)
             found.update(f"{base}.{part.split()[0]}" for part in names.strip("()").split(",") if part.split())
     return found
+
+
+def _source_of(name: str) -> str | None:
+    """The file of module ``name``, found without importing anything: ``importlib.util.find_spec``
+    of a dotted name imports its parent packages, which the template must never do for a
+    catalogue. The top-level name is looked up by the finders (which import nothing), each
+    submodule in its parent's directories."""
+    import importlib.machinery
+    import importlib.util
+
+    parts = name.split(".")
+    try:
+        spec = importlib.util.find_spec(parts[0]) if parts[0] not in sys.modules else getattr(
+            sys.modules[parts[0]], "__spec__", None)
+        for i in range(1, len(parts)):
+            locations = list(spec.submodule_search_locations or ()) if spec is not None else []
+            if not locations:
+                return None
+            spec = importlib.machinery.PathFinder.find_spec(".".join(parts[:i + 1]), locations)
+    except (ImportError, ValueError, AttributeError):
+        return None
+    return spec.origin if spec is not None else None
 
 
 def heavy_libraries(modules: Any) -> list[str]:
@@ -358,6 +488,7 @@ def _job_function(kind: str) -> JobFunction:
 def _become_job(writer: int, out_fd: int, memory_mib: int, sys_path: list[str], keep: set[int]) -> None:
     os.setpgid(0, 0)
     _set_pdeathsig(signal.SIGKILL)
+    _become_subreaper()
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD, signal.SIGPIPE):
         signal.signal(sig, signal.SIG_DFL)
     devnull = os.open(os.devnull, os.O_RDONLY)
@@ -406,6 +537,10 @@ def _child(kind: str, payload: Any, writer: int, out_fd: int, memory_mib: int, s
         try:
             sys.stdout.flush()
             sys.stderr.flush()
+        except BaseException:  # noqa: BLE001
+            pass
+        try:
+            kill_tree(os.getpid())  # what it started, in its group or not
         except BaseException:  # noqa: BLE001
             pass
         # Announce the exit code and close the answer pipe before exiting: the template then
@@ -501,9 +636,11 @@ def _discard_spare(spare: _Spare | None, exiting: set[int]) -> None:
     spare.out.close()
 
 
-def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
+def _template_main(conn: Connection, preload: tuple[str, ...], token: str = "") -> None:
     for var in THREAD_VARS:
         os.environ[var] = "1"
+    if token:
+        os.environ[TOKEN_VAR] = token  # inherited by every job and what it starts (sweep_token)
     jobs: dict[int, _Running] = {}
     exiting: set[int] = set()  # finished jobs' leaders, killed, not yet reaped (their pids hold their groups)
     # Once jobs come, the next one's child is forked while the current ones run: a job then starts
@@ -515,24 +652,58 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
     def shutdown(*_: Any) -> None:
         for pid in [*(job.pid for job in jobs.values()), *exiting, *([spare.pid] if spare else [])]:
             _kill_group(pid)
+        kill_tree(os.getpid())
         os._exit(0)
+
+    def sweep() -> None:
+        """Kill (and reap) every child that is not a job or the spare: an orphan a finished job
+        left behind, reparented here because the template is a subreaper."""
+        known = {job.pid for job in jobs.values()} | exiting | ({spare.pid} if spare else set())
+        for child, state in _children(os.getpid()):
+            if child in known:
+                continue
+            if state != "Z":
+                kill_tree(child)
+                try:
+                    os.kill(child, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            try:
+                os.waitpid(child, os.WNOHANG)
+            except ChildProcessError:
+                pass
 
     signal.signal(signal.SIGTERM, shutdown)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt means
     _set_pdeathsig(signal.SIGTERM)
+    _become_subreaper()
+    _raise_open_file_limit()
     _keep_freed_memory()
     if os.getppid() == 1:  # the parent died before the death signal was armed
         os._exit(0)
     _preload(preload, list(sys.path))
     conn_fd = conn.fileno()
-    last_memory_poll = 0.0
+    last_memory_poll = last_sweep = 0.0
+    poller = select.poll()
+    poller.register(conn_fd, select.POLLIN)
+    polled: dict[int, int] = {}  # reader fd -> job id, registered with the poller
     try:
         while True:
             readers = {job.reader: job_id for job_id, job in jobs.items() if not job.eof}
+            for fd in [fd for fd in polled if fd not in readers]:
+                poller.unregister(fd)
+                del polled[fd]
+            for fd, job_id in readers.items():
+                if fd not in polled:
+                    poller.register(fd, select.POLLIN)
+                polled[fd] = job_id
             # A job whose answer pipe closed is exiting: reap it within a millisecond, not a poll.
             closing = any(job.eof for job in jobs.values())
             wait = (_REAP_POLL_S if closing or exiting else _POLL_S) if jobs or exiting else None
-            ready, _, _ = select.select([conn_fd, *readers], [], [], wait)
+            ready = [fd for fd, _ in poller.poll(None if wait is None else max(1, int(wait * 1000)))]
+            if conn_fd in ready:
+                ready.remove(conn_fd)
+                ready.append(conn_fd)  # the jobs' answers first, then the commands
             for fd in ready:
                 if fd == conn_fd:
                     try:
@@ -556,13 +727,13 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
                     else:
                         _start(conn, jobs, msg, spare)
                         spare, serving = None, True
-                else:
-                    job = jobs[readers[fd]]
-                    _read_available(job)
+                elif fd in polled and polled[fd] in jobs:
+                    _read_available(jobs[polled[fd]])
             now = time.monotonic()
             for job in jobs.values():
                 if job.killed is None and now > job.deadline:
                     job.killed = "timeout"
+                    kill_tree(job.pid)
                     _kill_group(job.pid)
             if any(j.memory_mib > 0 for j in jobs.values()) and now - last_memory_poll >= _MEMORY_POLL_S:
                 last_memory_poll = now
@@ -574,14 +745,17 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
                     job.peak_rss_mib = max(job.peak_rss_mib, rss.get(job.pid, 0.0))
                     if job.killed is None and job.memory_mib > 0 and rss.get(job.pid, 0.0) > job.memory_mib:
                         job.killed = "memory"
+                        kill_tree(job.pid)
                         _kill_group(job.pid)
             learned: set[str] = set()
+            finished_any = False
             for job_id in list(jobs):
                 job = jobs[job_id]
                 if job.eof and job.announced is not None and job.killed is None:
                     # Its answer is complete and it is exiting: finish now, reap it later.
                     learned.update(job.learned)
                     conn.send(("done", _finish(job_id, jobs.pop(job_id), exiting)))
+                    finished_any = True
                     continue
                 try:
                     info = os.waitid(os.P_PID, job.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
@@ -592,7 +766,11 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
                     ended = info is not None
                 if ended:
                     conn.send(("done", _finish(job_id, jobs.pop(job_id))))
+                    finished_any = True
             _reap(exiting)
+            if finished_any or now - last_sweep >= _MEMORY_POLL_S:
+                last_sweep = now
+                sweep()
             if learned - attempted:
                 # A job imported a heavy library the template lacks: later jobs get it preloaded.
                 attempted.update(learned)
@@ -605,10 +783,20 @@ def _template_main(conn: Connection, preload: tuple[str, ...]) -> None:
         shutdown()
 
 
+def allowed_in_template(name: str) -> bool:
+    """Whether the template may import ``name``: the engine and the listed libraries (and their
+    submodules), never a catalogue module or anything a job names."""
+    if name == "checker" or name.startswith("checker."):
+        return True
+    return any(name == lib or name.startswith(lib + ".") for lib in (*LIBRARIES, *HEAVY))
+
+
 def _preload(names: Any, sys_path: list[str]) -> None:
     """Import ``names`` into the template (their output discarded), so that jobs start with them
-    loaded; a module that fails here is imported — and fails — in the job instead."""
+    loaded — only the engine and the listed libraries (:func:`allowed_in_template`); a module that
+    fails here is imported — and fails — in the job instead."""
     sys.path[:] = sys_path
+    names = [name for name in names if allowed_in_template(name)]
     saved = os.dup(1), os.dup(2)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
@@ -751,36 +939,67 @@ class TemplateDied(RuntimeError):
 
 
 class Template:
-    """The parent's handle on a template process."""
+    """The parent's handle on a template process.
+
+    A thread reads the template's messages as they come, so the template never blocks sending to
+    a parent that is itself blocked sending it jobs (``--jobs`` in the hundreds)."""
 
     def __init__(self, preload: tuple[str, ...] = PRELOAD) -> None:
         mp = multiprocessing.get_context("spawn")
         self.conn, child = mp.Pipe()
-        self.proc = mp.Process(target=_template_main, args=(child, preload), daemon=True, name="obligations-template")
+        self.token = secrets.token_hex(16)
+        self.proc = mp.Process(target=_template_main, args=(child, preload, self.token), daemon=True,
+                               name="obligations-template")
         self.proc.start()
         child.close()
         self._next = 0
         self.preloaded: set[str] = set()
+        self.scanned: set[str] = set()
+        self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._closed_because: BaseException | None = None
+        self._reader = threading.Thread(target=self._read, name="obligations-template-reader", daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                msg = self.conn.recv()
+            except (EOFError, OSError) as exc:
+                self._inbox.put(_Closed(exc))
+                return
+            except BaseException as exc:  # noqa: BLE001 - an unreadable message ends the protocol
+                self._inbox.put(_Closed(exc))
+                return
+            self._inbox.put(msg)
 
     def preload(self, modules: Any) -> None:
-        """Import the engine, the catalogue modules (already imported cleanly by an isolated
-        worker) and the heavy libraries they reach (:func:`heavy_libraries`, found by the
-        template) into the template, so each job forked afterwards starts with them loaded.
-        Without the catalogue modules (a template died importing them), every heavy library."""
-        scan = sorted(set(modules) - self.preloaded) if CATALOGUE_PRELOAD[0] else []
-        todo = [m for m in LIBRARIES if m not in self.preloaded and (m not in HEAVY or not CATALOGUE_PRELOAD[0])]
-        todo += [m for m in scan if m not in LIBRARIES]
-        if not todo:
+        """Prepare the template for jobs of the catalogue ``modules``: it imports the engine and
+        the heavy libraries their import statements reach (:func:`heavy_libraries`, read from
+        their sources) — never the modules themselves."""
+        scan = sorted(set(modules) - self.scanned)
+        todo = [m for m in LIBRARIES if m not in self.preloaded and m not in HEAVY]
+        if not todo and not scan:
             return
         self.preloaded.update(todo)
+        self.scanned.update(scan)
         try:
             self.conn.send(("preload", todo, list(sys.path), scan))
         except (BrokenPipeError, OSError) as exc:
             raise TemplateDied(f"the worker template is gone ({exc})") from exc
 
+    def import_libraries(self, names: Any) -> None:
+        """Import these libraries into the template (only the engine's and the listed ones are
+        imported: :func:`allowed_in_template`)."""
+        todo = [m for m in names if m not in self.preloaded]
+        self.preloaded.update(todo)
+        try:
+            self.conn.send(("preload", todo, list(sys.path), []))
+        except (BrokenPipeError, OSError) as exc:
+            raise TemplateDied(f"the worker template is gone ({exc})") from exc
+
     @property
     def alive(self) -> bool:
-        return self.proc.is_alive() and not self.conn.closed
+        return self.proc.is_alive() and not self.conn.closed and self._closed_because is None
 
     def submit(self, kind: str, payload: Any, *, timeout_s: float, memory_mib: int) -> int:
         self._next += 1
@@ -793,24 +1012,42 @@ class Template:
     def events(self, timeout: float | None) -> list[tuple]:
         """Messages from the template (``("started", id, pid)``, ``("done", Finished)``), waiting
         up to ``timeout`` for the first."""
-        out = []
+        out: list[tuple] = []
+        if self._closed_because is not None:
+            raise TemplateDied(self._death())
         try:
-            if not self.conn.poll(timeout):
-                if not self.proc.is_alive():
-                    raise TemplateDied(f"the worker template died (exit code {self.proc.exitcode})")
-                return out
-            while self.conn.poll(0):
-                out.append(self.conn.recv())
-        except (EOFError, OSError) as exc:
-            if out:
-                return out
-            raise TemplateDied(f"the worker template died ({exc or 'its pipe closed'})") from exc
+            first = self._inbox.get(timeout=timeout) if timeout is None or timeout > 0 else self._inbox.get_nowait()
+        except queue.Empty:
+            if not self.proc.is_alive():
+                raise TemplateDied(self._death()) from None
+            return out
+        pending = [first]
+        while True:
+            try:
+                pending.append(self._inbox.get_nowait())
+            except queue.Empty:
+                break
+        for msg in pending:
+            if isinstance(msg, _Closed):
+                self._closed_because = msg.exc
+                break
+            out.append(msg)
+        if self._closed_because is not None and not out:
+            raise TemplateDied(self._death())
         return out
+
+    def _death(self) -> str:
+        self.proc.join(0.5)
+        code = self.proc.exitcode
+        how = (f"killed by signal {-code} ({signal.Signals(-code).name})" if code is not None and code < 0
+               and -code in signal.Signals._value2member_map_ else f"exit code {code}")
+        return f"the worker template died ({how})"
 
     def close(self) -> None:
         """Stop the template and its jobs. An idle one exits at once on the closing message; one
         still importing a preload (a check whose results all came from the cache) is told by
-        SIGTERM, whose handler stops its jobs as the message would."""
+        SIGTERM, whose handler stops its jobs as the message would. Whatever a dead template's
+        jobs left running is then found by its token and killed."""
         try:
             self.conn.send(None)
         except (BrokenPipeError, OSError):
@@ -822,13 +1059,19 @@ class Template:
         if self.proc.is_alive():
             self.proc.kill()
             self.proc.join(1.0)
+        if self.proc.exitcode != 0:
+            sweep_token(self.token)
         self.conn.close()
 
 
+@dataclass(frozen=True, slots=True)
+class _Closed:
+    """The template's pipe closed (or broke): no message follows."""
+
+    exc: BaseException
+
+
 _TEMPLATE: Template | None = None
-# Cleared for the rest of the process once a template dies: a module that behaved in its isolated
-# import but kills the template must not take every later template down too.
-CATALOGUE_PRELOAD = [True]
 
 
 def template() -> Template:
@@ -844,8 +1087,6 @@ def discard_template() -> None:
     """Stop the template (e.g. after it lost jobs); the next :func:`template` starts a new one."""
     global _TEMPLATE
     if _TEMPLATE is not None:
-        if _TEMPLATE.preloaded - set(LIBRARIES) and not _TEMPLATE.alive:
-            CATALOGUE_PRELOAD[0] = False
         _TEMPLATE.close()
         _TEMPLATE = None
 

@@ -1,32 +1,39 @@
 """The result cache: a speed-up that must never change an answer.
 
-A result is reused only when nothing it could depend on has changed. Its key hashes:
+A result is reused only when nothing it could depend on has changed. It is stored under a key
+that hashes:
 
 - the checker's version and the JSON schema version;
 - the source of every module of the engine (``checker/``, all of it: soundness over granularity);
-- the obligation's code fingerprint (:mod:`checker.store.fingerprint`): the top-level definitions of
-  its module that its discharge uses (transitively by name; the whole module when in doubt),
-  every catalogue module it imports (transitively, whole) and the data files next to them — but
-  not its ``expect``, ``statement``, ``source``, ``scope`` or ``lean``: a hit is given the
-  current values of those, and its outcome is recomputed from its cached status;
-- every project module outside the catalogue package it imports (transitively; any module that
-  is not installed library code, e.g. a user's helper module), whole;
-- every data file (anything but Python sources and bytecode) in the directory tree of each
-  module of that closure (e.g. ``obligations/lean_mlp/data/example_mlp.npz``);
+- the obligation's own module, statically (:mod:`checker.store.fingerprint`): the top-level
+  definitions its discharge uses (transitively by name; the whole module when in doubt) — but not
+  its ``expect``, ``statement``, ``source``, ``scope`` or ``lean``: a hit is given the current
+  values of those, and its outcome is recomputed from its cached status;
 - the installed versions of Python and of the libraries the backends use (read from package
   metadata, without importing them);
 - the limits (timeout, memory), the obligation's seed, the ``slow`` switch and whether the
-  audits ran (an audited result is never served for a plain run, nor the reverse).
+  audits ran (an audited result is never served for a plain run, nor the reverse);
+
+and it carries the **manifest of what its job really read** (:mod:`checker.store.manifest`,
+recorded in the job by :mod:`checker.run.reads`): every project module the job imported — its
+skeleton and the functions it entered, from the bytes it compiled — every file it opened, every
+directory it listed, every path whose existence it asked. The entry is served only while all of
+that is unchanged. A job that started another process (which may read anything) takes every
+module whole, and its entry also keys on the static closure of the obligation's module — every
+project module it imports, transitively, and the data files in their directory trees
+(:func:`static_key`). A job whose reads changed while it ran, or whose record is unusable, is
+not cached.
 
 Entries are JSON (never pickle: a shared cache must not be able to run code), written
 atomically (temporary file + rename), and authenticated: each carries an HMAC-SHA256 over its
-key and content under a secret kept outside the cache directory (``$OBLIGATIONS_CACHE_SECRET``,
+key, content and manifest under a secret kept outside the cache directory (``$OBLIGATIONS_CACHE_SECRET``,
 else ``$XDG_STATE_HOME/obligations/cache-secret``, else ``~/.local/state/obligations/cache-secret``;
 created 0600 on first use), so a cache restored from elsewhere cannot forge a status. An entry
 that is unreadable, unparsable or fails its MAC is a miss with a warning; a ``refuted`` entry is
 served only if its witness re-checks against the obligation's declared claims
 (:mod:`checker.audit.recheck`). Any cache trouble degrades to re-running, never to a failed check. ``timeout`` and ``error``
-results are not stored (they may depend on the machine's load).
+results are not stored (they may depend on the machine's load), nor is a result whose default
+vacuity check was undecided.
 """
 
 from __future__ import annotations
@@ -54,6 +61,8 @@ from checker.kernel.model import CHECKER_VERSION as __version__
 from checker.store.files import atomic_write, check_writable, load_secret, output_target, secret_path  # noqa: F401  (re-exported)
 from checker.store.fingerprint import _imports_of, _module_file, imports_in  # noqa: F401
 from checker.kernel.model import SCHEMA_VERSION, Obligation, Result, Status
+from checker.store import manifest as manifests
+from checker.store.manifest import VERSION as MANIFEST_VERSION
 
 DEFAULT_DIR = ".obligations-cache"
 LIBRARIES = ("sympy", "mpmath", "z3-solver", "numpy", "python-flint", "scipy")
@@ -200,25 +209,20 @@ def data_closure(module: str, roots: Iterable[str], files: dict[str, str] | None
 
 def cache_key(ob: Obligation, *, seed: int, timeout_s: float, memory_mib: int, slow: bool, package: str,
               audit: bool = False, fingerprint: str | None = None) -> str:
-    """``fingerprint``: the obligation's code fingerprint (:func:`checker.store.fingerprint.code_fingerprint`,
-    computed here when not given): its code closure, imported catalogue modules and data files.
-    Added to it: project modules outside the catalogue package, and the data files of every
-    module's directory tree."""
+    """The key an entry is stored under. ``fingerprint``: the static digest of the obligation's own
+    module (:attr:`checker.store.fingerprint.Fingerprint.own`, computed here when not given); what
+    else the job read is the entry's manifest."""
     if fingerprint is None:
         from checker.store.fingerprint import code_fingerprint
 
-        fingerprint = code_fingerprint(ob, {package, "obligations"}).digest
-    roots = {package, "obligations", ob.module.split(".")[0]}
-    files = _closure_files(ob.module, tuple(sorted(roots)))
-    outside = {n: f for n, f in files.items() if not any(n == r or n.startswith(r + ".") for r in roots)}
+        fingerprint = code_fingerprint(ob, {package, "obligations"}).own
     payload = {
         "checker": __version__,
         "schema": SCHEMA_VERSION,
         "engine": _engine_digest(),
         "id": ob.id,
-        "fingerprint": fingerprint,
-        "outside_modules": module_closure(ob.module, sorted(roots), outside),
-        "data": data_closure(ob.module, sorted(roots), files),
+        "own": fingerprint,
+        "manifest": MANIFEST_VERSION,
         "libraries": _library_versions(),
         "limits": [timeout_s, memory_mib],
         "seed": seed,
@@ -228,8 +232,29 @@ def cache_key(ob: Obligation, *, seed: int, timeout_s: float, memory_mib: int, s
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
-def _mac(secret: bytes, key: str, content: str) -> str:
-    return hmac.new(secret, key.encode() + b"\0" + content.encode("utf-8"), hashlib.sha256).hexdigest()
+def static_key(ob: Obligation, package: str, fingerprint: str | None = None) -> str:
+    """The static closure of ``ob``'s module: its code fingerprint with every catalogue module it
+    imports (transitively, whole) and their data files (``fingerprint``: the full
+    :attr:`~checker.store.fingerprint.Fingerprint.digest`, computed when not given), every other
+    project module it imports, whole, and every data file in the directory tree of each. Keyed on
+    by an entry whose job started another process."""
+    if fingerprint is None:
+        from checker.store.fingerprint import code_fingerprint
+
+        fingerprint = code_fingerprint(ob, {package, "obligations"}).digest
+    roots = {package, "obligations", ob.module.split(".")[0]}
+    files = _closure_files(ob.module, tuple(sorted(roots)))
+    outside = {n: f for n, f in files.items() if not any(n == r or n.startswith(r + ".") for r in roots)}
+    payload = {"fingerprint": fingerprint, "outside_modules": module_closure(ob.module, sorted(roots), outside),
+               "data": data_closure(ob.module, sorted(roots), files)}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def _mac(secret: bytes, key: str, content: str, manifest: str | None = None) -> str:
+    data = key.encode() + b"\0" + content.encode("utf-8")
+    if manifest is not None:
+        data += b"\0" + manifest.encode("utf-8")
+    return hmac.new(secret, data, hashlib.sha256).hexdigest()
 
 
 @dataclass
@@ -282,21 +307,38 @@ class Cache:
                 raise ValueError("not a cache entry")
             if data.get("key") != key:
                 raise ValueError("key mismatch")
-            if not hmac.compare_digest(data["mac"], _mac(secret, key, data["content"])):
+            manifest_text = data.get("manifest")
+            if not isinstance(manifest_text, str):
+                raise ValueError("no manifest of what its job read")
+            if not hmac.compare_digest(data["mac"], _mac(secret, key, data["content"], manifest_text)):
                 raise ValueError("its MAC does not match: edited, or written with another secret")
             result = Result.from_json(json.loads(data["content"]))
             if result.id != ob_id:
                 raise ValueError("id mismatch")
+            manifest = json.loads(manifest_text)
         except Exception as exc:  # noqa: BLE001 - any damage is a miss, never a failed run
             warnings.warn(f"cache entry {path} is corrupt or not authentic ({type(exc).__name__}: {str(exc)[:200]}); re-running {ob_id}",
                           CacheWarning, stacklevel=2)
             self.misses += 1
+            return None
+        if not manifests.matches(manifest) or not self._static_matches(manifest, obligation):
+            self.misses += 1  # something the job read has changed: simply a miss
             return None
         if result.status is Status.REFUTED and not self._witness_rechecks(result, obligation):
             self.misses += 1
             return None
         self.hits += 1
         return result
+
+    def _static_matches(self, manifest: dict, obligation: Obligation | None) -> bool:
+        if "static" not in manifest:
+            return True
+        if obligation is None:
+            return False
+        try:
+            return manifest["static"] == static_key(obligation, manifest.get("package", "obligations"))
+        except Exception:  # noqa: BLE001 - cannot tell: re-run
+            return False
 
     @staticmethod
     def _witness_rechecks(result: Result, obligation: Obligation | None) -> bool:
@@ -316,8 +358,10 @@ class Cache:
             return bool(c.witness) and "witness_recheck" in c.data
         return found is Recheck.REFUTES
 
-    def put(self, key: str, result: Result) -> None:
-        if result.status in _UNCACHED:
+    def put(self, key: str, result: Result, manifest: dict | None = None) -> None:
+        """Store ``result`` under ``key`` with the ``manifest`` of what its job read (without one,
+        nothing is stored: an entry is served only while its manifest matches)."""
+        if result.status in _UNCACHED or manifest is None or not uncertain_free(result):
             return
         secret = self._key_secret()
         if secret is None:
@@ -325,8 +369,17 @@ class Cache:
         path = self._path(key)
         try:
             content = json.dumps(result.to_json(), ensure_ascii=False, sort_keys=True, allow_nan=False)
+            manifest_text = json.dumps(manifest, ensure_ascii=False, sort_keys=True)
             path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(path, json.dumps({"key": key, "content": content, "mac": _mac(secret, key, content)}, ensure_ascii=False),
+            atomic_write(path, json.dumps({"key": key, "content": content, "manifest": manifest_text,
+                                           "mac": _mac(secret, key, content, manifest_text)}, ensure_ascii=False),
                          durable=False)
         except (OSError, ValueError, TypeError) as exc:
             warnings.warn(f"cannot write cache entry {path} ({exc}); continuing without it", CacheWarning, stacklevel=2)
+
+
+def uncertain_free(result: Result) -> bool:
+    """Whether nothing in ``result`` depends on the machine's load: its default vacuity check, if
+    any, was decided (an ``undecided`` one may have run out of time on a busy machine)."""
+    vacuity = result.vacuity
+    return not (hasattr(vacuity, "get") and vacuity.get("verdict") == "undecided")

@@ -62,6 +62,9 @@ class Fingerprint:
     granularity: str  # "function" or "module: <why>"
     modules: Mapping[str, str] = field(default_factory=dict)  # imported catalogue module -> digest
     data: Mapping[str, str] = field(default_factory=dict)  # data file (path from the package root) -> digest
+    # the obligation's own module only (its discharge's closure in it, else the whole module): the
+    # static half of the cache key, whose other half is what the job read (checker.store.manifest)
+    own: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"code": self.digest, "granularity": self.granularity, "modules": dict(self.modules),
@@ -535,7 +538,8 @@ def code_fingerprint(ob: Obligation, roots: Iterable[str] = ("obligations",), st
         code, granularity = _closure(own.table, ob.line)
     payload = {"id": ob.id, "module": ob.module, "own": code or own.digest, "modules": dict(sorted(modules.items())),
                "data": dict(sorted(data.items())), "claims_declared": len(ob.claims)}
-    return Fingerprint(_digest(payload), granularity, dict(sorted(modules.items())), dict(sorted(data.items())))
+    own_digest = _digest({"id": ob.id, "module": ob.module, "own": code or own.digest, "claims_declared": len(ob.claims)})
+    return Fingerprint(_digest(payload), granularity, dict(sorted(modules.items())), dict(sorted(data.items())), own_digest)
 
 
 def claims_digest(canonical_forms: Sequence[str]) -> str:

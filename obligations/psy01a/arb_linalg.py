@@ -59,28 +59,12 @@ def opnorm_upper(b: Any, squarings: int = 6) -> Any:
     """A rigorous upper bound for ‖B‖_op: with M = BᵀB (or BBᵀ) positive semidefinite and
     k = 2^squarings, λ_max(M)^k = λ_max(M^k) ≤ ‖M^k‖_F, so ‖B‖_op ≤ ‖M^k‖_F^{1/(2k)}.
 
-    Deterministic in B's bytes, ``squarings`` and the arb precision: within a run, a job that
-    bounds the same matrix again (three certificates use the same network) reads the bound a
-    previous job recorded (:mod:`checker.backends.memo`), as the exact dyadic it is."""
+    Computed by the engine (:func:`checker.backends.memo.opnorm_upper`), which shares it between
+    the jobs of a run (three certificates use the same network): only the engine may record a
+    fact another job reads."""
     from checker.backends import memo
 
-    flint = _flint()
-    matrix = _np().ascontiguousarray(_np().asarray(b, dtype=float))
-    return memo.shared("opnorm-upper", ("opnorm_upper", flint.__version__, str(flint.ctx.prec), str(squarings),
-                                        str(matrix.shape), matrix.tobytes()),
-                       lambda: _opnorm_upper(matrix, squarings), memo.encode_exact_arb, memo.decode_exact_arb)
-
-
-def _opnorm_upper(b: Any, squarings: int) -> Any:
-    flint = _flint()
-    a = _arb_mat(b)
-    m = a * a.transpose() if a.nrows() <= a.ncols() else a.transpose() * a
-    for _ in range(squarings):
-        m = m * m
-    fro2 = flint.arb(0)
-    for x in m.entries():
-        fro2 += x * x
-    return fro2.root(2 ** (squarings + 2)).upper()
+    return memo.opnorm_upper(b, squarings)
 
 
 class _Precision:
