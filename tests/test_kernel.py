@@ -177,10 +177,19 @@ def test_a_false_helper_step_does_not_refute_and_another_route_proves():
 
 
 def test_a_float_constant_in_a_claim_is_a_declaration_error():
-    floaty = claim("floaty", "x", lambda o, v: o.le(0.1 * o.abs(v.x) + 0.2 * o.abs(v.x), 0.3 * o.abs(v.x)))
+    """A float literal is refused when the claim is built; a float that reaches the claim through a
+    variable (a computed constant) and is not its own decimal is the obligation's declaration error,
+    naming Fraction('0.1'); an exact binary value such as 0.5 is accepted."""
+    from checker.kernel.errors import CheckerError
+
+    with pytest.raises(CheckerError, match="0.1"):
+        claim("literal", "x", lambda o, v: o.le(0.1 * o.abs(v.x), o.abs(v.x)))
+    a, b, c = 0.1, 0.2, 0.3
+    floaty = claim("floaty", "x", lambda o, v: o.le(a * o.abs(v.x) + b * o.abs(v.x), c * o.abs(v.x)))
     r = _run(lambda ctx: smt.prove(floaty, ctx), theorem=floaty)
     assert r.status is Status.ERROR and "Fraction('0.1')" in r.certificate.reason
-    exact = claim("halves", "x", lambda o, v: o.le(0.5 * o.abs(v.x), o.abs(v.x)))  # 0.5 is its own decimal
+    half = 0.5
+    exact = claim("halves", "x", lambda o, v: o.le(half * o.abs(v.x), o.abs(v.x)))
     assert _run(lambda ctx: smt.prove(exact, ctx), theorem=exact).status is Status.PROVED
 
 

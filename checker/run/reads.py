@@ -53,9 +53,9 @@ def _library_dirs() -> tuple[str, ...]:
 
 
 def _engine_dir() -> str:
-    import checker
-
-    return os.path.realpath(os.path.dirname(checker.__file__)) + os.sep
+    # this file is checker/run/reads.py: the engine is two folders up (importing the package's
+    # public top from inside a room would go against the rooms' directions)
+    return os.path.realpath(os.path.join(os.path.dirname(__file__), os.pardir)) + os.sep
 
 
 def _outside(path: str) -> bool:

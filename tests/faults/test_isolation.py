@@ -81,7 +81,7 @@ def test_a_module_level_seterr_reaches_only_its_own_jobs(tmp_path):
             with timed() as t:
                 value = np.float64(1.0) / np.float64(0.0)  # inf, with numpy's default warning
                 step = t.step("exact", "numpy", "1/0 in floats", str(value))
-            return proved("float division", step, grade=Grade.INSTANCES, over="1 point") if np.isinf(value) else unknown("x", "finite")
+            return trusted("float division", step, grade=Grade.INSTANCES, over="1 point") if np.isinf(value) else unknown("x", "finite")
         """),
     })
     rows = _check(tmp_path, "errcat", "--jobs", "2")
@@ -132,7 +132,7 @@ def test_a_replaced_validator_in_the_worker_does_not_pass_a_stepless_proof(tmp_p
         return Verdict(Status.PROVED, Certificate(method="trust me", grade=Grade.UNIVERSAL))
     """)})
     row = _check(tmp_path, "valcat", "--jobs", "1")["valcat.no_steps"]
-    assert row["status"] == "error" and "carries no steps" in row["certificate"]["reason"], row
+    assert row["status"] == "error" and "carries no kernel ledger" in row["certificate"]["reason"], row
 
 
 def _alive(pid: int) -> bool:
@@ -201,7 +201,7 @@ def test_an_obligation_that_kills_the_template_is_named_and_the_others_rerun(tmp
         time.sleep(1.5)
         with timed() as t:
             step = t.step("exact", "python", "evaluate 2 + 2", "True")
-        return proved("evaluation", step, grade=Grade.INSTANCES, over="1 sum")
+        return trusted("evaluation", step, grade=Grade.INSTANCES, over="1 sum")
     """) for i in range(2))})
     rows = _check(tmp_path, "killcat", "--jobs", "3", "--timeout", "60")
     killer = rows["killcat.killer"]
