@@ -95,6 +95,7 @@ def hidden_preactivations(d1: int, d2: int) -> Callable[[Any, Any], list[Any]]:
     lean="SgdDescentMlp.mlp_hidden_logit_drift",
     uses=("lean_mlp.col_drift_refined", "lean_mlp.relu_lipschitz", "lean_mlp.col_l1_mass_tiles"),
     claims=HIDDEN_LOGIT,
+    theorem=HIDDEN_LOGIT,
 )
 def mlp_hidden_logit_drift(ctx):
     """002: "a weight perturbation of ℓ1 mass ‖e‖₁ moves every logit by at most w₂·a·‖e‖₁ —
@@ -174,6 +175,7 @@ def input_preactivations(d0: int, d1: int) -> Callable[[Any, Any], list[Any]]:
     lean="SgdDescentMlp.mlp_input_logit_drift",
     uses=("lean_mlp.mlp_hidden_logit_drift", "lean_mlp.relu_dense_drift"),
     claims=INPUT_LOGIT,
+    theorem=INPUT_LOGIT,
 )
 def mlp_input_logit_drift(ctx):
     """004: "through two dense layers and two 1-Lipschitz ReLUs, a weight perturbation of ℓ1
