@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence
 from checker import Expect, Source, obligation
 from checker.backends import symbolic
 from checker.kernel.model import Grade
-from checker.kernel.verdicts import regrade, supported, timed
+from checker.kernel.verdicts import all_of, regrade, supported, timed
 from obligations.grading import cross_checked
 
 DOC = "002_9648822bf1d4473c.txt"
@@ -768,6 +768,24 @@ def transpose_contraction(W: Sequence[Sequence[Any]], c: Sequence[Any]) -> list[
 BRIDGE_SHAPES = ((1, 1), (1, 3), (2, 2), (3, 2), (3, 3))
 
 
+def _mask_transpose_difference(rows: int, cols: int, signs: Sequence[bool], l: int) -> Any:
+    """On the sign region ``signs`` of z: relu'(z_l)·∑ₖ W_lk·c_k − reluMask z (dense (Wᵀ) 0 c) l, the
+    right side through the reference's ``relu_mask`` and ``dense`` of the transposed matrix."""
+    from obligations.lean_mlp import mlp
+
+    sp = symbolic.sympy()
+    W, c, z = sym_matrix(sp, "W", rows, cols), sym_vector(sp, "c", cols), sym_vector(sp, "z", rows)
+    right = mlp.relu_mask(z, transpose_contraction(W, c), sign_table(list(zip(z, signs))))
+    return int(signs[l]) * sum(W[l][k] * c[k] for k in range(cols)) - right[l]
+
+
+#: The theorem at each shape, sign region of z and entry l: the difference above is 0.
+MASK_TRANSPOSE = tuple(
+    symbolic.zero_claim(f"relu-mask-dense-transpose-eq-{rows}x{cols}-signs{pattern_name(signs)}-l{l}",
+                        lambda rows=rows, cols=cols, signs=signs, l=l: _mask_transpose_difference(rows, cols, signs, l))
+    for rows, cols in BRIDGE_SHAPES for signs in patterns(rows) for l in range(rows))
+
+
 @obligation(
     id="lean_mlp.relu_mask_dense_transpose_eq",
     source=Source(DOC, "reluMask_dense_transpose_eq"),
@@ -777,31 +795,23 @@ BRIDGE_SHAPES = ((1, 1), (1, 3), (2, 2), (3, 2), (3, 3))
     "sympy per entry)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.reluMask_dense_transpose_eq",
+    theorem=MASK_TRANSPOSE,
 )
 def relu_mask_dense_transpose_eq(ctx):
     """002/004: "A masked Wᵀ contraction in if-then-else form equals the reluMask form … one
     ReLU-sign case split + mul_comm (the transpose dense (fun j i' => W i' j) 0 c reads
     ∑ₖ cₖ·Wₗₖ)." The left side is written out (relu' from the pattern), the right side through
     the reference's ``relu_mask`` and ``dense`` of the transposed matrix with zero bias; every
-    entry's difference reduces to 0 for every sign pattern (the case split).
+    entry's difference reduces to 0 for every sign pattern (the case split). The theorem is that
+    identity at each shape, pattern and entry (:data:`MASK_TRANSPOSE`, sympy zero claims proved by
+    ``symbolic.decide``).
 
     Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
     Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
     Survives mutation: BRIDGE_SHAPES = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
     """
-    from obligations.lean_mlp import mlp
-
-    sp = symbolic.sympy()
-    checks = []
-    for rows, cols in BRIDGE_SHAPES:
-        W, c, z = sym_matrix(sp, "W", rows, cols), sym_vector(sp, "c", cols), sym_vector(sp, "z", rows)
-        for signs in patterns(rows):
-            positive = sign_table(list(zip(z, signs)))
-            right = mlp.relu_mask(z, transpose_contraction(W, c), positive)
-            for l in range(rows):
-                left = int(signs[l]) * sum(W[l][k] * c[k] for k in range(cols))
-                checks.append(symbolic.zero_step(left - right[l], f"{rows}×{cols}, signs {pattern_name(signs)}, l={l}"))
-    return at_shapes(symbolic.conclude("sympy, exhaustive over sign patterns", checks), shapes("W", BRIDGE_SHAPES))
+    method = "sympy, exhaustive over sign patterns"
+    return all_of(method, {c.name: symbolic.decide(c, method) for c in MASK_TRANSPOSE}, family=shapes("W", BRIDGE_SHAPES))
 
 
 def _bridge_checks(layer: str, dims: Sequence[int]) -> list[tuple[bool, Any]]:

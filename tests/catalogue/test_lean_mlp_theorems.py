@@ -35,7 +35,6 @@ WITHOUT_THEOREM = {
     "lean_mlp.mlp_input_loss_grad_at": "sympy closed form, custom reduction",
     "lean_mlp.mlp_hidden_loss_grad_at_relu_mask": "sympy closed form, custom reduction",
     "lean_mlp.mlp_input_loss_grad_at_relu_mask": "sympy closed form, custom reduction",
-    "lean_mlp.relu_mask_dense_transpose_eq": "sympy identity per sign pattern, not yet a zero claim",
     "lean_mlp.mlp_hidden_differentiable": "differentiability per sign region (structure + one-sided limits)",
     "lean_mlp.mlp_input_differentiable": "differentiability per sign region (structure + one-sided limits)",
     # The linear net's gradient-drift theorem is not yet written as a claim (its chain proves the
