@@ -37,9 +37,6 @@ WITHOUT_THEOREM = {
     "lean_mlp.mlp_input_loss_grad_at_relu_mask": "sympy closed form, custom reduction",
     "lean_mlp.mlp_hidden_differentiable": "differentiability per sign region (structure + one-sided limits)",
     "lean_mlp.mlp_input_differentiable": "differentiability per sign region (structure + one-sided limits)",
-    # The linear net's gradient-drift theorem is not yet written as a claim (its chain proves the
-    # scalar link with the sandwich and e^y(1 − y) ≤ 1 as hypotheses, not the statement).
-    "lean_mlp.linear_loss_grad_lipschitz": "the linear softmax-gradient drift is not yet a claim",
     # The capstones at the shipped example network: a rigorous interval discharge of the
     # loaded network (trusted computation); the capstone at that network is not yet a claim.
     **{f"lean_mlp.{key}_{kind}descends_example": "capstone at the shipped network, trusted discharge"
@@ -156,3 +153,22 @@ def test_the_lipschitz_chain_is_not_a_proof_of_the_gradient_theorem():
     assert chain.status is Status.PROVED
     ok, why = kernel.covers(chain.fact, ob.theorem)
     assert not ok and "not the declared theorem" in why
+
+
+def test_the_linear_theorem_holds_where_it_is_evaluated_and_the_chain_does_not_cover_it():
+    """linear_loss_grad_lipschitz's declared theorem (the linear net's gradient drift) is true at a
+    point rigorous intervals decide; the chain's proof (scalar link, sandwich, exp bound) does not
+    cover it, so the obligation is not proved by it."""
+    from checker.backends import interval
+    from obligations.lean_mlp import linear_lipschitz
+
+    q = Fraction
+    point = {"x_0": q(1, 2), "x_1": q(-1, 2), "W_0_0": q(1), "W_0_1": q(-1), "W_0_2": q(0), "W_1_0": q(1, 3),
+             "W_1_1": q(0), "W_1_2": q(2), "b_0": q(0), "b_1": q(0), "b_2": q(1), "e_0_0": q(1, 10),
+             "e_0_1": q(-1, 10), "e_0_2": q(0), "e_1_0": q(0), "e_1_1": q(1, 5), "e_1_2": q(0), "t": q(1, 2),
+             "a": q(1, 2), "D": q(2, 5)}
+    assert interval.prove_on(linear_lipschitz.linear_segment_claim(2, 0), point).status is Status.PROVED
+    ob = next(o for o in DECIDED if o.id == "lean_mlp.linear_loss_grad_lipschitz")
+    chain = smt.prove(linear_lipschitz.LINEAR_CHAIN)
+    assert chain.status is Status.PROVED
+    assert not kernel.covers(chain.fact, ob.theorem)[0]
