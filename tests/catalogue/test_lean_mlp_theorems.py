@@ -26,10 +26,9 @@ DECIDED = [ob for ob in CATALOGUE.obligations
 WITHOUT_THEOREM = {
     # The closed forms and differentiability are checked by sympy with a dedicated reduction
     # (numerator_zero / structure checks on rational functions of exp atoms); a sympy zero claim
-    # (symbolic.decide) reduces with sp.simplify, which these losses are too large for. Needs a
-    # zero-claim rule that takes the rational-function reduction.
-    "lean_mlp.loss_grad_logit_input": "sympy closed form, custom reduction",
-    "lean_mlp.loss_grad_through_relu": "sympy closed form, custom reduction",
+    # (symbolic.decide) reduces with sp.simplify, which takes seconds per claim on these losses
+    # and there are hundreds of (shape, region, label, entry) claims: past the time limit. Needs a
+    # zero-claim rule that takes the rational-function reduction (symbolic.rational_zero_step).
     "lean_mlp.loss_grad_through_relu_dense_relu": "sympy closed form, custom reduction",
     "lean_mlp.mlp_hidden_loss_grad_at": "sympy closed form, custom reduction",
     "lean_mlp.mlp_input_loss_grad_at": "sympy closed form, custom reduction",
@@ -172,3 +171,22 @@ def test_the_linear_theorem_holds_where_it_is_evaluated_and_the_chain_does_not_c
     chain = smt.prove(linear_lipschitz.LINEAR_CHAIN)
     assert chain.status is Status.PROVED
     assert not kernel.covers(chain.fact, ob.theorem)[0]
+
+
+def test_a_closed_form_without_its_mask_is_not_proved_as_the_theorem():
+    """loss_grad_through_relu's theorem on the region z₀ < 0 (1×2, label 0) is proved; the same
+    identity with the mask dropped from the closed form is not."""
+    from obligations.lean_mlp import gradients, mlp
+
+    good = next(c for c in gradients.THROUGH_RELU if c.name == "loss-grad-through-relu-1x2-signs--label0-z0")
+    assert _run_with_theorem(good, lambda ctx: symbolic.decide(good, "sympy")).status is Status.PROVED
+
+    def unmasked():
+        sp = symbolic.sympy()
+        W2, b2, z = gradients.sym_matrix(sp, "W2", 1, 2), gradients.sym_vector(sp, "b2", 2), gradients.sym_vector(sp, "z", 1)
+        logits = mlp.dense(W2, b2, mlp.relu(z, gradients.sign_table([(z[0], False)])))
+        L = mlp.cross_entropy(logits, 0, gradients._sp_exp, gradients._sp_log)
+        return sp.diff(L, z[0]) - mlp.dense_transpose(W2, mlp.head_cotangent(logits, 0, gradients._sp_exp))[0]
+
+    bad = symbolic.zero_claim("loss-grad-through-relu-unmasked", unmasked)
+    assert _run_with_theorem(bad, lambda ctx: symbolic.decide(bad, "sympy")).status is not Status.PROVED
