@@ -40,12 +40,16 @@ WITHOUT_THEOREM = {
     # loaded network (trusted computation); the capstone at that network is not yet a claim.
     **{f"lean_mlp.{key}_{kind}descends_example": "capstone at the shipped network, trusted discharge"
        for key in ("linear", "mlp_output", "mlp_hidden", "mlp_input") for kind in ("sgd_", "float_sgd_")},
-    # Searches and samples over the shipped or seeded networks (evidence or instances) and the
-    # binary32 lemmas (z3 FP / numpy enumeration of bit patterns, sampled float runs): not yet
-    # stated as claims.
+    # Evidence only (seeded networks, a numpy search): no proof to check against a theorem yet.
     "lean_mlp.capstones_at_largest_admissible_lr": "seeded networks, evidence only",
     "lean_mlp.grad_lipschitz_search": "numpy search, evidence only",
-    **{f"lean_mlp.float.{name}": "binary32 lemma, not yet a claim" for name in (
+    # The binary32 lemmas: fp.prove's facts are about a named binary32 lemma (z3 FP formulas built
+    # directly), not a claim, and the budget lemmas over ℝ are raw z3 queries plus exact and sympy
+    # dominance checks gathered under a trusted computation (float_lemmas.Lemmas). Needs a binary32
+    # claim type (a claim over binary32 variables that fp.prove issues facts about and a witness can
+    # be re-checked against by exact rounding); relu_exact_in_float_exhaustive is a numpy
+    # enumeration of the 2³² bit patterns (trusted).
+    **{f"lean_mlp.float.{name}": "binary32 lemma, not a claim (needs a binary32 claim type)" for name in (
         "budget_compose", "cot_step_close", "dot_close", "linear_grad_close", "mlp_w0_grad_close",
         "mlp_w1_grad_close", "mul_close", "relu_exact_in_float", "rounding_model", "softmax_ce_cot_close",
         "relu_exact_in_float_exhaustive")},
