@@ -381,6 +381,7 @@ def _declare_implication(c: Capstone):
         lean=c.lean,
         uses=(_LIPSCHITZ_LEMMA[c.key],),
         claims=(IMPLICATIONS[c.key], FIRST_ORDER, REMAINDER),
+        theorem=(IMPLICATIONS[c.key], FIRST_ORDER, REMAINDER),
     )
     def discharge(ctx):
         """The descent-lemma algebra behind the capstone, with the dominance conditions as

@@ -154,7 +154,10 @@ def _declare_example(c: Capstone, is_float: bool):
         a statement about this one point only. As a cross-check of the constant C, the
         gradient's entrywise drift at ``t = 1/8, …, 1`` along the step is enclosed and
         compared with ``C·t·D`` (the shape the descent lemma consumes). Sources: the capstone
-        docstrings of ``002``/``004``."""
+        docstrings of ``002``/``004``. The discharge evaluates the loaded network with its own
+        interval code (:mod:`.discharge`), which no kernel rule expresses: each proved part is a
+        trusted computation (the kernel's escape hatch, listed in the ledger), and no theorem is
+        declared yet (the capstone at the shipped network is not written as a claim)."""
         return _example_discharge(c, is_float)
 
     example.__name__ = f"{name}_example"

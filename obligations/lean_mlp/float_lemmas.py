@@ -74,6 +74,11 @@ def proved_universal(method: str, steps: Sequence[Step], over: str, **data: Any)
 
 
 def _graded(method: str, steps: Sequence[Step], grade: str, over: str, **data: Any) -> Verdict:
+    """The lemmas' proof as a trusted computation (the kernel's escape hatch): the budget lemmas
+    over ℝ are raw z3 queries in their own context (:func:`real_lemma`) and exact or sympy
+    dominance checks, not claims a backend rule issues facts about, and the binary32 lemmas are
+    about bit patterns the claim language does not type; so the float obligations built on them
+    declare no theorem yet."""
     return trusted(method, *steps, grade=Grade[grade], over=over, **data)
 
 

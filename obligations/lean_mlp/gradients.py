@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence
 from checker import Expect, Source, obligation
 from checker.backends import symbolic
 from checker.kernel.model import Grade
-from checker.kernel.verdicts import regrade, supported, timed
+from checker.kernel.verdicts import all_of, regrade, supported, timed
 from obligations.grading import cross_checked
 
 DOC = "002_9648822bf1d4473c.txt"
@@ -262,6 +262,25 @@ def _sp_log(x: Any) -> Any:
 LOGIT_DIMS = ((1, 2), (2, 2), (2, 3), (3, 3))
 
 
+def _logit_input_difference(d2: int, d3: int, label: int, j: int) -> Any:
+    """sympy's ∂/∂y_j of the reference loss CE(dense W₂ b₂ y, label) minus the closed form
+    ``dense_transpose(W₂, head_cotangent(logits))_j``, all entries symbolic."""
+    from obligations.lean_mlp import mlp
+
+    sp = symbolic.sympy()
+    W2, b2, y = sym_matrix(sp, "W2", d2, d3), sym_vector(sp, "b2", d3), sym_vector(sp, "y", d2)
+    logits = mlp.dense(W2, b2, y)
+    L = mlp.cross_entropy(logits, label, _sp_exp, _sp_log)
+    return sp.diff(L, y[j]) - mlp.dense_transpose(W2, mlp.head_cotangent(logits, label, _sp_exp))[j]
+
+
+#: The theorem at each shape, label and coordinate: the derivative minus the closed form is 0.
+LOGIT_INPUT = tuple(
+    symbolic.zero_claim(f"loss-grad-logit-input-{d2}x{d3}-label{label}-y{j}",
+                        lambda d2=d2, d3=d3, label=label, j=j: _logit_input_difference(d2, d3, label, j))
+    for d2, d3 in LOGIT_DIMS for label in range(d3) for j in range(d2))
+
+
 @obligation(
     id="lean_mlp.loss_grad_logit_input",
     source=Source(DOC, "'Loss input-gradient at the logits' input'"),
@@ -269,34 +288,47 @@ LOGIT_DIMS = ((1, 2), (2, 2), (2, 3), (3, 3))
     scope="d₂×d₃ = 1×2, 2×2, 2×3, 3×3, every label, symbolic y, W₂, b₂ (sympy; everywhere, no kink on this path)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.loss_grad_logit_input",
+    theorem=LOGIT_INPUT,
 )
 def loss_grad_logit_input(ctx):
     """002: "∂(CE ∘ dense W₂)/∂yⱼ = ∑ₖ W₂ⱼₖ·(softmax − onehot)ₖ — the pdiv-level form of the
     backward chain's dense-back step." The reference's ``cross_entropy`` (shifted log-sum-exp)
     of ``dense W₂ b₂ y`` is differentiated by sympy in each yⱼ and compared with
-    ``dense_transpose(W₂, head_cotangent(logits))``; each difference reduces to 0.
+    ``dense_transpose(W₂, head_cotangent(logits))``; each difference reduces to 0. The theorem is
+    that identity at each shape, label and coordinate (:data:`LOGIT_INPUT`, sympy zero claims of
+    ``sp.diff`` minus the closed form, proved by ``symbolic.decide``).
 
     Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
     Survives mutation: LOGIT_DIMS = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
     """
-    from obligations.lean_mlp import mlp
-
-    sp = symbolic.sympy()
-    checks = []
-    for d2, d3 in LOGIT_DIMS:
-        W2, b2, y = sym_matrix(sp, "W2", d2, d3), sym_vector(sp, "b2", d3), sym_vector(sp, "y", d2)
-        logits = mlp.dense(W2, b2, y)
-        memo: dict[tuple[Any, Any], Any] = {}  # term derivatives shared by the labels
-        for label in range(d3):
-            L = mlp.cross_entropy(logits, label, _sp_exp, _sp_log)
-            closed = mlp.dense_transpose(W2, mlp.head_cotangent(logits, label, _sp_exp))
-            for j in range(d2):
-                checks.append(numerator_zero(term_derivative(L, y[j], memo) - closed[j], f"{d2}×{d3}, label {label}: ∂L/∂y{j}"))
-    return at_shapes(symbolic.conclude("sympy derivative vs closed form, per shape, label and coordinate", checks),
-                     shapes("d₂×d₃", LOGIT_DIMS) + ", every label")
+    method = "sympy derivative vs closed form, per shape, label and coordinate"
+    return all_of(method, {c.name: symbolic.decide(c, method) for c in LOGIT_INPUT},
+                  family=shapes("d₂×d₃", LOGIT_DIMS) + ", every label")
 
 
 RELU_DIMS = ((1, 2), (2, 2), (2, 3), (3, 2))
+
+
+def _through_relu_difference(d2: int, d3: int, signs: Sequence[bool], label: int, j: int) -> Any:
+    """On the sign region ``signs`` of z: sympy's ∂/∂z_j of CE(dense W₂ b₂ (relu z), label) minus
+    the reference's ``relu_mask(z, dense_transpose(W₂, head_cotangent))_j``."""
+    from obligations.lean_mlp import mlp
+
+    sp = symbolic.sympy()
+    W2, b2, z = sym_matrix(sp, "W2", d2, d3), sym_vector(sp, "b2", d3), sym_vector(sp, "z", d2)
+    positive = sign_table(list(zip(z, signs)))
+    logits = mlp.dense(W2, b2, mlp.relu(z, positive))
+    L = mlp.cross_entropy(logits, label, _sp_exp, _sp_log)
+    closed = mlp.relu_mask(z, mlp.dense_transpose(W2, mlp.head_cotangent(logits, label, _sp_exp)), positive)
+    return sp.diff(L, z[j]) - closed[j]
+
+
+#: The theorem at each shape, sign region, label and coordinate: the derivative minus the closed form is 0.
+THROUGH_RELU = tuple(
+    symbolic.zero_claim(f"loss-grad-through-relu-{d2}x{d3}-signs{pattern_name(signs)}-label{label}-z{j}",
+                        lambda d2=d2, d3=d3, signs=signs, label=label, j=j:
+                        _through_relu_difference(d2, d3, signs, label, j))
+    for d2, d3 in RELU_DIMS for signs in patterns(d2) for label in range(d3) for j in range(d2))
 
 
 @obligation(
@@ -308,36 +340,24 @@ RELU_DIMS = ((1, 2), (2, 2), (2, 3), (3, 2))
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.loss_grad_through_relu",
     uses=("lean_mlp.loss_grad_logit_input",),
+    theorem=THROUGH_RELU,
 )
 def loss_grad_through_relu(ctx):
     """002/004: "at an off-kink point the chain picks up the mask: ∂(CE ∘ dense W₂ ∘ relu)/∂zⱼ =
     relu'(zⱼ)·∑ₖ W₂ⱼₖ·(softmax − onehot)ₖ." Off the kinks every point lies in the open region of
     one sign pattern, where relu zⱼ is zⱼ or 0 identically, so the derivative there is that of
     the region's expression. For each pattern sympy differentiates the loss and compares with the
-    reference's ``relu_mask(z, dense_transpose(W₂, head_cotangent))``.
+    reference's ``relu_mask(z, dense_transpose(W₂, head_cotangent))``. The theorem is that identity
+    per shape, region, label and coordinate (:data:`THROUGH_RELU`, sympy zero claims of ``sp.diff``
+    minus the closed form, proved by ``symbolic.decide``).
 
     Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
     Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
     Survives mutation: RELU_DIMS = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
     """
-    from obligations.lean_mlp import mlp
-
-    sp = symbolic.sympy()
-    checks = []
-    for d2, d3 in RELU_DIMS:
-        W2, b2, z = sym_matrix(sp, "W2", d2, d3), sym_vector(sp, "b2", d3), sym_vector(sp, "z", d2)
-        for signs in patterns(d2):
-            positive = sign_table(list(zip(z, signs)))
-            logits = mlp.dense(W2, b2, mlp.relu(z, positive))
-            memo: dict[tuple[Any, Any], Any] = {}  # term derivatives shared by the labels
-            for label in range(d3):
-                L = mlp.cross_entropy(logits, label, _sp_exp, _sp_log)
-                closed = mlp.relu_mask(z, mlp.dense_transpose(W2, mlp.head_cotangent(logits, label, _sp_exp)), positive)
-                for j in range(d2):
-                    checks.append(numerator_zero(term_derivative(L, z[j], memo) - closed[j],
-                                                 f"{d2}×{d3}, signs {pattern_name(signs)}, label {label}: ∂L/∂z{j}"))
-    return at_shapes(symbolic.conclude("sympy derivative vs closed form, per shape, sign pattern, label, coordinate",
-                                       checks), shapes("d₂×d₃", RELU_DIMS) + ", every label")
+    method = "sympy derivative vs closed form, per shape, sign pattern, label, coordinate"
+    return all_of(method, {c.name: symbolic.decide(c, method) for c in THROUGH_RELU},
+                  family=shapes("d₂×d₃", RELU_DIMS) + ", every label")
 
 
 CHAIN_DIMS = ((2, 2, 2), (2, 3, 2), (3, 2, 2))
@@ -768,6 +788,24 @@ def transpose_contraction(W: Sequence[Sequence[Any]], c: Sequence[Any]) -> list[
 BRIDGE_SHAPES = ((1, 1), (1, 3), (2, 2), (3, 2), (3, 3))
 
 
+def _mask_transpose_difference(rows: int, cols: int, signs: Sequence[bool], l: int) -> Any:
+    """On the sign region ``signs`` of z: relu'(z_l)·∑ₖ W_lk·c_k − reluMask z (dense (Wᵀ) 0 c) l, the
+    right side through the reference's ``relu_mask`` and ``dense`` of the transposed matrix."""
+    from obligations.lean_mlp import mlp
+
+    sp = symbolic.sympy()
+    W, c, z = sym_matrix(sp, "W", rows, cols), sym_vector(sp, "c", cols), sym_vector(sp, "z", rows)
+    right = mlp.relu_mask(z, transpose_contraction(W, c), sign_table(list(zip(z, signs))))
+    return int(signs[l]) * sum(W[l][k] * c[k] for k in range(cols)) - right[l]
+
+
+#: The theorem at each shape, sign region of z and entry l: the difference above is 0.
+MASK_TRANSPOSE = tuple(
+    symbolic.zero_claim(f"relu-mask-dense-transpose-eq-{rows}x{cols}-signs{pattern_name(signs)}-l{l}",
+                        lambda rows=rows, cols=cols, signs=signs, l=l: _mask_transpose_difference(rows, cols, signs, l))
+    for rows, cols in BRIDGE_SHAPES for signs in patterns(rows) for l in range(rows))
+
+
 @obligation(
     id="lean_mlp.relu_mask_dense_transpose_eq",
     source=Source(DOC, "reluMask_dense_transpose_eq"),
@@ -777,31 +815,23 @@ BRIDGE_SHAPES = ((1, 1), (1, 3), (2, 2), (3, 2), (3, 3))
     "sympy per entry)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.reluMask_dense_transpose_eq",
+    theorem=MASK_TRANSPOSE,
 )
 def relu_mask_dense_transpose_eq(ctx):
     """002/004: "A masked Wᵀ contraction in if-then-else form equals the reluMask form … one
     ReLU-sign case split + mul_comm (the transpose dense (fun j i' => W i' j) 0 c reads
     ∑ₖ cₖ·Wₗₖ)." The left side is written out (relu' from the pattern), the right side through
     the reference's ``relu_mask`` and ``dense`` of the transposed matrix with zero bias; every
-    entry's difference reduces to 0 for every sign pattern (the case split).
+    entry's difference reduces to 0 for every sign pattern (the case split). The theorem is that
+    identity at each shape, pattern and entry (:data:`MASK_TRANSPOSE`, sympy zero claims proved by
+    ``symbolic.decide``).
 
     Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
     Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
     Survives mutation: BRIDGE_SHAPES = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
     """
-    from obligations.lean_mlp import mlp
-
-    sp = symbolic.sympy()
-    checks = []
-    for rows, cols in BRIDGE_SHAPES:
-        W, c, z = sym_matrix(sp, "W", rows, cols), sym_vector(sp, "c", cols), sym_vector(sp, "z", rows)
-        for signs in patterns(rows):
-            positive = sign_table(list(zip(z, signs)))
-            right = mlp.relu_mask(z, transpose_contraction(W, c), positive)
-            for l in range(rows):
-                left = int(signs[l]) * sum(W[l][k] * c[k] for k in range(cols))
-                checks.append(symbolic.zero_step(left - right[l], f"{rows}×{cols}, signs {pattern_name(signs)}, l={l}"))
-    return at_shapes(symbolic.conclude("sympy, exhaustive over sign patterns", checks), shapes("W", BRIDGE_SHAPES))
+    method = "sympy, exhaustive over sign patterns"
+    return all_of(method, {c.name: symbolic.decide(c, method) for c in MASK_TRANSPOSE}, family=shapes("W", BRIDGE_SHAPES))
 
 
 def _bridge_checks(layer: str, dims: Sequence[int]) -> list[tuple[bool, Any]]:

@@ -10,7 +10,9 @@ along the shipped example's linear and output-layer steps (:mod:`.descent_instan
 from __future__ import annotations
 
 from checker import Expect, Source, obligation
-from checker.claims import claim
+from typing import Any
+
+from checker.claims import Claim, claim
 from obligations.lean_mlp.descent import linear_lipschitz_constant
 from obligations.lean_mlp.descent_instances import _segment_verdict
 from obligations.lean_mlp.softmax_sandwich import _K, RATIO_SANDWICH, exp_bound_verdict
@@ -36,6 +38,48 @@ LINEAR_CHAIN = claim(
 drift ``δ ≤ a·t·D``; the conclusion is the shape ``≤ C_lin·t·D``."""
 
 
+LINEAR_WIDTHS = (1, 2, 3, 4)
+
+
+def linear_segment_claim(d_in: int, label: int, factor: Any = 1) -> Claim:
+    """The statement at input width ``d_in``, ``_K`` classes and one label: the linear net
+    ``z = dense W b x`` (``W[input][output]``), its CE gradient ``∂L/∂W_ij = x_i·(softmax(z)_j −
+    [j = label])``, and every entry of it drifting by at most ``C_lin·t·D`` between ``W`` and
+    ``W + t·e`` when ``|x_i| ≤ a``, ``‖e‖₁ ≤ D``, ``t ∈ [0, 1]`` and ``2·a·D < 1``. ``factor``
+    scales the bound (a test mutation)."""
+    xs = [f"x_{i}" for i in range(d_in)]
+    Ws = [f"W_{i}_{j}" for i in range(d_in) for j in range(_K)]
+    es = [f"e_{i}_{j}" for i in range(d_in) for j in range(_K)]
+    bs = [f"b_{j}" for j in range(_K)]
+
+    def grad(o, v, t):
+        z = [sum((v[f"x_{i}"] * (v[f"W_{i}_{j}"] + t * v[f"e_{i}_{j}"]) for i in range(d_in)), start=v[f"b_{j}"])
+             for j in range(_K)]
+        ez = [o.exp(zj) for zj in z]
+        total = sum(ez[1:], start=ez[0])
+        return [[v[f"x_{i}"] * (ez[j] / total - (1 if j == label else 0)) for j in range(_K)] for i in range(d_in)]
+
+    def conclusion(o, v):
+        g0, gt = grad(o, v, 0), grad(o, v, v.t)
+        bound = factor * linear_lipschitz_constant(v.a, v.D) * v.t * v.D
+        return o.and_(*(o.le(o.abs(gt[i][j] - g0[i][j]), bound) for i in range(d_in) for j in range(_K)))
+
+    return claim(
+        f"linear-grad-lipschitz-d{d_in}-label{label}", [*xs, *Ws, *bs, *es, "t", "a", "D"], conclusion,
+        hypotheses={
+            "t_in_unit_interval": lambda o, v: o.and_(o.ge(v.t, 0), o.le(v.t, 1)),
+            "input_bounds": lambda o, v: o.and_(*(o.le(o.abs(v[x]), v.a) for x in xs)),
+            "step_radius": lambda o, v: o.le(sum((o.abs(v[e]) for e in es[1:]), start=o.abs(v[es[0]])), v.D),
+            "small_step": lambda o, v: o.lt(2 * v.a * v.D, 1),
+        },
+    )
+
+
+#: The declared theorem: the statement at 3 classes, every label, input width 1…4 (the widths the
+#: logit-drift lemma col_drift_refined is proved at).
+LINEAR_THEOREM = tuple(linear_segment_claim(d, label) for d in LINEAR_WIDTHS for label in range(_K))
+
+
 @obligation(
     id="lean_mlp.linear_loss_grad_lipschitz",
     source=Source(DOC_002, "'The hidden-layer peer of linear_loss_grad_lipschitz' (the linear constant is not displayed)"),
@@ -49,6 +93,7 @@ drift ``δ ≤ a·t·D``; the conclusion is the shape ``≤ C_lin·t·D``."""
     lean="SgdDescentLinear.linear_loss_grad_lipschitz",
     claims=(RATIO_SANDWICH, LINEAR_CHAIN),
     uses=("lean_mlp.col_drift_refined",),
+    theorem=LINEAR_THEOREM,
 )
 def linear_loss_grad_lipschitz(ctx):
     """The linear constant that ``linear_sgd_descends`` (and ``mlp_output_sgd_descends``) use
@@ -60,6 +105,13 @@ def linear_loss_grad_lipschitz(ctx):
     (the monotonicity step is the mean value theorem, not machine-checked); (3) z3 proves the
     scalar chain to ``|Δ∇| ≤ C_lin·t·D``; (4) the shape is checked at the shipped example
     along the linear and output-layer steps.
+
+    Declared theorem: the gradient drift of the linear net itself (:data:`LINEAR_THEOREM`, at 3
+    classes, every label, input width 1…4, with the input-bound, step-radius and small-step
+    hypotheses). The parts above prove the scalar link with the logit drift, the sandwich and
+    e^{2δ}(1 − 2δ) ≤ 1 as its hypotheses; nothing composes them into the theorem (no part states
+    the softmax of the net or its gradient), so the result is ``unknown`` ("not a proof of the
+    declared theorem") until the chain is discharged against it.
 
     Survives mutation: o.and_(o.ge(v.a, 0), o.ge(v.D, 0)): strictly positive a and D are a stronger hypothesis; the bound still follows
     """

@@ -95,6 +95,7 @@ def hidden_preactivations(d1: int, d2: int) -> Callable[[Any, Any], list[Any]]:
     lean="SgdDescentMlp.mlp_hidden_logit_drift",
     uses=("lean_mlp.col_drift_refined", "lean_mlp.relu_lipschitz", "lean_mlp.col_l1_mass_tiles"),
     claims=HIDDEN_LOGIT,
+    theorem=HIDDEN_LOGIT,
 )
 def mlp_hidden_logit_drift(ctx):
     """002: "a weight perturbation of ℓ1 mass ‖e‖₁ moves every logit by at most w₂·a·‖e‖₁ —
@@ -174,6 +175,7 @@ def input_preactivations(d0: int, d1: int) -> Callable[[Any, Any], list[Any]]:
     lean="SgdDescentMlp.mlp_input_logit_drift",
     uses=("lean_mlp.mlp_hidden_logit_drift", "lean_mlp.relu_dense_drift"),
     claims=INPUT_LOGIT,
+    theorem=INPUT_LOGIT,
 )
 def mlp_input_logit_drift(ctx):
     """004: "through two dense layers and two 1-Lipschitz ReLUs, a weight perturbation of ℓ1
@@ -1119,6 +1121,7 @@ def with_sampled_segments(proof: Any, sampled: Any) -> Any:
     lean="SgdDescentMlp.mlp_hidden_loss_grad_lipschitz",
     uses=("lean_mlp.mlp_hidden_logit_drift", "lean_mlp.margin_keeps_offkink", "lean_mlp.mlp_hidden_loss_grad_at",
           *CHAIN_LEMMAS),
+    theorem=lambda: tuple(segment_claim(HIDDEN, label) for label in range(LIP_DIMS[3])),
 )
 def mlp_hidden_loss_grad_lipschitz(ctx):
     """002/004: "Under the margin a·D < |z₁ⱼ| … and the small-step condition 2·w₂·a·D < 1, the
@@ -1131,6 +1134,12 @@ def mlp_hidden_loss_grad_lipschitz(ctx):
     closed form makes the gradient difference a₀ᵢ·m_j·(W₂ᵀΔsoftmax)_j, so it is ≤ C·t·D (the
     d₃ factor is slack). Each link is a z3 claim over ℝ (:data:`HIDDEN_CHAIN`); the monotonicity
     step of e^y(1 − y) is the mean value theorem, not machine-checked.
+
+    Declared theorem: the gradient drift itself, :func:`segment_claim` at every label (with the
+    margin, small-step, bound and step-radius hypotheses). The z3 chain proves its links, whose
+    hypotheses are the lemmas' conclusions; nothing composes them into that theorem (no link
+    states the margin or the gradients), so the result is ``unknown`` ("not a proof of the
+    declared theorem") until the chain is discharged against it.
 
     Cross-check (data, not the grade):
     Reconstruction: a bounds the layer-1 input a₀ = relu z₀ entrywise, w₂ bounds W₂ entrywise,
@@ -1182,6 +1191,7 @@ def mlp_hidden_loss_grad_lipschitz(ctx):
     lean="SgdDescentMlp.mlp_input_loss_grad_lipschitz",
     uses=("lean_mlp.mlp_input_logit_drift", "lean_mlp.margin1_keeps_offkink", "lean_mlp.mlp_input_loss_grad_at",
           *CHAIN_LEMMAS),
+    theorem=lambda: tuple(segment_claim(INPUT, label) for label in range(LIP_DIMS[3])),
 )
 def mlp_input_loss_grad_lipschitz(ctx):
     """002/004: "Under both margins (neither ReLU layer's sign pattern can change along the step)
@@ -1192,6 +1202,12 @@ def mlp_input_loss_grad_lipschitz(ctx):
     ≤ d₂·w₁·a. Cross-check (data): reconstruction: a bounds the input x, the
     layer-0 margin is a·D < |z₀ⱼ| (margin_keeps_offkink), the layer-1 margin w₁·a·D < |z₁ₗ|
     (margin1_keeps_offkink). Checked like the hidden layer, with W₀ moving.
+
+    Declared theorem: the gradient drift itself, :func:`segment_claim` at every label (with the
+    margin, small-step, bound and step-radius hypotheses). The z3 chain proves its links, whose
+    hypotheses are the lemmas' conclusions; nothing composes them into that theorem (no link
+    states the margin or the gradients), so the result is ``unknown`` ("not a proof of the
+    declared theorem") until the chain is discharged against it.
 
     Survives mutation: in `structured_segments`: the cross-check's hand-built exact instances; other instances find no violation either, and the status rests on the z3 chain
     Survives mutation: in `adversarial_search`: the cross-check's hill-climb for hard segments; another search finds no violation either, and the status rests on the z3 chain
@@ -1232,6 +1248,8 @@ def mlp_input_loss_grad_lipschitz(ctx):
     lean="SgdDescentMlp.MlpSlot.loss_grad_lipschitz",
     uses=("lean_mlp.segment_margin_freezes", "lean_mlp.relu_lipschitz", "lean_mlp.dense_drift_l1_linf",
           "lean_mlp.sign_stable_of_close"),
+    theorem=lambda: tuple(segment_claim(slot, label, general=True) for slot in (HIDDEN, INPUT)
+                          for label in range(LIP_DIMS[3])),
 )
 def mlp_slot_loss_grad_lipschitz(ctx):
     """002: MlpSlot.loss_grad_lipschitz, the general form behind both layer constants. The seeds
@@ -1242,6 +1260,12 @@ def mlp_slot_loss_grad_lipschitz(ctx):
     with frozen masks, at d₂ = 2 entries of Z and d₃ = 3 classes. Cross-check (data): "At concrete instances": for
     each segment of both instances the slot hypotheses hZ and hZ1 (on the middle pre-activation
     z₁) and the margin are evaluated rigorously as hypotheses, and the drift against C(ρ)·t·D.
+
+    Declared theorem: the gradient drift itself, :func:`segment_claim` (``general``) at every
+    label, for both slot instances (with the slot, margin, small-step and bound hypotheses). The z3 chain proves its links, whose
+    hypotheses are the lemmas' conclusions; nothing composes them into that theorem (no link
+    states the margin or the gradients), so the result is ``unknown`` ("not a proof of the
+    declared theorem") until the chain is discharged against it.
 
     Survives mutation: in `structured_segments`: the cross-check's hand-built exact instances; other instances find no violation either, and the status rests on the z3 chain
     Survives mutation: in `adversarial_search`: the cross-check's hill-climb for hard segments; another search finds no violation either, and the status rests on the z3 chain

@@ -20,8 +20,8 @@ from checker import Expect, Source, obligation
 from checker.kernel.declare import declare_bound
 from checker.backends import smt, symbolic
 from checker.claims import Claim, claim
-from checker.kernel.model import Grade, Verdict
-from checker.kernel.verdicts import all_of, regrade
+from checker.kernel.model import Verdict
+from checker.kernel.verdicts import all_of, timed
 
 DOC = "002_9648822bf1d4473c.txt"
 DOC4 = "004_8327de8ce09705d9.txt"
@@ -132,6 +132,7 @@ SIGN_STABLE = sign_stable_claim()
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.sign_stable_of_close",
     claims=(SIGN_STABLE,),
+    theorem=SIGN_STABLE,
 )
 def sign_stable_of_close(ctx):
     """002: "If a value drifts by at most c and sits at distance more than c from the kink, the
@@ -166,6 +167,7 @@ RELU_LIPSCHITZ = relu_lipschitz_claim(1)
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.relu_lipschitz",
     claims=(RELU_LIPSCHITZ,),
+    theorem=RELU_LIPSCHITZ,
 )
 def relu_lipschitz(ctx):
     """004: "ReLU is entrywise 1-Lipschitz … the ℝ-side workhorse that lets forward drift pass
@@ -219,6 +221,7 @@ declare_bound(DENSE_DRIFT, "drift", "bound")
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.dense_drift_l1_linf",
     claims=DENSE_DRIFT,
+    theorem=DENSE_DRIFT,
 )
 def dense_drift_l1_linf(ctx):
     """002: "A dense layer's output moves by at most w·‖Δinput‖₁ per entry — the ℓ1→ℓ∞
@@ -243,6 +246,20 @@ def fin_prod_fin_equiv(i: int, j: int, cols: int) -> int:
     return j + cols * i
 
 
+def _tile_identity(rows: int, cols: int) -> Any:
+    """``∑_j ∑_i |e_{φ(i,j)}| − ∑ₚ |eₚ|`` for symbolic real entries eₚ of the flat vector (0 exactly when
+    φ = finProdFinEquiv hits every flat index once: distinct |eₚ| are independent)."""
+    sp = symbolic.sympy()
+    e = sp.symbols(f"e0:{rows * cols}", real=True)
+    by_columns = sum(sum(sp.Abs(e[fin_prod_fin_equiv(i, j, cols)]) for i in range(rows)) for j in range(cols))
+    return by_columns - sum(sp.Abs(x) for x in e)
+
+
+#: The theorem at each shape: the column masses of the flattened perturbation minus its flat mass is 0.
+TILE_IDENTITY = tuple(symbolic.zero_claim(f"col-l1-mass-tiles-{r}x{c}", lambda r=r, c=c: _tile_identity(r, c))
+                      for r, c in TILE_SHAPES)
+
+
 @obligation(
     id="lean_mlp.col_l1_mass_tiles",
     source=Source(DOC, "'The ℓ1 mass of a flattened weight perturbation, summed column by column, is the total ℓ1 mass'"),
@@ -252,31 +269,56 @@ def fin_prod_fin_equiv(i: int, j: int, cols: int) -> int:
     "identity of sums of |·| of symbolic entries reduced to 0 by sympy",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.col_l1_mass_tiles",
+    theorem=TILE_IDENTITY,
 )
 def col_l1_mass_tiles(ctx):
     """002/004: "finProdFinEquiv partitions the flat index set into the columns." For each
     shape, (1) the map (i, j) ↦ j + d_out·i is checked by enumeration to hit every flat index
     exactly once (a bijection onto range(d_in·d_out)), and (2) with symbolic entries eₚ of the
     flat vector, sympy reduces ∑_j ∑_i |e_{φ(i,j)}| − ∑ₚ |eₚ| to 0. Together they are the
-    identity at that shape.
+    identity at that shape. The theorem is that identity at each shape (:data:`TILE_IDENTITY`,
+    a sympy zero claim; ``symbolic.decide`` proves it, with the enumeration as a lemma step).
 
     Survives mutation: TILE_SHAPES = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
     """
-    sp = symbolic.sympy()
-    checks = []
-    for rows, cols in TILE_SHAPES:
-        image = sorted(fin_prod_fin_equiv(i, j, cols) for i in range(rows) for j in range(cols))
-        bijective = image == list(range(rows * cols))
-        e = sp.symbols(f"e0:{rows * cols}", real=True)
-        by_columns = sum(sum(sp.Abs(e[fin_prod_fin_equiv(i, j, cols)]) for i in range(rows)) for j in range(cols))
-        ok, step = symbolic.zero_step(by_columns - sum(sp.Abs(x) for x in e),
-                                      f"{rows}×{cols}: column masses − flat mass")
-        checks.append((ok and bijective, step))
-    return regrade(symbolic.conclude("enumeration of the flattening + sympy identity, per shape", checks),
-                   Grade.BOUNDED, "d_in×d_out = " + ", ".join(f"{r}×{c}" for r, c in TILE_SHAPES))
+    parts = {}
+    for (rows, cols), identity in zip(TILE_SHAPES, TILE_IDENTITY):
+        with timed() as t:
+            image = sorted(fin_prod_fin_equiv(i, j, cols) for i in range(rows) for j in range(cols))
+            bijective = image == list(range(rows * cols))
+            step = t.step("python", "exact", f"{rows}×{cols}: enumerate (i, j) ↦ j + {cols}·i",
+                          "a bijection onto range(d_in·d_out)" if bijective else "not a bijection")
+        parts[identity.name] = symbolic.decide(identity, "enumeration of the flattening + sympy identity",
+                                               lemmas=[(bijective, step)])
+    return all_of("enumeration of the flattening + sympy identity, per shape", parts,
+                  family="d_in×d_out = " + ", ".join(f"{r}×{c}" for r, c in TILE_SHAPES))
 
 
 WEIGHT_DIFF_SHAPES = ((1, 1), (2, 2), (2, 3), (3, 2), (4, 3))
+
+
+def _weight_diff(rows: int, cols: int, j: int, *, with_others: bool = False) -> Any:
+    """``(dense (W + e) b x)_j − (dense W b x)_j − ∑ᵢ xᵢ·eᵢⱼ`` with the reference ``mlp.dense`` on
+    symbolic entries (and, ``with_others``, the entries of e outside column j)."""
+    from obligations.lean_mlp import mlp
+
+    sp = symbolic.sympy()
+    W = [[sp.Symbol(f"W_{i}_{k}") for k in range(cols)] for i in range(rows)]
+    e = [[sp.Symbol(f"e_{i}_{k}") for k in range(cols)] for i in range(rows)]
+    b = [sp.Symbol(f"b_{k}") for k in range(cols)]
+    x = [sp.Symbol(f"x_{i}") for i in range(rows)]
+    moved = mlp.dense([[W[i][k] + e[i][k] for k in range(cols)] for i in range(rows)], b, x)
+    diff = sp.expand(moved[j] - mlp.dense(W, b, x)[j])
+    expr = diff - sum(x[i] * e[i][j] for i in range(rows))
+    if with_others:
+        return expr, diff, {e[i][k] for i in range(rows) for k in range(cols) if k != j}
+    return expr
+
+
+#: The theorem at each shape and column: the difference of column j minus ∑ᵢ xᵢ·eᵢⱼ is 0.
+WEIGHT_DIFF = tuple(symbolic.zero_claim(f"dense-weight-diff-eq-{r}x{c}-col{j}",
+                                        lambda r=r, c=c, j=j: _weight_diff(r, c, j))
+                    for r, c in WEIGHT_DIFF_SHAPES for j in range(c))
 
 
 @obligation(
@@ -287,35 +329,31 @@ WEIGHT_DIFF_SHAPES = ((1, 1), (2, 2), (2, 3), (3, 2), (4, 3))
     scope="d_in×d_out = 1×1, 2×2, 2×3, 3×2, 4×3 with symbolic entries (sympy; an exact polynomial identity)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.dense_weight_diff_eq",
+    theorem=WEIGHT_DIFF,
 )
 def dense_weight_diff_eq(ctx):
     """004: "The dense pre-activation difference under a weight perturbation, exactly: column j
     only sees the column-j slice of the perturbation." Using the reference ``mlp.dense`` on
     sympy symbols, the difference of each output entry j minus ∑ᵢ xᵢ·eᵢⱼ expands to 0, and the
     remaining entries of e (columns other than j) do not occur in it (checked on its free
-    symbols). A polynomial identity at each shape.
+    symbols). A polynomial identity at each shape and column: the theorem is :data:`WEIGHT_DIFF`
+    (sympy zero claims, proved by ``symbolic.decide``; the free-symbol check is a lemma step).
 
     Survives mutation: WEIGHT_DIFF_SHAPES = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
     """
-    from obligations.lean_mlp import mlp
-
-    sp = symbolic.sympy()
-    checks = []
+    parts = {}
+    claims = iter(WEIGHT_DIFF)
     for rows, cols in WEIGHT_DIFF_SHAPES:
-        W = [[sp.Symbol(f"W_{i}_{j}") for j in range(cols)] for i in range(rows)]
-        e = [[sp.Symbol(f"e_{i}_{j}") for j in range(cols)] for i in range(rows)]
-        b = [sp.Symbol(f"b_{j}") for j in range(cols)]
-        x = [sp.Symbol(f"x_{i}") for i in range(rows)]
-        moved = mlp.dense([[W[i][j] + e[i][j] for j in range(cols)] for i in range(rows)], b, x)
-        base = mlp.dense(W, b, x)
         for j in range(cols):
-            diff = sp.expand(moved[j] - base[j])
-            others = {e[i][k] for i in range(rows) for k in range(cols) if k != j}
-            ok, step = symbolic.zero_step(diff - sum(x[i] * e[i][j] for i in range(rows)),
-                                          f"{rows}×{cols}, column {j}: Δ(dense) − ∑ᵢ xᵢ·eᵢⱼ")
-            checks.append((ok and not (diff.free_symbols & others), step))
-    return regrade(symbolic.conclude("sympy polynomial identity, per shape and column", checks),
-                   Grade.BOUNDED, "d_in×d_out = " + ", ".join(f"{r}×{c}" for r, c in WEIGHT_DIFF_SHAPES))
+            identity = next(claims)
+            with timed() as t:
+                _, diff, others = _weight_diff(rows, cols, j, with_others=True)
+                alone = not (diff.free_symbols & others)
+                step = t.step("sympy", symbolic.version(), f"{rows}×{cols}, column {j}: free symbols of Δ(dense)_j",
+                              "no entry of e outside column j" if alone else "reads e outside column j")
+            parts[identity.name] = symbolic.decide(identity, "sympy polynomial identity", lemmas=[(alone, step)])
+    return all_of("sympy polynomial identity, per shape and column", parts,
+                  family="d_in×d_out = " + ", ".join(f"{r}×{c}" for r, c in WEIGHT_DIFF_SHAPES))
 
 
 def col_drift_claim(n: int) -> Claim:
@@ -350,6 +388,7 @@ declare_bound(COL_DRIFT, "drift", "bound")
     lean="SgdDescentMlp.col_drift_refined",
     uses=("lean_mlp.dense_weight_diff_eq",),
     claims=COL_DRIFT,
+    theorem=COL_DRIFT,
 )
 def col_drift_refined(ctx):
     """004: "the column-j pre-activation moves by at most a times the column-j ℓ1 mass (not the
@@ -409,6 +448,7 @@ def column_lemmas(rows: int, cols: int) -> list[smt.Lemma]:
     lean="SgdDescentMlp.total_drift_le",
     uses=("lean_mlp.col_drift_refined", "lean_mlp.col_l1_mass_tiles"),
     claims=TOTAL_DRIFT,
+    theorem=TOTAL_DRIFT,
 )
 def total_drift_le(ctx):
     """002: "Summed over all coordinates, the pre-activation drift is bounded by a·‖e‖₁ total —
@@ -419,7 +459,8 @@ def total_drift_le(ctx):
     instances of ``col_drift_refined`` for each column (proved by that obligation, which this
     one uses) and proves the remaining linear step. z3 is given a tactic pipeline
     (:func:`prove_fast`): nlsat for the direct shapes, its core solver (case splitting over the
-    named ``If`` terms) for the step from the column lemmas.
+    named ``If`` terms) for the step from the column lemmas. The column lemma is proved here as
+    well (the same z3 proof as ``col_drift_refined``'s at that width), so no lemma stays assumed.
 
     Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
     Survives mutation: COL_DRIFT = tuple(col_drift_claim(n) for n in (1, 2, 3, 4)): another column width is an instance of the same width-free lemma, and z3 proves it too
@@ -429,6 +470,9 @@ def total_drift_le(ctx):
     for c in TOTAL_DRIFT_BY_COLUMNS:
         rows, cols = (int(n) for n in c.name.rsplit("-", 1)[1].split("x"))
         parts[c.name] = prove_fast(c, ctx, tactic=ITE_SMT, lemmas=column_lemmas(rows, cols))
+        lemma = COL_DRIFT[rows - 1]
+        if lemma.name not in parts:  # the lemma the instances rest on, proved here so the chain is closed
+            parts[lemma.name] = prove_fast(lemma, ctx, tactic=NLSAT)
     return all_of("z3 on the negation, for each shape (larger shapes from the column lemmas)", parts,
                   family="d_in×d_out = 1×2, 2×2, 2×3")
 
@@ -472,6 +516,7 @@ declare_bound(RELU_DENSE_DRIFT, "drift", "bound")
     lean="SgdDescentMlp.relu_dense_drift",
     uses=("lean_mlp.relu_lipschitz", "lean_mlp.dense_drift_l1_linf"),
     claims=RELU_DENSE_DRIFT,
+    theorem=RELU_DENSE_DRIFT,
 )
 def relu_dense_drift(ctx):
     """002: ReLU then a dense layer — the composition of ``relu_lipschitz`` (ℓ1 mass does not
@@ -528,6 +573,7 @@ SEGMENT_MARGIN = tuple(segment_margin_claim(n) for n in (1, 2, 4))
     lean="SgdDescentMlp.segment_margin_freezes",
     uses=("lean_mlp.sign_stable_of_close",),
     claims=SEGMENT_MARGIN,
+    theorem=SEGMENT_MARGIN,
 )
 def segment_margin_freezes(ctx):
     """002: "for any parameter map Z whose entries move by at most ρ·‖e‖₁, the margin
@@ -596,6 +642,7 @@ def margin_cases(c: Claim) -> Cases | None:
     lean="SgdDescentMlp.margin_keeps_offkink",
     uses=("lean_mlp.col_drift_refined", "lean_mlp.segment_margin_freezes"),
     claims=MARGIN,
+    theorem=MARGIN,
 )
 def margin_keeps_offkink(ctx):
     """002/004: "With the step's ℓ1 mass at most D and inputs bounded by a, the pre-activation
@@ -666,6 +713,7 @@ def margin1_cases(c: Claim) -> Cases:
     lean="SgdDescentMlp.margin1_keeps_offkink",
     uses=("lean_mlp.margin_keeps_offkink", "lean_mlp.relu_dense_drift"),
     claims=MARGIN1,
+    theorem=MARGIN1,
 )
 def margin1_keeps_offkink(ctx):
     """002: "The layer-1 margin keeps the middle pre-activation off the kink along the segment:

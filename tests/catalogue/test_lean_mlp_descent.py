@@ -19,7 +19,8 @@ EXPECTED = {
     **{f"lean_mlp.{k}_descent_implication": Status.PROVED for k in KEYS},
     **{f"lean_mlp.{k}_sgd_descends_example": Status.PROVED for k in KEYS},
     **{f"lean_mlp.{k}_float_sgd_descends_example": Status.PROVED for k in KEYS},
-    "lean_mlp.linear_loss_grad_lipschitz": Status.PROVED,
+    # Its chain proves the scalar link, not the declared theorem (the linear net's gradient drift).
+    "lean_mlp.linear_loss_grad_lipschitz": Status.UNKNOWN,
 }
 CTX = Context("test", 1, 60.0)
 
@@ -29,7 +30,10 @@ def test_outcome(ob_id, status):
     """Each obligation settles as the source says."""
     r = run_obligation(ob_id)
     assert r.status is status, r.certificate.reason
-    assert r.outcome is Outcome.CONFIRMED
+    if status is Status.UNKNOWN:
+        assert r.outcome is Outcome.OPEN and "not a proof of the declared theorem" in r.certificate.reason
+    else:
+        assert r.outcome is Outcome.CONFIRMED
 
 
 def test_capstones_hold_at_the_largest_admissible_lr():

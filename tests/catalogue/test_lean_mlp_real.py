@@ -36,19 +36,25 @@ EXPECTED = {
     "lean_mlp.mlp_input_loss_grad_at_relu_mask": Status.PROVED,
     "lean_mlp.mlp_hidden_logit_drift": Status.PROVED,
     "lean_mlp.mlp_input_logit_drift": Status.PROVED,
-    "lean_mlp.mlp_hidden_loss_grad_lipschitz": Status.PROVED,  # the Lean chain by z3 at d = (2,3,2,3)
-    "lean_mlp.mlp_input_loss_grad_lipschitz": Status.PROVED,
-    "lean_mlp.mlp_slot_loss_grad_lipschitz": Status.PROVED,
+    # The Lean chain by z3 at d = (2,3,2,3) proves its links, not the declared theorem (the gradient
+    # drift under the margin and small-step hypotheses): unknown, "not a proof of the declared theorem".
+    "lean_mlp.mlp_hidden_loss_grad_lipschitz": Status.UNKNOWN,
+    "lean_mlp.mlp_input_loss_grad_lipschitz": Status.UNKNOWN,
+    "lean_mlp.mlp_slot_loss_grad_lipschitz": Status.UNKNOWN,
     "lean_mlp.grad_lipschitz_search": Status.SUPPORTED,
 }
 
 
 @pytest.mark.parametrize("ob_id, status", sorted(EXPECTED.items()))
 def test_lean_mlp_real_outcome(ob_id, status):
-    """Each ℝ-side obligation settles as the seeds say (proved, or supported for the search)."""
+    """Each ℝ-side obligation settles as the seeds say (proved, or supported for the search), except
+    the three segment-Lipschitz constants, whose chain is not a proof of their declared theorem."""
     r = run_obligation(ob_id)
     assert r.status is status, r.certificate.reason
-    assert r.outcome in (Outcome.CONFIRMED, Outcome.EVIDENCE)
+    if status is Status.UNKNOWN:
+        assert r.outcome is Outcome.OPEN and "not a proof of the declared theorem" in r.certificate.reason
+    else:
+        assert r.outcome in (Outcome.CONFIRMED, Outcome.EVIDENCE)
 
 
 def test_flipped_sign_stability_is_refuted():
