@@ -556,6 +556,7 @@ DECREASING = claim(
     lean="ControllerBound.corollary1_corrected_decreasing",
     uses=("controller_bound.theorem2_single_layer", "controller_bound.corollary1_corrected"),
     claims=(DECREASING,),
+    theorem=DECREASING,
 )
 def corrected_decreasing_order(ctx):
     """The review notes the corrected constants depend on the order of pruning. In decreasing
