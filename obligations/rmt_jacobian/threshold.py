@@ -10,6 +10,7 @@ nt² ≤ 4 log n − c log log n, on which ρ → 0 (``rmt_jacobian.mask_row_sum
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 from checker import Expect, Source, obligation
@@ -122,6 +123,52 @@ def mask_threshold_corrected(ctx):
     return with_data(all_of("sympy + z3 + rigorous enclosures", parts), table=table)
 
 
+@functools.lru_cache(maxsize=None)
+def _unmasked_recipe() -> tuple:
+    """The S-transform recipe for the unmasked product W₂W₁ (S(z) = 1/(1 + z)²): its edge, the
+    recipe's own lemma steps, and the first four moments of the limit law from inverting χ."""
+    sp = symbolic.sympy()
+    z, x = sp.symbols("z x", positive=True)
+    edge, chi, checks = freeprob.support_edge(1 / (1 + z) ** 2, z)
+    coeffs = sp.symbols("m1:5")
+    psi = sum(c * x ** (k + 1) for k, c in enumerate(coeffs))
+    series = sp.series(chi.subs(z, psi) - x, x, 0, 5).removeO()
+    solved = sp.solve([series.coeff(x, k) for k in range(1, 5)], coeffs, dict=True)[0]
+    return edge, tuple(checks), tuple(solved[c] for c in coeffs)
+
+
+@functools.lru_cache(maxsize=None)
+def _bernoulli_recipe() -> tuple:
+    """The recipe for W₂ΔW₁, Δ = diag(Bernoulli(1/2)): its edge and lemma steps, and the prediction."""
+    sp = symbolic.sympy()
+    z = sp.symbols("z", positive=True)
+    edge, _, checks = freeprob.support_edge(1 / (1 + z) * (1 + z) / (sp.Rational(1, 2) + z) / (1 + z), z)
+    return edge, tuple(checks), freeprob.prediction()
+
+
+def _sanity_theorem() -> tuple:
+    """The stated sanity values, each an identity sympy settles about what the recipe computes."""
+    sp = symbolic.sympy()
+    out = [
+        symbolic.zero_claim("unmasked edge 1/χ(z*) = 27/4", lambda: _unmasked_recipe()[0] - sp.Rational(27, 4)),
+        symbolic.zero_claim("lim ‖W₂W₁‖ = 2√(27/4) = 3√3", lambda: sp.sqrt(4 * _unmasked_recipe()[0]) - 3 * sp.sqrt(3)),
+    ]
+    for k in range(1, 5):
+        out.append(symbolic.zero_claim(
+            f"unmasked moment m_{k} = C({3 * k}, {k})/{2 * k + 1}",
+            lambda k=k: _unmasked_recipe()[2][k - 1] - sp.binomial(3 * k, k) / (2 * k + 1)))
+    out += [
+        symbolic.zero_claim("Bernoulli(1/2) edge 1/χ(z*) = (71 + 17√17)/32",
+                            lambda: _bernoulli_recipe()[0] - (71 + 17 * sp.sqrt(17)) / 32),
+        symbolic.zero_claim("Bernoulli(1/2) first limit moment 4·m₁ = 2",
+                            lambda: sp.sympify(_bernoulli_recipe()[2].moments[0]) - 2),
+    ]
+    return tuple(out)
+
+
+SANITY = _sanity_theorem()
+
+
 @obligation(
     id="rmt_jacobian.free_limits_sanity",
     source=Source(DOC, "skeptic's concrete test of Approximation 2.1: the free-probability prediction's sanity values"),
@@ -134,6 +181,7 @@ def mask_threshold_corrected(ctx):
     expect=Expect.HOLDS,
     lean="RmtJacobian.free_limits_sanity",
     uses=("rmt_jacobian.approximation21_test",),
+    theorem=lambda: SANITY,
 )
 def free_limits_sanity(ctx):
     """The two sanity values the Approximation 2.1 test relies on, as an obligation: the recipe
@@ -142,22 +190,19 @@ def free_limits_sanity(ctx):
     C(3k, k)/(2k + 1), independent of the recipe), and for the Bernoulli(1/2) diagonal it gives
     the edge used by the prediction, with first limit moment 2 — the exact value
     E(1/n)tr(W₂ΔW₁)(W₂ΔW₁)ᵀ = n·(2/n)·(1/2)·(2/n)·n/n = 2 at every n. Grade: the arithmetic of the
-    recipe is proved; that the norm converges to the edge is the cited strong asymptotic freeness."""
-    sp = symbolic.sympy()
-    z, x = sp.symbols("z x", positive=True)
-    edge, chi, checks = freeprob.support_edge(1 / (1 + z) ** 2, z)
-    checks = list(checks)
-    checks.append(symbolic.zero_step(edge - sp.Rational(27, 4), "unmasked: 1/χ(z*) − 27/4"))
-    coeffs = sp.symbols("m1:5")
-    psi = sum(c * x ** (k + 1) for k, c in enumerate(coeffs))
-    series = sp.series(chi.subs(z, psi) - x, x, 0, 5).removeO()
-    solved = sp.solve([series.coeff(x, k) for k in range(1, 5)], coeffs, dict=True)[0]
-    for k, c in enumerate(coeffs, start=1):
-        checks.append(symbolic.zero_step(solved[c] - sp.binomial(3 * k, k) / (2 * k + 1), f"unmasked moment m_{k} − C(3k, k)/(2k+1)"))
-    checks.append(symbolic.zero_step(sp.sqrt(4 * edge) - 3 * sp.sqrt(3), "√(4·edge) − 3√3: the limit norm of W₂W₁"))
-    unmasked = symbolic.conclude("sympy: S-transform recipe vs the Fuss–Catalan closed form", checks)
-    pred = freeprob.prediction()
-    bern = (trusted("sympy: S-transform recipe (edge, moments, first moment = 2)", *pred.steps, grade=Grade.UNIVERSAL,
-                   prediction=pred.to_json()) if pred.settled else unknown("sympy", "a recipe step did not reduce", *pred.steps))
-    return with_data(all_of("sympy", {"unmasked W₂W₁": unmasked, "Bernoulli(1/2) Δ": bern}),
-                     unmasked_limit_norm="3√3 ≈ 5.196152", bernoulli_limit_norm=pred.enclosure, bernoulli_moments=list(pred.moments))
+    recipe is proved; that the norm converges to the edge is the cited strong asymptotic freeness.
+
+    Theorem (declared): each stated value as an identity about what the recipe computes (the edges,
+    the norm 3√3, the moments k = 1…4, the first Bernoulli moment), settled by ``symbolic.decide``
+    with the recipe's own steps (one positive critical point, a maximum there) as lemma steps; a
+    wrong stated value is refuted by the value sympy computes. The moments are stated as
+    C(3k, k)/(2k + 1) of the unscaled law (the statement's 4^k is the scaling of W = √(2/n)G)."""
+    _, unmasked_lemmas, _ = _unmasked_recipe()
+    _, bernoulli_lemmas, pred = _bernoulli_recipe()
+    parts = {}
+    for theorem in SANITY:
+        lemmas = list(bernoulli_lemmas if theorem.name.startswith("Bernoulli") else unmasked_lemmas)
+        parts[theorem.name] = symbolic.decide(theorem, "sympy: S-transform recipe", lemmas)
+    return with_data(all_of("sympy", parts, lemmas=True),
+                     unmasked_limit_norm="3√3 ≈ 5.196152", bernoulli_limit_norm=pred.enclosure, bernoulli_moments=list(pred.moments),
+                     prediction=pred.to_json())
