@@ -129,3 +129,12 @@ def test_an_existence_theorem_accepts_no_refutation():
     v = smt.prove(theorem2.TIGHT1)  # the universal reading is false: z3 refutes it
     assert v.status is Status.REFUTED
     assert validated(ob, v).status is Status.UNKNOWN
+
+
+def test_a_bracket_on_the_wrong_side_of_the_root_is_refuted():
+    """The root bracket at n = 256, as the bisection finds it, is proved; swapped to lie above the
+    root (ρ(n, lo) > 1), the claim is refuted at that point by one rigorous evaluation."""
+    lo, hi = threshold.root_bracket(256)
+    assert interval.prove_on(threshold.ROOT_ABOVE_RANGE_END, {"n": 256, "lo": lo, "hi": hi}).status is Status.PROVED
+    above = {"n": 256, "lo": hi + 1, "hi": hi + 2}
+    assert interval.prove_on(threshold.ROOT_ABOVE_RANGE_END, above).status is Status.REFUTED
