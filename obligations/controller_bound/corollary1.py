@@ -60,6 +60,32 @@ ADDITIVE = claim(
     lambda o, v: o.le(_additive_deviation(o, v), _additive_bound(o, v)),
     terms={"deviation": _additive_deviation, "bound": _additive_bound, "C1": _c1, "C2": _c2},
 )
+#: The review's falsifier, as stated: at its instance the true deviation is 201, Eq. (10)'s bound 101.
+REVIEW_DEVIATION = Fraction(201)
+REVIEW_ADDITIVE_BOUND = Fraction(101)
+
+
+def review_values_claim(deviation: Fraction, additive_bound: Fraction):
+    """At the review's instance (the hypotheses pin every variable), the deviation is ``deviation``,
+    the corrected bound attains it, and Eq. (10)'s additive bound is ``additive_bound``."""
+    def at_instance(o, v):
+        return o.and_(*(o.eq(getattr(v, name), value) for name, value in REVIEW_INSTANCE.items()))
+
+    def stated(value):
+        return lambda o: o.q(value.numerator, value.denominator)
+
+    return claim(
+        "corollary1-review-instance-values", VARS,
+        lambda o, v: o.and_(o.eq(_deviation(o, v), stated(deviation)(o)),
+                            o.eq(_corrected_bound(o, v), stated(deviation)(o)),
+                            o.eq(_additive_bound(o, v), stated(additive_bound)(o))),
+        hypotheses={"the review's instance (s = W₁ = W₂ = 1, b = 0, δW₁ = 100, δW₂ = 1)": at_instance},
+        terms={"deviation": _deviation, "corrected bound": _corrected_bound, "additive bound": _additive_bound},
+    )
+
+
+REVIEW_VALUES = review_values_claim(REVIEW_DEVIATION, REVIEW_ADDITIVE_BOUND)
+
 CORRECTED = claim(
     "corollary1-corrected", VARS,
     lambda o, v: o.le(_deviation(o, v), _corrected_bound(o, v)),
@@ -77,6 +103,7 @@ CORRECTED = claim(
     lean="ControllerBound.corollary1_additive",
     uses=("controller_bound.theorem2_single_layer",),
     claims=(ADDITIVE,),
+    theorem=ADDITIVE,
 )
 def corollary1_additive(ctx):
     """Corollary 1 (Eq. 10), which the review shows false: after layer 1 is pruned, layer 2's
@@ -110,12 +137,14 @@ def corollary1_additive(ctx):
     id="controller_bound.corollary1_corrected",
     source=Source(DOC, "major comment 2: constants recomputed at the intermediate network Θ_{j−1}"),
     statement="Pruning layers 1 then 2 changes the output by at most C_1(s)·‖δW_1‖ + C_2'(s)·‖δW_2‖, "
-    "where C_2' uses the perturbed norm ‖W_1 + δW_1‖.",
+    "where C_2' uses the perturbed norm ‖W_1 + δW_1‖. At the review's instance (s = W_1 = W_2 = 1, b = 0, "
+    "δW_1 = 100, δW_2 = 1) the deviation is 201, which this bound attains and Eq. (10)'s bound 101 does not.",
     scope="scalar two-layer ReLU network, both layers perturbed; universally over ℝ⁷ (z3)",
     expect=Expect.HOLDS,
     lean="ControllerBound.corollary1_corrected",
     uses=("controller_bound.theorem2_single_layer",),
-    claims=(CORRECTED,),
+    claims=(CORRECTED, REVIEW_VALUES),
+    theorem=lambda: (CORRECTED, REVIEW_VALUES),
 )
 def corollary1_corrected(ctx):
     """The corrected multi-layer bound the review describes: apply Theorem 2 along
@@ -128,6 +157,10 @@ def corollary1_corrected(ctx):
     along Θ_0 → Θ_1 → Θ_2 (each proved here too) it needs a fraction of a second, which is
     also the proof the review describes.
 
+    The review's stated values at its instance (deviation 201, Eq. (10)'s bound 101) are part of
+    the theorem: a claim whose hypotheses pin every variable to the instance, proved by z3 (so a
+    wrong stated value is refuted by the instance itself).
+
     Survives mutation: REVIEW_INSTANCE = {: the review's instance only feeds the recorded deviation/bound data; the proof is universal over ℝ⁷
     """
     at_review = exact.evaluate(CORRECTED, REVIEW_INSTANCE)
@@ -137,6 +170,7 @@ def corollary1_corrected(ctx):
         "Theorem 2, layer 1": smt.prove(theorem2.LAYER1, ctx),
         "Theorem 2, layer 2": smt.prove(theorem2.LAYER2, ctx),
         "chained bound": smt.prove(CORRECTED, ctx, lemmas=(step_one, step_two), tactic=smt.ITE_SMT),
+        "the review's instance": smt.prove(REVIEW_VALUES, ctx),
     }, family=theorem2.SCALAR_NETWORK, lemmas=True)
     return with_data(verdict, review_instance=fmt_map(at_review.terms),
                      attained_at_review_instance=at_review.terms["deviation"] == at_review.terms["bound"] == Fraction(201))

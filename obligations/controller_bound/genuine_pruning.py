@@ -484,6 +484,7 @@ def _matrix_nonincreasing_evidence(rng) -> dict[str, Any]:
     lean="ControllerBound.eq10_norms_nonincreasing",
     uses=("controller_bound.corollary1_corrected",),
     claims=(NONINCREASING, *MONOTONE.values()),
+    theorem=(NONINCREASING, *MONOTONE.values()),
 )
 def eq10_norms_nonincreasing(ctx):
     """The repair the review's diagnosis suggests: Corollary 1's proof is the corrected chain
@@ -503,6 +504,9 @@ def eq10_norms_nonincreasing(ctx):
     z3 is given the scalar queries' faster routes (named ``If`` terms, then its core solver or
     nlsat: about a third of the default route's time); only their ``unsat`` is taken, reported
     as the default route reports it.
+
+    Theorem (declared): the scalar two-layer Eq. (10) under the hypotheses and the norm step for
+    L = 2, 3, 4 layers; the matrix search is data.
 
     Survives mutation: o.and_(*(o.ge(v[d], 0) for d in ds)): strictly positive deviations are a stronger hypothesis; the inequality still follows
     """
@@ -556,6 +560,7 @@ DECREASING = claim(
     lean="ControllerBound.corollary1_corrected_decreasing",
     uses=("controller_bound.theorem2_single_layer", "controller_bound.corollary1_corrected"),
     claims=(DECREASING,),
+    theorem=DECREASING,
 )
 def corrected_decreasing_order(ctx):
     """The review notes the corrected constants depend on the order of pruning. In decreasing

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
 from checker.backends import smt, symbolic
 from checker.claims import claim
@@ -32,6 +31,19 @@ UNPRUNED = claim(
 )
 
 
+def _unpruned_limit(form, expected: int):
+    def build() -> tuple:
+        sp = symbolic.sympy()
+        n = sp.symbols("n", positive=True)
+        return form(SYM, n, n), n, sp.oo, expected
+    return build
+
+
+#: The statement's limits for B = 1 (row sum n): the stated form tends to 1, the 1/n form to 0.
+STATED_LIMIT = symbolic.limit_claim("lim_(n→∞) |(2/n)·n − 1| = 1 (stated (ii′), B = 1)", _unpruned_limit(stated_ii_prime, 1))
+CORRECTED_LIMIT = symbolic.limit_claim("lim_(n→∞) |(1/n)·n − 1| = 0 (1/n form, B = 1)", _unpruned_limit(corrected_ii_prime, 0))
+
+
 @obligation(
     id="rmt_jacobian.condition_ii_prime_typo",
     source=Source(DOC, "referee report, major comment 3: Theorem 3.1, condition (ii′)"),
@@ -42,6 +54,7 @@ UNPRUNED = claim(
     expect=Expect.HOLDS,
     lean="RmtJacobian.condition_ii_prime_typo",
     claims=(UNPRUNED,),
+    theorem=lambda: (UNPRUNED, STATED_LIMIT, CORRECTED_LIMIT),
 )
 def condition_ii_prime_typo(ctx):
     """Major comment 3: "For the unpruned case B = 1, the stated condition gives |2 − 1| = 1, so
@@ -52,40 +65,43 @@ def condition_ii_prime_typo(ctx):
     sum Σ_k 1² is added up in exact integers and both quantities evaluated in Fractions. sympy
     takes the n → ∞ limits (1 ≠ 0 for the stated form, 0 for the 1/n form).
 
+    Theorem (declared): the z3 claim and the two limits (``symbolic.limit_claim``, settled by
+    ``symbolic.decide``). The entry-by-entry enumeration is a cross-check recorded as data
+    (``exact.enumerate_domain`` over n = 1…2048; no proof rests on it).
+
     Survives mutation: o.ge(v.n, 1): n > 1 (or n ≥ 2) is a stronger hypothesis; both identities hold for every n ≠ 0
     """
-    sp = symbolic.sympy()
-    n = sp.symbols("n", positive=True)
-    limits = symbolic.conclude("sympy limits", [
-        symbolic.limit_step(stated_ii_prime(SYM, n, n), n, sp.oo, 1, what="lim |(2/n)·n − 1| = 1"),
-        symbolic.limit_step(corrected_ii_prime(SYM, n, n), n, sp.oo, 0, what="lim |(1/n)·n − 1| = 0"),
-    ])
+    limits = all_of("sympy limits", {"stated form": symbolic.decide(STATED_LIMIT, "sympy limit"),
+                                     "1/n form": symbolic.decide(CORRECTED_LIMIT, "sympy limit")}, lemmas=True)
     proof = all_of("z3 universally over n ≥ 1 + sympy limits", {"z3, every real n ≥ 1": smt.prove(UNPRUNED, ctx),
                                                                  "limits": limits}, lemmas=True)
     # The entry-by-entry row sums re-check the z3 proof's premise at finitely many widths: data.
     return cross_checked(proof, {"exact, n = 1…2048": enumerate_unpruned()})
 
 
-def enumerate_unpruned(widths: int = 2048):
-    """Both forms of (ii′) for B = 1 at n = 1…widths, the row sum added up entry by entry, in Fractions."""
-    from fractions import Fraction
+def unpruned_widths_claim(widths: int):
+    """UNPRUNED at the integer widths n = 1…widths: a finite domain the exact backend enumerates."""
+    return claim(
+        "ii-prime-unpruned-widths", f"n:int[1,{widths}]",
+        lambda o, v: o.and_(o.eq(stated_ii_prime(o, v.n, v.n), 1), o.eq(corrected_ii_prime(o, v.n, v.n), 0)),
+        terms={"stated": lambda o, v: stated_ii_prime(o, v.n, v.n), "corrected": lambda o, v: corrected_ii_prime(o, v.n, v.n)},
+    )
 
+
+def enumerate_unpruned(widths: int = 2048):
+    """Both forms of (ii′) for B = 1 at n = 1…widths: the row sum Σ_k 1² added up entry by entry
+    (it is n at every width), then every width of the finite domain evaluated exactly
+    (``exact.enumerate_domain``)."""
     from checker.backends import exact
-    from checker.kernel.verdicts import timed, trusted, unknown
+    from checker.kernel.verdicts import timed, unknown
 
     with timed() as t:
-        bad = []
-        for n in range(1, widths + 1):
-            row = Fraction(sum(b * b for b in [1] * n))
-            stated = stated_ii_prime(exact.OPS, Fraction(n), row)
-            corrected = corrected_ii_prime(exact.OPS, Fraction(n), row)
-            if stated != 1 or corrected != 0:
-                bad.append(n)
-        step = t.step(exact.NAME, exact.VERSION, f"evaluate both forms for B = 1, n = 1…{widths}",
-                      "stated = 1, corrected = 0 for every n" if not bad else f"differs at {bad[:5]}", widths=widths)
+        bad = [n for n in range(1, widths + 1) if sum(b * b for b in [1] * n) != n]
+        step = t.step(exact.NAME, exact.VERSION, f"add up Σ_k 1² for n = 1…{widths}",
+                      "Σ_k 1² = n for every n" if not bad else f"differs at {bad[:5]}", widths=widths)
     if bad:
-        return unknown("exact enumeration of the row sums", f"unexpected values at n = {bad[:5]}", step)
-    return trusted("exact enumeration of the row sums", step, grade=Grade.BOUNDED, over=f"n = 1…{widths}", widths=widths)
+        return unknown("exact enumeration of the row sums", f"unexpected row sums at n = {bad[:5]}", step)
+    return exact.enumerate_domain(unpruned_widths_claim(widths))
 
 
 def _second_moment(o, v):
@@ -115,6 +131,7 @@ SCALING = claim(
     expect=Expect.HOLDS,
     lean="RmtJacobian.random_pruning_scaling",
     claims=(SCALING,),
+    theorem=SCALING,
 )
 def random_pruning_scaling(ctx):
     """Theorem 4.1 (random pruning) rescales the kept weights by (1−s)^{−1/2}. The expectation

@@ -15,7 +15,7 @@ from checker import Expect, Source, obligation
 from checker.backends import interval, symbolic
 from checker.claims import claim
 from checker.kernel.model import Status, Verdict
-from checker.kernel.verdicts import refuted, unknown, with_data
+from checker.kernel.verdicts import all_of, refuted, unknown, with_data
 from obligations.rmt_jacobian.expressions import (
     SYM,
     enclosure,
@@ -81,6 +81,52 @@ def asymptotic_check(asymptotic: Moment, label: str) -> Verdict:
     verdict = symbolic.decide(theorem, "sympy: closed form, then the limit of the exact/asymptotic ratio", lemmas,
                               ratio_in_u=sp.sstr(theorem.expr))
     return with_data(verdict, limit=verdict.certificate.steps[-1].answer)
+
+
+def along_range_end(name: str, expr: Callable[[Any, Any, Any], Any], expected: Any,
+                    u_end: Callable[[], Any] | None = None) -> symbolic.SymbolicClaim:
+    """The theorem ``lim_{n → ∞} expr(n, t) = expected`` along the upper end of Theorem 4.2's range,
+    u = ``u_end()`` (default :func:`boundary_u`, nt² = 4 log n − c log log n with c = 8): a
+    sequence inside the range with nt² → ∞, so an asymptotic statement over the range implies it."""
+    def build() -> tuple:
+        sp, (n, t, u, *_) = _symbols()
+        return in_u(expr(SYM, n, t)).subs(u, (u_end or boundary_u)()), n, sp.oo, expected
+
+    return symbolic.limit_claim(name, build)
+
+
+def on_range_end_step() -> tuple[bool, Any]:
+    """sympy: the path u = boundary_u() is the upper end of the range, nt² = 4 log n − c log log n."""
+    sp, (n, t, u, *_) = _symbols()
+    return symbolic.zero_step(in_u(n * t**2).subs(u, boundary_u()) - regime_bound(SYM, n, REGIME_C),
+                              "nt² along the path (through the change of variable t = u√(2/n)), minus "
+                              "4 log n − c log log n: the path is the range's upper end")
+
+
+#: truncated_moment_paper's theorem: paper/exact → 1 along the range's upper end (c = 8).
+PAPER_ALONG_RANGE_END = along_range_end(
+    "E[w²1{|w|>t}] ~ e^(−nt²/2)·√(2nt²)/π along nt² = 4 log n − 8 log log n",
+    lambda o, n, t: paper_moment(o, n, t) / exact_moment(o, n, t), 1)
+#: mask_condition_ii_paper's theorem: the normalised row sums → 1 along the range's upper end (c = 8).
+ROW_SUM_TO_ONE = along_range_end(
+    "(n/2)·E|bw|² → 1 along nt² = 4 log n − 8 log log n", row_sum, 1)
+
+
+def _mask_asymptotic() -> tuple:
+    sp, (n, t, u, *_) = _symbols()
+    stated = 2 * sp.sqrt(2) * sp.exp(n * t**2 / 4) / n**2
+    return in_u(mask_scale_sq(SYM, n, t) * exact_moment(SYM, n, t) / stated), u, sp.oo, 1
+
+
+def _row_sums_vanish() -> tuple:
+    sp, (n, t, u, w, c, L) = _symbols()
+    return in_u(row_sum(SYM, n, t)).subs(u, sp.sqrt(2 * sp.log(n) - c / 2 * sp.log(sp.log(n)))), n, sp.oo, 0
+
+
+#: mask_row_sums' theorem: E|bw|² ~ 2√2e^{nt²/4}/n² as nt² → ∞, and the row sums → 0 along the
+#: range's upper end for every c > 0 (every sequence in the range, by the monotonicity lemma).
+MASK_ASYMPTOTIC = symbolic.limit_claim("E|bw|² ~ 2√2·e^(nt²/4)/n²", _mask_asymptotic)
+ROW_SUMS_VANISH = symbolic.limit_claim("(n/2)·E|bw|² → 0 along nt² = 4 log n − c log log n, c > 0", _row_sums_vanish)
 
 
 @obligation(
@@ -153,6 +199,20 @@ def refute_asymptotic(limits: dict[str, Any], finite: Verdict, method: str, **da
     return refuted(method, c.witness or {}, c.sides or {}, *steps, limits=shown, witness_claim=c.data.get("claim"), **data)
 
 
+def decide_asymptotic(theorem: symbolic.SymbolicClaim, limits: dict[str, Any], finite: Verdict, method: str,
+                      **data: Any) -> Verdict:
+    """Settle ``theorem`` (a limit along the range's upper end) by ``symbolic.decide``, with the
+    path lemma (:func:`on_range_end_step`); the other ``limits`` and the finite-width re-check
+    ``finite`` are recorded as data (a refutation rests on the computed limit alone)."""
+    sp = symbolic.sympy()
+    shown = {name: sp.sstr(lim) for name, lim in limits.items()}
+    c = finite.certificate
+    reading = {"status": finite.status.value, "witness": dict(c.witness or {}), "sides": dict(c.sides or {}),
+               "reason": c.reason}
+    verdict = symbolic.decide(theorem, method, [on_range_end_step()], **data)
+    return with_data(verdict, limits=shown, finite_width_reading=reading)
+
+
 @obligation(
     id="rmt_jacobian.truncated_moment_paper",
     source=Source(DOC, MAJOR_2),
@@ -165,6 +225,7 @@ def refute_asymptotic(limits: dict[str, Any], finite: Verdict, method: str, **da
     lean="RmtJacobian.truncated_moment_paper_false",
     uses=("rmt_jacobian.truncated_moment_referee",),
     claims=(PAPER_AT_WIDTH,),
+    theorem=lambda: PAPER_ALONG_RANGE_END,
 )
 def truncated_moment_paper(ctx):
     """The paper's expression (as quoted in major comment 2) uses the exponent −nt²/2, the exponent
@@ -177,7 +238,12 @@ def truncated_moment_paper(ctx):
     the paper's mask gives 2/n). A limit ≠ 1 along a sequence inside the range refutes the
     asymptotic claim. Independently of sympy, the interval backend encloses paper/exact at the
     witness n = 1024, t = 1/10 (in the range, u ≈ 2.26) and shows the relative error exceeds 1/2
-    (paper/exact ≈ 27); only then is the claim reported refuted, with that witness and its enclosures.
+    (paper/exact ≈ 27).
+
+    Theorem (declared): lim paper/exact = 1 along the range's upper end (:data:`PAPER_ALONG_RANGE_END`),
+    which the statement implies; ``symbolic.decide`` refutes it with the computed limit ∞ (re-checked
+    against the theorem by recomputing it). The other limits and the finite-width enclosure at
+    n = 1024, t = 1/10 (a reading, not the statement) are recorded as data.
 
     Survives mutation: return o.le(v.n * v.t * v.t, regime_bound(o, v.n, REGIME_C)): the witness lies strictly inside the range (nt² = 10.24 < 12.24), so the strict hypothesis holds there too
     Survives mutation: o.le(o.abs(_ratio_at_width(o, v) - 1), o.q(1, 2)): paper/exact ≈ 27 at the witness, so the strict form is false too
@@ -191,7 +257,7 @@ def truncated_moment_paper(ctx):
             in_u(ratio).subs(u, boundary_u()), n, sp.oo)
         limits[f"lim paper({label})/exact at fixed t"] = sp.limit(ratio, n, sp.oo)
     finite = interval.prove_on(PAPER_AT_WIDTH, WITNESS, where="at n = 1024, t = 1/10")
-    return refute_asymptotic(limits, finite, "sympy limits of paper/exact + rigorous interval enclosure at a witness",
+    return decide_asymptotic(PAPER_ALONG_RANGE_END, limits, finite, "sympy limit of paper/exact along the range's upper end",
                              reading="'~' read at finite width as |paper/exact − 1| ≤ 1/2 for n ≥ 256 in the tail regime u ≥ 2")
 
 
@@ -205,6 +271,7 @@ def truncated_moment_paper(ctx):
     expect=Expect.HOLDS,
     lean="RmtJacobian.mask_row_sums_vanish",
     uses=("rmt_jacobian.truncated_moment_referee",),
+    theorem=lambda: (MASK_ASYMPTOTIC, ROW_SUMS_VANISH),
 )
 def mask_row_sums(ctx):
     """Major comment 2: "Using the mask b defined in the theorem, one obtains
@@ -219,6 +286,11 @@ def mask_row_sums(ctx):
     (3) r(u) → 1 as u → ∞ (the referee's obligation); (4) ∂A/∂u > 0, so on the range A is at most
     its value at u² = 2 log n − (c/2) log log n, which (5) equals √2(log n)^{−c/4} and (6) tends to 0
     for every c > 0. Hence ρ_n ≤ √2(log n)^{−c/4}·r(u_n) → 0·1 = 0.
+
+    Theorem (declared): the asymptotic E|bw|² ~ 2√2e^{nt²/4}/n² (the ratio, a function of u alone,
+    → 1 as u → ∞) and lim ρ = 0 along the range's upper end for symbolic c > 0, each settled by
+    ``symbolic.decide``; "every sequence in the range" is carried by steps (2)–(6), the lemma steps
+    of the second limit (the claim language states one limit, not a bound over all sequences).
 
     Survives mutation: sp.diff(a, u) > 0: the non-strict inequality is weaker and still holds
     """
@@ -237,7 +309,11 @@ def mask_row_sums(ctx):
                            "A at u² = 2 log n − (c/2) log log n, minus √2 (log n)^(−c/4)  (n = e^L)"),
         symbolic.limit_step(bound, n, sp.oo, 0, what="lim_(n→∞) √2 (log n)^(−c/4) = 0 for c > 0"),
     ]
-    verdict = symbolic.conclude("sympy identities and limits", checks)
+    independent = symbolic.zero_step(sp.diff(MASK_ASYMPTOTIC.expr, n), "∂/∂n of E|bw|²/(2√2e^(nt²/4)/n²) at fixed u")
+    verdict = all_of("sympy identities and limits", {
+        "E|bw|² ~ 2√2e^(nt²/4)/n²": symbolic.decide(MASK_ASYMPTOTIC, "sympy limit", [checks[0], independent]),
+        "row sums → 0": symbolic.decide(ROW_SUMS_VANISH, "sympy limit", checks),
+    }, lemmas=True)
     return with_data(verdict, finite_width_row_sums=boundary_row_sums())
 
 
@@ -283,13 +359,17 @@ ROW_SUM_AT_WIDTH = claim(
     lean="RmtJacobian.mask_condition_ii_paper_false",
     uses=("rmt_jacobian.mask_row_sums",),
     claims=(ROW_SUM_AT_WIDTH,),
+    theorem=lambda: ROW_SUM_TO_ONE,
 )
 def mask_condition_ii_paper(ctx):
     """What Theorem 4.2's proof asserts and major comment 2 denies. Method: sympy takes the
     limit of the exact normalised row sum along u² = 2 log n − 4 log log n (inside the range,
     nt² → ∞) and gets 0 ≠ 1; independently, the interval backend encloses the row sum at
-    n = 1024, t = 1/10 (≈ 0.021) and shows it is not within 1/2 of 1. Reported refuted only
-    when both agree.
+    n = 1024, t = 1/10 (≈ 0.021) and shows it is not within 1/2 of 1.
+
+    Theorem (declared): the row sums → 1 along the range's upper end (:data:`ROW_SUM_TO_ONE`),
+    which the paper's claim implies; ``symbolic.decide`` refutes it with the computed limit 0. The
+    finite-width enclosure (a reading, not the statement) is recorded as data.
 
     Survives mutation: o.ge(v.n * v.t * v.t, 8): the witness has nt² = 10.24 > 8, so it satisfies the strict hypothesis too and still refutes
     Survives mutation: o.le(o.abs(_row_sum_at(o, v) - 1), o.q(1, 2)): the row sum at the witness (≈ 0.021) is within 1/2 neither of 1 nor of 2, strictly or not (refuted by the enclosure)
@@ -297,5 +377,5 @@ def mask_condition_ii_paper(ctx):
     sp, (n, t, u, *_) = _symbols()
     limits = {"lim (n/2)E|bw|² along u² = 2 log n − 4 log log n": sp.limit(in_u(row_sum(SYM, n, t)).subs(u, boundary_u()), n, sp.oo)}
     finite = interval.prove_on(ROW_SUM_AT_WIDTH, WITNESS, where="at n = 1024, t = 1/10")
-    return refute_asymptotic(limits, finite, "sympy limit of the row sum + rigorous interval enclosure at a witness",
+    return decide_asymptotic(ROW_SUM_TO_ONE, limits, finite, "sympy limit of the row sum along the range's upper end",
                              reading="'→ 1' read at finite width as |(n/2)E|bw|² − 1| ≤ 1/2 for n ≥ 256 in the tail regime u ≥ 2")

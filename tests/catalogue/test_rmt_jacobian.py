@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 
-from checker.backends import interval, smt
+from checker.backends import interval, smt, symbolic
 from checker.claims import claim
 from checker.face.lean import parse_file
 from checker.kernel.model import Outcome, Status
@@ -65,12 +65,19 @@ def test_every_001_item_has_an_obligation():
     assert slow == {SLOW}
 
 
-def test_paper_refutation_rests_on_limits_and_an_interval_witness():
-    """The refutation names the limits of paper/exact (≠ 1) and a witness whose enclosure re-checks."""
-    c = run_obligation("rmt_jacobian.truncated_moment_paper").certificate
-    assert c.witness == {"n": "1024", "t": "1/10"}
+def test_paper_refutation_rests_on_the_limit_of_the_declared_theorem():
+    """The refutation is of the declared theorem (paper/exact → 1 along the range's upper end): its
+    witness is the limit sympy computes, ∞; the other limits of paper/exact (≠ 1) and the
+    finite-width reading's witness, whose enclosure re-checks, are recorded beside it."""
+    result = run_obligation("rmt_jacobian.truncated_moment_paper")
+    assert result.status is Status.REFUTED
+    c = result.certificate
+    assert c.witness == {"computed": "oo"}
+    assert moments.PAPER_ALONG_RANGE_END.recheck(c.witness) is True
     assert set(c.data["limits"].values()) == {"oo", "0"}
-    whole, hyps, concl, terms = interval.decide(moments.PAPER_AT_WIDTH, {k: Fraction(v) for k, v in c.witness.items()})
+    reading = c.data["finite_width_reading"]
+    assert reading["status"] == "refuted" and reading["witness"] == {"n": "1024", "t": "1/10"}
+    whole, hyps, concl, terms = interval.decide(moments.PAPER_AT_WIDTH, {k: Fraction(v) for k, v in reading["witness"].items()})
     assert all(h is interval.Tri.TRUE for h in hyps.values()) and concl is interval.Tri.FALSE
     assert terms["paper/exact"].lo > 20
 
@@ -101,6 +108,9 @@ def test_a_correct_expression_in_the_papers_place_is_not_refuted():
     finite = interval.prove_on(fixed, moments.WITNESS)
     assert finite.status is Status.PROVED
     assert moments.refute_asymptotic(limits, finite, "mutation").status is Status.UNKNOWN
+    in_place = moments.along_range_end("referee along the range's upper end",
+                                       lambda o, n, t: moments.referee_moment(o, n, t) / moments.exact_moment(o, n, t), 1)
+    assert symbolic.decide(in_place, "mutation", [moments.on_range_end_step()]).status is Status.PROVED
 
 
 def test_log_remarks_with_other_stated_values():

@@ -1,0 +1,140 @@
+"""The declared theorems of the rmt_jacobian and controller_bound obligations: every HOLDS/FAILS
+obligation declares one (an explicit allow-list says which cannot, and why), and a stated value
+the catalogue computes is decisive: edited to a wrong value, the theorem is refuted, not unknown."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+import pytest
+
+from checker.backends import interval, smt, symbolic
+from checker.kernel.model import Context, Expect, Status, derive_seed
+from checker.run.discovery import discover
+from checker.run.runner import validated
+from obligations.controller_bound import corollary1, theorem2
+from obligations.rmt_jacobian import conditions, remarks, threshold
+
+PACKAGES = ("rmt_jacobian.", "controller_bound.")
+
+#: HOLDS/FAILS obligations of these packages that declare no theorem, each with the reason.
+NO_THEOREM = {
+    # Theorem 2 for weight matrices: the spectral norms of 3→4→4→2 networks are not expressible in
+    # the claim language, and the result is numerical evidence (supported), never a proof or a
+    # refutation (a float violation is reported unknown, with the instance).
+    "controller_bound.theorem2_matrices",
+}
+
+
+def _ours():
+    return [ob for ob in discover("obligations").obligations if ob.id.startswith(PACKAGES)]
+
+
+def _ctx(ob_id: str) -> Context:
+    return Context(ob_id, derive_seed(20260806, ob_id), 120.0)
+
+
+def test_every_holds_or_fails_obligation_declares_its_theorem():
+    decided = [ob for ob in _ours() if ob.expect in (Expect.HOLDS, Expect.FAILS)]
+    assert len(decided) >= 15
+    missing = sorted(ob.id for ob in decided if not ob.theorem and ob.id not in NO_THEOREM)
+    assert not missing, f"declare theorem= for {missing}"
+    stale = sorted(i for i in NO_THEOREM if any(ob.id == i and ob.theorem for ob in decided))
+    assert not stale, f"{stale} declare a theorem now: drop them from the allow-list"
+    assert NO_THEOREM <= {ob.id for ob in decided}
+
+
+# --- the falsifier's values (controller_bound.corollary1_corrected) --------------------------------
+
+
+def _corrected_with(values, monkeypatch):
+    monkeypatch.setattr(corollary1, "REVIEW_VALUES", values)
+    ob = discover("obligations").by_id("controller_bound.corollary1_corrected")
+    ob = dataclasses.replace(ob, theorem=(corollary1.CORRECTED, values))
+    return validated(ob, ob.discharge(_ctx(ob.id)))
+
+
+def test_the_falsifiers_stated_values_are_proved(monkeypatch):
+    v = _corrected_with(corollary1.review_values_claim(Fraction(201), Fraction(101)), monkeypatch)
+    assert v.status is Status.PROVED, v.certificate.reason
+
+
+@pytest.mark.parametrize("deviation, bound", [(202, 101), (201, 100)])
+def test_a_wrong_falsifier_value_is_refuted_at_the_review_instance(deviation, bound, monkeypatch):
+    """The deviation stated as 202 (it is exactly 201), or Eq. (10)'s bound as 100 (it is 101):
+    refuted, with the review's instance as the witness, re-checked against the declared theorem."""
+    v = _corrected_with(corollary1.review_values_claim(Fraction(deviation), Fraction(bound)), monkeypatch)
+    assert v.status is Status.REFUTED, v.certificate.reason
+    assert {k: Fraction(x) for k, x in v.certificate.witness.items()} == {
+        k: Fraction(x) for k, x in corollary1.REVIEW_INSTANCE.items()}
+
+
+# --- stated numbers and limits of rmt_jacobian -------------------------------------------------------
+
+
+def test_a_wrong_log4_value_is_refuted_against_the_theorem():
+    """3.79 in place of 3.69 (rounding reading): refuted at n = 256, re-checked against the theorem."""
+    wrong = remarks.approx_claim(4, Fraction(379, 100), Fraction(1, 200), "wrong")
+    ob = dataclasses.replace(discover("obligations").by_id("rmt_jacobian.log4_remark"), theorem=(wrong,))
+    v = validated(ob, interval.prove_on(wrong, remarks.WIDTH, where="at n = 256"))
+    assert v.status is Status.REFUTED, v.certificate.reason
+    right = validated(discover("obligations").by_id("rmt_jacobian.log4_remark"),
+                      interval.prove_on(remarks.LOG4_ROUNDED, remarks.WIDTH, where="at n = 256"))
+    assert right.status is not Status.REFUTED
+
+
+def test_the_log_remarks_admit_no_other_width_as_a_witness():
+    """n = 256 is a hypothesis of the remark: a point at another width is outside the theorem."""
+    v = interval.prove_on(remarks.LOG4_ROUNDED, {"n": 1000})  # log⁴(1000)/1000 ≈ 2.28, far from 3.69
+    assert v.status is not Status.REFUTED  # without the hypothesis n = 256 this point refutes it
+
+
+def test_a_wrong_limit_of_condition_ii_prime_is_refuted():
+    """The stated form of (ii′) claimed to tend to 0 (it tends to 1): refuted by the computed limit."""
+    wrong = symbolic.limit_claim("lim |(2/n)·n − 1| = 0", conditions._unpruned_limit(conditions.stated_ii_prime, 0))
+    v = symbolic.decide(wrong, "mutation")
+    assert v.status is Status.REFUTED and v.certificate.witness == {"computed": "1"}
+    assert wrong.recheck(v.certificate.witness) is True
+    assert symbolic.decide(conditions.STATED_LIMIT, "as stated").status is Status.PROVED
+
+
+def test_a_wrong_free_probability_edge_is_refuted():
+    """The Fuss–Catalan edge stated as 27/5 (the recipe computes 27/4): refuted with that value."""
+    sp = symbolic.sympy()
+    wrong = symbolic.zero_claim("unmasked edge 1/χ(z*) = 27/5", lambda: threshold._unmasked_recipe()[0] - sp.Rational(27, 5))
+    v = symbolic.decide(wrong, "mutation", list(threshold._unmasked_recipe()[1]))
+    assert v.status is Status.REFUTED, v.certificate.reason
+    ob = dataclasses.replace(discover("obligations").by_id("rmt_jacobian.free_limits_sanity"), theorem=(wrong,))
+    assert validated(ob, v).status is Status.REFUTED
+
+
+def test_a_false_threshold_asymptotic_is_refuted_never_proved():
+    """n·t*² = 4 log n − 2 log log n + o(1) (false: the gap 2 log log n − log 4 → ∞) is refuted by
+    the computed limit; the stated 4 log n − log 4 + o(1) is proved."""
+    sp = symbolic.sympy()
+    wrong = threshold.threshold_asymptotic(lambda n: 4 * sp.log(n) - 2 * sp.log(sp.log(n)), "4 log n − 2 log log n")
+    v = symbolic.decide(wrong, "mutation")
+    assert v.status is Status.REFUTED and v.certificate.witness == {"computed": "oo"}
+    ob = dataclasses.replace(discover("obligations").by_id("rmt_jacobian.mask_threshold_corrected"),
+                             theorem=(threshold.LOG_DERIVATIVE, wrong))
+    assert validated(ob, v).status is Status.REFUTED
+    assert symbolic.decide(threshold.THRESHOLD_ASYMPTOTIC, "as stated").status is Status.PROVED
+
+
+def test_an_existence_theorem_accepts_no_refutation():
+    """theorem2_tight's theorem is existential: a point is never a witness against it."""
+    ob = discover("obligations").by_id("controller_bound.theorem2_tight")
+    assert all(isinstance(c, theorem2.Exists) for c in ob.theorem)
+    v = smt.prove(theorem2.TIGHT1)  # the universal reading is false: z3 refutes it
+    assert v.status is Status.REFUTED
+    assert validated(ob, v).status is Status.UNKNOWN
+
+
+def test_a_bracket_on_the_wrong_side_of_the_root_is_refuted():
+    """The root bracket at n = 256, as the bisection finds it, is proved; swapped to lie above the
+    root (ρ(n, lo) > 1), the claim is refuted at that point by one rigorous evaluation."""
+    lo, hi = threshold.root_bracket(256)
+    assert interval.prove_on(threshold.ROOT_ABOVE_RANGE_END, {"n": 256, "lo": lo, "hi": hi}).status is Status.PROVED
+    above = {"n": 256, "lo": hi + 1, "hi": hi + 2}
+    assert interval.prove_on(threshold.ROOT_ABOVE_RANGE_END, above).status is Status.REFUTED
