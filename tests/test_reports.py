@@ -309,7 +309,7 @@ def test_shortened_texts_never_end_inside_a_number_or_a_formula():
     for text in texts:
         text = " ".join(text.split())
         inside = {i for a, b in math_ranges(text) for i in range(a + 1, b)}
-        for limit in (24, 40, 60, 90, 130):
+        for limit in (30, 60, 110):
             short = shorten(text, limit)
             if short == text:
                 continue

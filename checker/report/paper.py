@@ -176,7 +176,10 @@ def _environments(text: str, file: str, declared: Mapping[str, str]) -> list[Env
             close = _balanced(body, offset, "[", "]")
             if close > 0:
                 note, body = body[offset + 1:close - 1].strip(), body[close:]
-        label = _LABEL.search(body)
+        # the environment's own label comes before any nested environment (an equation's label
+        # inside a theorem is the equation's); failing that, the first one
+        nested = re.search(r"\\begin\s*\{", body)
+        label = _LABEL.search(body, 0, nested.start() if nested else len(body)) or _LABEL.search(body)
         named = tuple(i.strip() for m2 in _OBLIGATION.finditer(body) for i in m2.group(1).split(",") if i.strip())
         out.append(Environment(kind, declared[kind], label.group(1).strip() if label else None, " ".join(note.split()),
                                body.strip(), file, text.count("\n", 0, m.start()) + 1, named))
