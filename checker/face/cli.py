@@ -178,7 +178,7 @@ def _run(args: argparse.Namespace, patterns: Sequence[str], catalogue=None, exac
     # libraries they use (never the modules themselves) while this process imports them.
     if catalogue is None:
         catalogue = _catalogue(args, warm_template=not patterns)
-    chosen = catalogue.select(patterns, include_slow=args.slow or bool(getattr(args, "id", None)) or exact)
+    chosen = _select(catalogue, patterns, include_slow=args.slow or bool(getattr(args, "id", None)) or exact)
     if exact:
         chosen = tuple(ob for ob in chosen if ob.id in set(patterns))
     config = RunConfig(jobs=args.jobs, timeout_s=args.timeout, memory_mib=args.memory, seed=args.seed, slow=args.slow,
@@ -186,11 +186,40 @@ def _run(args: argparse.Namespace, patterns: Sequence[str], catalogue=None, exac
     progress = None if args.quiet else _progress()
     cache = None if args.no_cache else Cache(Path(args.cache_dir))
     # With patterns: the rejected declarations they name, and every module that did not import.
-    errors = catalogue.errors_for(patterns)
+    errors = _errors_for(catalogue, patterns, chosen)
     expected = schedule.load_times_file(args.config.expected_times)
     results = run(chosen, config, errors, progress, cache=cache, package=args.packages[0], expected_times=expected)
     schedule.record_times(cache.directory if cache is not None else None, results)
     return results
+
+
+def _select(catalogue, patterns: Sequence[str], include_slow: bool = True):
+    """``catalogue.select``; a pattern that names no obligation while some module did not import
+    is not a usage error hiding the import error: the run goes on and reports that module."""
+    try:
+        return catalogue.select(patterns, include_slow=include_slow)
+    except UsageError as exc:
+        broken = [e for e in catalogue.errors if not e.subject]
+        if not broken:
+            raise
+        print(f"obligations: {exc}; {len(broken)} module(s) did not import and may hold them: "
+              + "; ".join(f"{e.module} ({e.message})" for e in broken), file=sys.stderr)
+        known = {ob.id for ob in catalogue.obligations} | {e.id for e in catalogue.errors}
+        matched = [p for p in patterns if any(i == p or i.startswith(p) for i in known)]
+        return catalogue.select(matched, include_slow=include_slow) if matched else ()
+
+
+def _errors_for(catalogue, patterns: Sequence[str], chosen) -> tuple:
+    """The load errors a run with ``patterns`` reports: ``catalogue.errors_for``, and every rejected
+    declaration (a duplicate or malformed id) in a module of a chosen obligation or whose message
+    names what a pattern selects — a pattern never drops one."""
+    errors = list(catalogue.errors_for(patterns))
+    if patterns:
+        modules = {ob.module for ob in chosen}
+        for e in catalogue.errors:
+            if e.subject and e not in errors and (e.module in modules or any(p in e.message for p in patterns)):
+                errors.append(e)
+    return tuple(errors)
 
 
 def _catalogue(args: argparse.Namespace, *, warm_template: bool = False):
@@ -209,14 +238,31 @@ def _catalogue(args: argparse.Namespace, *, warm_template: bool = False):
         except workers.TemplateDied:
             pass  # the run starts a new template and preloads what it discharges
 
+    from checker.run.discovery import link_errors
+
     parts = [discover(package, timeout_s=getattr(args, "timeout", None), memory_mib=getattr(args, "memory", None),
-                      on_probed=preload if warm_template else None)
+                      on_probed=preload if warm_template else None, check_links=False)
              for package in args.packages]
-    catalogue = Catalogue(tuple(sorted((ob for c in parts for ob in c.obligations), key=lambda o: o.id)),
-                          tuple(e for c in parts for e in c.errors), tuple(w for c in parts for w in c.warnings))
+    obligations = tuple(sorted((ob for c in parts for ob in c.obligations), key=lambda o: o.id))
+    # ``uses`` links are checked over every catalogue of the run: one may build on another
+    catalogue = Catalogue(obligations, tuple(e for c in parts for e in c.errors) + tuple(link_errors(obligations)),
+                          tuple(w for c in parts for w in c.warnings))
     for warning in catalogue.warnings:
         print(f"obligations: warning: {warning.message}", file=sys.stderr)
     return catalogue
+
+
+class OutputError(CheckerError, OSError):
+    """A report or baseline could not be written (a full disk, a file-size limit, …)."""
+
+
+def _write(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` atomically; a failure names the file (exit 1), never a crash."""
+    try:
+        atomic_write(path, text)
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror or exc}; the results are not in it "
+                          "(free some space or raise the file-size limit, then run again)") from exc
 
 
 def _check_outputs(*paths: str | None) -> None:
@@ -240,7 +286,7 @@ def _read_text(path: str) -> str:
 
 def cmd_list(args: argparse.Namespace) -> ExitCode:
     catalogue = _catalogue(args)
-    for ob in catalogue.select(args.patterns):
+    for ob in _select(catalogue, args.patterns):
         slow = " [slow]" if ob.slow else ""
         print(f"{ob.id:<50} {ob.expect.value:<6} {ob.source.file}, {ob.source.label}{slow}")
     for err in catalogue.errors:
@@ -265,13 +311,15 @@ def cmd_check(args: argparse.Namespace) -> ExitCode:
     results = _run(args, args.patterns)
     text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail, latex_compact=args.latex_compact)
     if args.output:
-        atomic_write(args.output, text)
+        _write(args.output, text)
     else:
         sys.stdout.write(text)
     code = exit_code_for(results)
     _warn_prose(results)
     if args.save_baseline:
-        baseline.save(args.save_baseline, results)
+        from checker.report.reports import render_json
+
+        _write(args.save_baseline, render_json(results))
     if before is not None:
         changes = baseline.compare(before, results)
         sys.stderr.write(baseline.render(changes))
@@ -302,7 +350,7 @@ def cmd_audit(args: argparse.Namespace) -> ExitCode:
     results = _run(args, args.patterns)
     text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail, latex_compact=args.latex_compact)
     if args.output:
-        atomic_write(args.output, text)
+        _write(args.output, text)
     else:
         sys.stdout.write(text)
     return exit_code_for(results)
@@ -330,7 +378,7 @@ def cmd_mutate(args: argparse.Namespace) -> ExitCode:
             f"obligations audit --mutate {' '.join(args.patterns) + ' ' if args.patterns else ''}"
             f"--mutants {args.mutants} --seed {args.seed}{' --slow' if args.slow else ''}"))
     if args.output:
-        atomic_write(args.output, text)
+        _write(args.output, text)
     else:
         sys.stdout.write(text)
     unexplained = any(r["explanation"] is None for _, r in mutation.iter_survivors(entries))
@@ -344,7 +392,7 @@ def cmd_report(args: argparse.Namespace) -> ExitCode:
     results = read_json(_read_text(args.report))
     text = render(results, args.format, wide=args.wide, latex_detail=args.latex_detail, latex_compact=args.latex_compact)
     if args.output:
-        atomic_write(args.output, text)
+        _write(args.output, text)
     else:
         sys.stdout.write(text)
     return ExitCode.OK
@@ -476,9 +524,25 @@ def _apply_config(args: argparse.Namespace, config: Config) -> None:
         args.packages = ()
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: stop as an interrupt does, running every clean-up on the way out (the worker
+    template and its jobs, the run's store of shared facts)."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    import signal
+
     from checker.face import config as project_config
     from checker.face.plugins import load_commands
+
+    try:
+        signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread (an embedding caller): its own handling stands
+        pass
 
     try:
         config = project_config.load()
@@ -509,8 +573,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CheckerError as exc:
         print(f"obligations: error: {exc}", file=sys.stderr)
         return ExitCode.FAILED
-    except KeyboardInterrupt:
-        print("obligations: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        print(f"obligations: {'terminated' if isinstance(exc, Terminated) else 'interrupted'}", file=sys.stderr)
         return ExitCode.INTERNAL_ERROR
     except Exception:  # noqa: BLE001
         traceback.print_exc()

@@ -15,7 +15,9 @@ upward, is the project's configuration (pytest's rootdir habit)::
     expected_times = "benchmarks/expected_times.json"   # hand-out order when the cache has no times
 
 Paths are relative to the ``pyproject.toml``. Command-line flags override every key. An unknown
-key, or a value of the wrong type, is a usage error naming the file and the key.
+key, or a value of the wrong type, is a usage error naming the file and the key; a file that
+mentions ``[tool.obligations]`` but is not valid TOML (a syntax error, a duplicate key) is a usage
+error naming the file and the line — it is never skipped for another configuration.
 
 The same file's ``[project.entry-points."obligations.catalogues"]`` and ``"obligations.commands"``
 count as registered even before the project is installed, so a checkout works as it is.
@@ -93,12 +95,35 @@ def find(start: Path | None = None) -> Path | None:
         candidate = directory / FILE
         if candidate.is_file():
             try:
-                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                text = candidate.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue  # another tool's unreadable file is not ours to reject
+            try:
+                data = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as exc:
+                if _mentions_table(text):
+                    raise UsageError(f"{candidate}:{_line_of(exc)}: not valid TOML ({exc}); "
+                                     f"fix the file that holds [tool.{TABLE}]") from exc
                 continue  # another tool's broken file is not ours to reject
             if isinstance(data.get("tool"), dict) and TABLE in data["tool"]:
                 return candidate
     return None
+
+
+def _mentions_table(text: str) -> bool:
+    """Whether a (possibly broken) TOML text has a ``[tool.obligations]`` header, or a
+    ``tool.obligations`` key, on some line."""
+    import re
+
+    return re.search(rf"^\s*\[\s*tool\s*\.\s*{TABLE}\s*[\].]|^\s*tool\s*\.\s*{TABLE}\s*[.=]", text, re.MULTILINE) is not None
+
+
+def _line_of(exc: Exception) -> str:
+    """The line tomllib's message names ("… (at line 3, column 1)"), else "?"."""
+    import re
+
+    found = re.search(r"line (\d+)", str(exc))
+    return found.group(1) if found else "?"
 
 
 def load(start: Path | None = None) -> Config:

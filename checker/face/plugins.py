@@ -96,7 +96,13 @@ def load_commands(config: Config, reserved: frozenset[str]) -> tuple[tuple[Comma
             continue
         try:
             obj = load_object(value)
-        except Exception as exc:  # noqa: BLE001 - one broken plugin must not break the command
+        except KeyboardInterrupt:
+            raise
+        except SystemExit as exc:  # a plugin that exits at import must not end every command
+            problems.append(f"command plugin {name!r} ({value}) could not be loaded: it called sys.exit({exc.code!r}) "
+                            "while being imported; a plugin module must not exit")
+            continue
+        except BaseException as exc:  # noqa: BLE001 - one broken plugin must not break the command
             problems.append(f"command plugin {name!r} ({value}) could not be loaded: {type(exc).__name__}: {exc}")
             continue
         if not isinstance(obj, Command):

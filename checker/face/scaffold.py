@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import keyword
+import os
 import re
 from pathlib import Path
 
@@ -176,12 +177,20 @@ def init(name: str, directory: Path | None = None) -> list[Path]:
     root = (directory or Path.cwd()).resolve()
     if not _NAME.match(name) or keyword.iskeyword(name):
         raise UsageError(f"{name!r} is not a package name; use lower-case letters, digits and _, e.g. 'mypaper'")
+    import sys
+
+    if name in sys.stdlib_module_names or name in sys.builtin_module_names:
+        raise UsageError(f"{name!r} is already a module of Python's standard library; a catalogue of that name "
+                         "would never be imported; choose another name")
     try:
         spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):
         spec = None
-    if spec is not None and spec.origin and not Path(spec.origin).resolve().is_relative_to(root):
-        raise UsageError(f"a module {name!r} already exists ({spec.origin}); choose another name")
+    if spec is not None:
+        origin = spec.origin if spec.origin and os.path.isabs(spec.origin) else None
+        if origin is None or not Path(origin).resolve().is_relative_to(root):
+            raise UsageError(f"a module {name!r} already exists ({spec.origin or 'a namespace package'}) and would be "
+                             "imported instead of the new catalogue; choose another name")
     planned = {root / rel: text for rel, text in files(name).items()}
     existing = [p for p in planned if p.exists() and not (p.name == ".gitignore")]
     if existing:

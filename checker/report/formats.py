@@ -402,21 +402,32 @@ def node_state(r: Mapping[str, Any]) -> str:
 
 
 def _layers(results: list[Mapping[str, Any]]) -> dict[str, int]:
-    """Longest-path layering: a result sits one layer right of its deepest ancestor in the run."""
+    """Longest-path layering: a result sits one layer right of its deepest ancestor in the run.
+    Iterative (a depth-first walk on an explicit stack), linear in the graph; an edge that closes a
+    cycle counts as depth 0, as it did when this was written recursively."""
     ids = {r["id"] for r in results}
     uses = {r["id"]: [u for u in r["uses"] if u in ids] for r in results}
     depth: dict[str, int] = {}
-
-    def d(x: str, seen: frozenset[str] = frozenset()) -> int:
-        if x in depth:
-            return depth[x]
-        if x in seen:
-            return 0
-        depth[x] = 1 + max((d(u, seen | {x}) for u in uses[x]), default=-1)
-        return depth[x]
-
+    active: set[str] = set()
     for r in results:
-        d(r["id"])
+        root = r["id"]
+        if root in depth:
+            continue
+        work = [(root, 0)]
+        active.add(root)
+        while work:
+            x, i = work[-1]
+            children = uses[x]
+            if i < len(children):
+                work[-1] = (x, i + 1)
+                y = children[i]
+                if y not in depth and y not in active:
+                    active.add(y)
+                    work.append((y, 0))
+                continue
+            work.pop()
+            active.discard(x)
+            depth[x] = 1 + max((depth.get(u, 0) if u not in active else 0 for u in children), default=-1)
     return depth
 
 

@@ -42,36 +42,140 @@ FORMATS = ("table", "markdown", "json", "latex", "junit", "html")
 
 def dependencies(results: Sequence[Result]) -> dict[str, dict[str, Any]]:
     """The blueprint view of ``uses``: for each result, its ancestors and whether it is
-    *fully proved* (it and every ancestor proved, none vacuously), rests on a refuted claim, or
-    rests on an unsettled one (not proved, proved vacuously, or not checked in this run).
-    ``unsettled_by_status`` counts the unsettled ancestors by what they are (``supported``,
-    ``unknown``, ``vacuous``, ``not run``), for the compact mark "rests on 7 supported"."""
+    *fully proved* (it and every ancestor proved, none vacuously, and it is on no ``uses`` cycle:
+    a claim cannot rest on itself), rests on a refuted claim, or rests on an unsettled one (not
+    proved, proved vacuously, or not checked in this run). ``unsettled_by_status`` counts the
+    unsettled ancestors by what they are (``supported``, ``unknown``, ``vacuous``, ``not run``),
+    for the compact mark "rests on 7 supported".
+
+    Iterative, in time linear in the graph plus the size of the ancestor lists: each result's
+    ancestors are found once as a set of bits (Python integers) from its uses' sets, in an order
+    where every use comes first (the members of a cycle share one set)."""
     by_id = {r.id: r for r in results}
+    # every id, results first, then the missing ancestors they name (bits in that order)
+    order: list[str] = list(by_id)
+    index = {x: i for i, x in enumerate(order)}
+    for r in results:
+        for u in r.uses:
+            if u not in index:
+                index[u] = len(order)
+                order.append(u)
+    uses = {x: [u for u in (by_id[x].uses if x in by_id else ()) if u != x] for x in order}
+    component, members = _components(order, uses)
+    # bits of each component's ancestors (excluding itself unless it is a cycle), uses first
+    reach: dict[int, int] = {}
+    for c in _component_order(component, members, uses):
+        bits = 0
+        own = 0
+        for x in members[c]:
+            own |= 1 << index[x]
+        for x in members[c]:
+            for u in uses[x]:
+                cu = component[u]
+                bits |= reach[cu] if cu != c else 0
+                bits |= 1 << index[u]
+        cyclic = len(members[c]) > 1 or any(x in uses[x] for x in members[c])
+        reach[c] = bits if cyclic else bits & ~own
+    refuted_bits = unsettled_bits = 0
+    kinds_of: dict[str, int] = {}
+    for x, i in index.items():
+        r = by_id.get(x)
+        if r is not None and r.status is Status.REFUTED:
+            refuted_bits |= 1 << i
+        kind = _unsettled_kind(r)
+        if kind is not None:
+            unsettled_bits |= 1 << i
+            kinds_of[kind] = kinds_of.get(kind, 0) | (1 << i)
     out: dict[str, dict[str, Any]] = {}
     for r in results:
-        ancestors: list[str] = []
-        todo = list(r.uses)
-        while todo:
-            a = todo.pop(0)
-            if a in ancestors or a == r.id:
-                continue
-            ancestors.append(a)
-            if a in by_id:
-                todo.extend(by_id[a].uses)
-        refuted = [a for a in ancestors if a in by_id and by_id[a].status is Status.REFUTED]
-        unsettled = [a for a in ancestors if _unsettled_kind(by_id.get(a)) is not None]
+        c = component[r.id]
+        on_cycle = len(members[c]) > 1
+        bits = reach[c] & ~(1 << index[r.id]) if not on_cycle else reach[c]
+        ancestors = [order[i] for i in _bit_indices(bits) if order[i] != r.id]
+        refuted = [order[i] for i in _bit_indices(bits & refuted_bits) if order[i] != r.id]
+        unsettled = [order[i] for i in _bit_indices(bits & unsettled_bits) if order[i] != r.id]
         if refuted:
             state = "rests on refuted"
         elif unsettled:
             state = "rests on unsettled"
-        elif r.status is Status.PROVED and not r.is_vacuous:
+        elif r.status is Status.PROVED and not r.is_vacuous and not on_cycle:
             state = "fully proved"
         else:
             state = "not proved"
-        kinds = Counter(_unsettled_kind(by_id.get(a)) for a in unsettled)
+        kinds = {k: sum(1 for x in unsettled if _unsettled_kind(by_id.get(x)) == k) for k in kinds_of}
+        kinds = {k: n for k, n in kinds.items() if n}
         out[r.id] = {"state": state, "ancestors": ancestors, "refuted": refuted, "unsettled": unsettled,
                      "unsettled_by_status": dict(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))}
+        if on_cycle:
+            out[r.id]["cycle"] = True
     return out
+
+
+def _bit_indices(bits: int) -> list[int]:
+    """The positions of the set bits of ``bits``, lowest first."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
+def _components(order: list[str], uses: Mapping[str, list[str]]) -> tuple[dict[str, int], dict[int, list[str]]]:
+    """Strongly connected components of the ``uses`` graph (Tarjan's algorithm, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    component: dict[str, int] = {}
+    members: dict[int, list[str]] = {}
+    counter = 0
+    for root in order:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            x, i = work.pop()
+            if i == 0:
+                index[x] = low[x] = counter
+                counter += 1
+                stack.append(x)
+                on_stack.add(x)
+            children = uses.get(x, [])
+            recurse = False
+            while i < len(children):
+                y = children[i]
+                i += 1
+                if y not in index:
+                    work.append((x, i))
+                    work.append((y, 0))
+                    recurse = True
+                    break
+                if y in on_stack:
+                    low[x] = min(low[x], index[y])
+            if recurse:
+                continue
+            if low[x] == index[x]:
+                c = len(members)
+                members[c] = []
+                while True:
+                    y = stack.pop()
+                    on_stack.discard(y)
+                    component[y] = c
+                    members[c].append(y)
+                    if y == x:
+                        break
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[x])
+    return component, members
+
+
+def _component_order(component: Mapping[str, int], members: Mapping[int, list[str]],
+                     uses: Mapping[str, list[str]]) -> list[int]:
+    """Components in an order where each comes after every component it uses (Tarjan's algorithm
+    numbers them so already: a component is completed after all it reaches)."""
+    return sorted(members)
 
 
 def _unsettled_kind(r: Result | None) -> str | None:
@@ -161,9 +265,17 @@ def read_json(text: str) -> list[Result]:
             f"one of {', '.join(map(str, READABLE_SCHEMA_VERSIONS))}; re-run 'obligations check --format json' with this checker"
         )
     try:
-        return [Result.from_json(r) for r in doc["results"]]
+        results = [Result.from_json(r) for r in doc["results"]]
     except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
         raise SchemaError(f"malformed result in report: {exc!r}") from exc
+    seen: set[str] = set()
+    for r in results:
+        if r.id in seen:
+            # the last entry would silently win (a bad merge hiding a regression): refuse instead
+            raise SchemaError(f"result id {r.id!r} appears more than once; a report or baseline holds each obligation "
+                              "once (a bad merge?): remove the duplicates or save the baseline again")
+        seen.add(r.id)
+    return results
 
 
 def _docs(results: Sequence[Result]) -> list[dict[str, Any]]:

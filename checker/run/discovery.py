@@ -156,41 +156,72 @@ def _quiet_import(name: str) -> None:
 
 
 def _cycles(obs: Sequence[Obligation]) -> list[list[str]]:
-    """The ``uses`` cycles among ``obs`` (each once, as a path that returns to its start)."""
+    """The ``uses`` cycles among ``obs`` (each once, as a path that returns to its start).
+    Iterative: a depth-first walk on an explicit stack, so a chain of any depth is fine."""
     uses = {ob.id: [u for u in ob.uses] for ob in obs}
     state: dict[str, int] = {}
     stack: list[str] = []
+    position: dict[str, int] = {}
     found: list[list[str]] = []
-
-    def visit(x: str) -> None:
-        state[x] = 1
-        stack.append(x)
-        for y in uses.get(x, ()):
-            if y not in uses:
-                continue
-            if state.get(y) == 1:
-                found.append(stack[stack.index(y):] + [y])
-            elif y not in state:
-                visit(y)
-        stack.pop()
-        state[x] = 2
-
     for ob in obs:
-        if ob.id not in state:
-            visit(ob.id)
+        if ob.id in state:
+            continue
+        work = [(ob.id, 0)]
+        state[ob.id] = 1
+        position[ob.id] = len(stack)
+        stack.append(ob.id)
+        while work:
+            x, i = work[-1]
+            children = uses.get(x, ())
+            if i < len(children):
+                work[-1] = (x, i + 1)
+                y = children[i]
+                if y not in uses:
+                    continue
+                if state.get(y) == 1:
+                    found.append(stack[position[y]:] + [y])
+                elif y not in state:
+                    state[y] = 1
+                    position[y] = len(stack)
+                    stack.append(y)
+                    work.append((y, 0))
+                continue
+            work.pop()
+            stack.pop()
+            del position[x]
+            state[x] = 2
     return found
 
 
+def link_errors(obs: Sequence[Obligation]) -> list[LoadError]:
+    """A ``uses`` link to an id none of ``obs`` has, and every ``uses`` cycle among them: checked
+    over every catalogue of a run together, so a link to another catalogue of the run resolves."""
+    errors: list[LoadError] = []
+    known = {ob.id for ob in obs}
+    for ob in obs:
+        for dep in ob.uses:
+            if dep not in known:
+                errors.append(LoadError(ob.module, f"{ob.location}: obligation {ob.id!r} uses unknown id {dep!r}; fix the 'uses' list", ob.location))
+    by_id = {ob.id: ob for ob in obs}
+    for cycle in _cycles(obs):
+        first = by_id[cycle[0]]
+        errors.append(LoadError(first.module, f"{first.location}: the 'uses' links form a cycle {' → '.join(cycle)}; "
+                                "a claim cannot rest on itself: break the cycle", first.location))
+    return errors
+
+
 def discover(package: str = "obligations", *, isolate: bool = True, timeout_s: float | None = None,
-             memory_mib: int | None = None, on_probed: Callable[[list[str]], None] | None = None) -> Catalogue:
+             memory_mib: int | None = None, on_probed: Callable[[list[str]], None] | None = None,
+             check_links: bool = True) -> Catalogue:
     """Import every module of ``package`` and collect the obligations they declare.
 
     With ``isolate`` (the default) each module not yet imported here is first imported in an
     isolated worker under a discharge's limits: one that raises, exits, crashes, hangs or runs
     out of memory becomes a :class:`LoadError` and is not imported into this process.
     ``on_probed`` is then called with the modules that imported cleanly there, before this
-    process imports them (a check sends them to the worker template, which imports them
-    meanwhile)."""
+    process imports them (a check sends them to the worker template, which imports the libraries
+    they use meanwhile). ``check_links=False`` leaves the ``uses`` links to the caller, which
+    checks several catalogues together (:func:`link_errors`)."""
     import sys
 
 
@@ -232,14 +263,6 @@ def discover(package: str = "obligations", *, isolate: bool = True, timeout_s: f
                 err = LoadError(err.module, err.message, err.location, f"<declaration {err.location}>")
             known.add(err.subject)
             errors.append(err)
-    known = {ob.id for ob in obs}
-    for ob in obs:
-        for dep in ob.uses:
-            if dep not in known:
-                errors.append(LoadError(ob.module, f"{ob.location}: obligation {ob.id!r} uses unknown id {dep!r}; fix the 'uses' list", ob.location))
-    by_id = {ob.id: ob for ob in obs}
-    for cycle in _cycles(obs):
-        first = by_id[cycle[0]]
-        errors.append(LoadError(first.module, f"{first.location}: the 'uses' links form a cycle {' → '.join(cycle)}; "
-                                "a claim cannot rest on itself: break the cycle", first.location))
+    if check_links:
+        errors.extend(link_errors(obs))
     return Catalogue(tuple(obs), tuple(errors), tuple(w for w in _WARNINGS if ours(w.module)))

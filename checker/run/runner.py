@@ -253,11 +253,16 @@ def _json_checked(ob: Obligation, result: Result) -> Result:
 
     try:
         return Result.from_json(strict(result.to_json(), "result"))
+    except RecursionError:
+        bad = Verdict(Status.ERROR, Certificate(
+            method="invalid verdict",
+            reason=f"{ob.location}: the certificate's data is nested too deeply to be written as JSON "
+                   "(thousands of levels); give data as flat lists and dicts"))
     except (TypeError, ValueError, KeyError, AttributeError) as exc:
         bad = Verdict(Status.ERROR, Certificate(
             method="invalid verdict",
             reason=f"{ob.location}: the result is not JSON data ({exc}); certificates hold only str, int, float, bool, None, lists and dicts"))
-        return Result.from_json(strict(result_for(ob, bad, result.time_s, seed=result.seed, limits=result.limits).to_json()))
+    return Result.from_json(strict(result_for(ob, bad, result.time_s, seed=result.seed, limits=result.limits).to_json()))
 
 
 def _printed_claims(ob: Obligation) -> tuple[dict[str, Any], ...]:
@@ -615,6 +620,12 @@ def run(
             except workers.TemplateDied as exc:
                 lost(exc)
                 continue
+            for e in events:
+                if e[0] == "started" and e[1] in running:
+                    # the wall clock of a job runs from its fork, not from its hand-out: at a large
+                    # --jobs the template may start it long after it was sent
+                    ob, _, nonce = running[e[1]]
+                    running[e[1]] = (ob, time.monotonic(), nonce)
             ended = [(running.pop(e[1].job_id), e[1]) for e in events if e[0] == "done" and e[1].job_id in running]
             if any(alone[0] == ob.id for (ob, _, _), _ in ended):
                 alone[0] = None

@@ -24,8 +24,9 @@ Each child:
   is reparented to the template, which kills every child of its own that is not a job;
 - has an address-space limit (``RLIMIT_AS``), and the template also polls the total resident
   memory of the whole group and kills the group over the limit;
-- has stdin from ``/dev/null`` and stdout/stderr in a temporary file, returned (truncated) with
-  the job's answer: nothing it prints reaches the parent's streams;
+- has stdin from ``/dev/null`` and stdout/stderr in a temporary file (opened for appending),
+  returned (truncated) with the job's answer: nothing it prints reaches the parent's streams, and
+  the template cuts the file back to its head whenever it grows past :data:`OUTPUT_DISK_LIMIT`;
 - sends its answer as length-prefixed strict JSON frames on a pipe of its own.
 
 The template kills a child's tree and group at the deadline, when the child ends, and — every
@@ -84,6 +85,9 @@ LIBRARIES = (
 HEAVY = tuple(m for m in LIBRARIES if not m.startswith("checker."))
 _HEAVY_ROOTS = frozenset(m.split(".")[0] for m in HEAVY)
 OUTPUT_LIMIT = 8000  # characters of a job's stdout/stderr kept
+# Bytes of a job's captured output allowed on disk: past this, the file is cut back to its head
+# (the part kept), so an obligation printing without end fills no disk.
+OUTPUT_DISK_LIMIT = 1 << 20
 THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
 _POLL_S = 0.01
 _REAP_POLL_S = 0.0005
@@ -572,6 +576,7 @@ class _Running:
     killed: str | None = None
     peak_rss_mib: float = 0.0
     eof: bool = False  # the answer pipe is closed: stop selecting on it
+    cut: bool = False  # its output file was cut back to its head
     announced: int | None = None  # the exit code the child announced before closing the pipe
     learned: tuple[str, ...] = ()  # heavy libraries the child imported that the template lacks
 
@@ -586,10 +591,30 @@ class _Spare:
     out: Any
 
 
+def _output_file() -> Any:
+    """A job's captured-output file, in append mode (shared with the job through fork): once the
+    template cuts it back, the job's next writes land after the head, not past a hole."""
+    import fcntl
+
+    out = tempfile.TemporaryFile()
+    flags = fcntl.fcntl(out.fileno(), fcntl.F_GETFL)
+    fcntl.fcntl(out.fileno(), fcntl.F_SETFL, flags | os.O_APPEND)
+    return out
+
+
+def _cap_output(job: _Running) -> None:
+    try:
+        if os.fstat(job.out.fileno()).st_size > OUTPUT_DISK_LIMIT:
+            os.ftruncate(job.out.fileno(), OUTPUT_LIMIT * 4 + 1)
+            job.cut = True
+    except (OSError, ValueError):
+        pass
+
+
 def _fork_spare() -> _Spare:
     reader, writer = os.pipe()
     command_in, command = os.pipe()
-    out = tempfile.TemporaryFile()
+    out = _output_file()
     template_pid = os.getpid()
     pid = os.fork()
     if pid == 0:
@@ -731,6 +756,7 @@ def _template_main(conn: Connection, preload: tuple[str, ...], token: str = "") 
                     _read_available(jobs[polled[fd]])
             now = time.monotonic()
             for job in jobs.values():
+                _cap_output(job)
                 if job.killed is None and now > job.deadline:
                     job.killed = "timeout"
                     kill_tree(job.pid)
@@ -848,7 +874,7 @@ def _start(conn: Connection, jobs: dict[int, _Running], msg: tuple, spare: _Spar
         os.close(spare.command)
     else:
         reader, writer = os.pipe()
-        out = tempfile.TemporaryFile()
+        out = _output_file()
         pid = os.fork()
         if pid == 0:
             os.close(reader)
@@ -916,7 +942,7 @@ def _finish(job_id: int, job: _Running, exiting: set[int] | None = None) -> Fini
     raw = job.out.read(OUTPUT_LIMIT * 4 + 1)
     job.out.close()
     text = raw.decode("utf-8", "backslashreplace")
-    truncated = len(text) > OUTPUT_LIMIT or len(raw) > OUTPUT_LIMIT * 4
+    truncated = len(text) > OUTPUT_LIMIT or len(raw) > OUTPUT_LIMIT * 4 or job.cut
     code = sig = None
     if exiting is not None:
         code = job.announced

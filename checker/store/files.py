@@ -79,6 +79,8 @@ def check_writable(path: str | os.PathLike[str], what: str = "output") -> None:
         raise UsageError(f"{what} {shown}: the directory {parent} does not exist; create it first")
     if target.exists() and not os.access(target, os.W_OK):
         raise UsageError(f"{what} {shown} is not writable; fix its permissions or choose another path")
+    if target.exists() and not target.is_file():
+        return  # a device or a pipe: written in place (atomic_write), nothing is created beside it
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=parent)
         os.close(fd)
@@ -90,15 +92,22 @@ def check_writable(path: str | os.PathLike[str], what: str = "output") -> None:
 def atomic_write(path: str | os.PathLike[str], text: str, durable: bool = True) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same directory and a rename,
     so a reader never sees a half-written file. A symlink is followed; an existing file keeps its
-    mode, a new one gets the user's umask (as ``open`` would). ``durable`` also flushes the file
+    mode, a new one gets the user's umask (as ``open`` would); a device or pipe is written in place. ``durable`` also flushes the file
     to disk before the rename (``fsync``), so that a crash cannot leave a truncated file behind;
     cache entries skip that (it was most of the cache's per-entry cost): a truncated entry fails
     its authentication and is only a miss."""
     path = output_target(path)
     try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
+        st = os.stat(path)
+        mode = stat.S_IMODE(st.st_mode)
     except FileNotFoundError:
+        st = None
         mode = 0o666 & ~_umask()
+    if st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+        # a device or a pipe (/dev/stdout, /dev/null): written in place, never replaced by a rename
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        return
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         os.fchmod(fd, mode)
