@@ -29,6 +29,7 @@ from checker.claims import claim
 from checker.kernel.model import Status
 from checker.kernel.verdicts import all_of, fmt, refuted, timed, trusted, unknown, with_data
 from obligations.psy01a import reference_model as rm
+from obligations.psy01a.examples import example_instance
 from obligations.psy01a.setup import ARCHITECTURE, PARAMETERS
 
 DOC = "000_1ea2e46c3d2f64bf.txt"
@@ -682,6 +683,8 @@ ZERO_CUE_DIFFERS = _zero_cue_differs()
     "width-free); the non-implication by one exact witness",
     expect=Expect.HOLDS,
     lean="Psy01A.cue_invariance_endpoint_witness",
+    claims=(ENDPOINT, ZERO_CUE_DIFFERS),
+    theorem=(ENDPOINT, ZERO_CUE_DIFFERS),
 )
 def cue_invariance_endpoint_witness(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, after the cue Lipschitz certificate): with
@@ -697,5 +700,5 @@ def cue_invariance_endpoint_witness(ctx):
     """
     return all_of("z3 + exact witness", {
         "endpoint representations equal": smt.prove(ENDPOINT, ctx),
-        "differs from zero cue": exact.check_instance(ZERO_CUE_DIFFERS, ENDPOINT_WITNESS, "the stated witness"),
+        "differs from zero cue": example_instance(ZERO_CUE_DIFFERS, ENDPOINT_WITNESS),
     })
