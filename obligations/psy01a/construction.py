@@ -568,17 +568,27 @@ def _decimal_enclosure(x: Fraction, digits: int) -> tuple[str, str]:
     return sci(lo), sci(hi)
 
 
-STATED_BLOCK_DELETION = Fraction(373, 100) / 10**24
+STATED_MANTISSA, STATED_EXPONENT = Fraction(373, 100), -24  # the stated 3.73·10⁻²⁴
+STATED_BLOCK_DELETION = STATED_MANTISSA * Fraction(10) ** STATED_EXPONENT
 STATED_HALF_UNIT = Fraction(5, 10**27)
 
 
 def _block_value_claim():
-    """The stated number: the cue block has n = 2·256 = 512 entries and (1 − 1/10)^n rounds to the stated
-    3.73·10⁻²⁴ (within half a unit of its last digit); n is declared to range over the stated block size."""
+    """The stated number: the cue block has n = 2·256 = 512 entries, 1 − p = 9/10, and (1 − p)^n rounds to
+    the stated 3.73·10⁻²⁴ (within half a unit of its last digit); n is declared to range over the stated block size."""
     return claim("bernoulli-block-deletion-value", f"n:int[{CUE_BLOCK},{CUE_BLOCK}]",
                  lambda o, v: o.and_(o.eq(ARCHITECTURE[1] * 2, v.n),
-                                     o.le(o.abs(o.pow(1 - BERNOULLI_P, CUE_BLOCK) - STATED_BLOCK_DELETION), STATED_HALF_UNIT)),
-                 terms={"(1 − p)^n": lambda o, v: o.pow(1 - BERNOULLI_P, CUE_BLOCK)})
+                                     o.eq(1 - o.q(BERNOULLI_P.numerator, BERNOULLI_P.denominator), o.q(9, 10)),
+                                     o.le(o.abs(_deleted(o) - _stated(o)), STATED_HALF_UNIT)),
+                 terms={"(1 − p)^n": lambda o, v: _deleted(o), "stated": lambda o, v: _stated(o)})
+
+
+def _deleted(o):
+    return o.pow(1 - o.q(BERNOULLI_P.numerator, BERNOULLI_P.denominator), CUE_BLOCK)
+
+
+def _stated(o):
+    return o.q(STATED_MANTISSA.numerator, STATED_MANTISSA.denominator) * o.pow(o.q(10), STATED_EXPONENT)
 
 
 @obligation(

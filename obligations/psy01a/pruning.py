@@ -76,16 +76,27 @@ RETENTION_ZERO = claim(
 #: The retained counts the text states at d = 1/10 for the four 067A layers (N = 1024, 65536, 32768, 512).
 STATED_COUNTS = (103, 6554, 3277, 52)
 RETENTION_DENSITY = Fraction(1, 10)
-COUNTS_067A = claim(
-    "retention-counts-067a", "N:nat[1,] K:int",
-    lambda o, v: o.eq(v.K, o.ceil(RETENTION_DENSITY * v.N)),
-    terms={"⌈dN⌉": lambda o, v: o.ceil(RETENTION_DENSITY * v.N)},
-)
+def _layer_value(o, v, values):
+    """``values[layer]`` for the integer variable ``layer`` ∈ {0, …, 3} (by cases)."""
+    return sum(o.ite(o.eq(v.layer, i), x, 0) for i, x in enumerate(values))
 
 
-def stated_count_points() -> list[dict[str, int]]:
-    """The 067A layers with the counts the text states for them (checked against ⌈N/10⌉)."""
-    return [{"N": n, "K": k} for n, k in zip(LAYER_SIZES, STATED_COUNTS)]
+def _counts_claim():
+    """At d = 1/10 each 067A layer (N = 1024, 65536, 32768, 512 entries) keeps the stated count ⌈dN⌉."""
+    def n(o, v):
+        return _layer_value(o, v, LAYER_SIZES)
+
+    def ceiling(o, v):
+        return o.ceil(o.q(RETENTION_DENSITY.numerator, RETENTION_DENSITY.denominator) * n(o, v))
+
+    return claim(
+        "retention-counts-067a", f"layer:int[0,{len(LAYER_SIZES) - 1}]",
+        lambda o, v: o.eq(_layer_value(o, v, STATED_COUNTS), ceiling(o, v)),
+        terms={"N": n, "stated K": lambda o, v: _layer_value(o, v, STATED_COUNTS), "⌈dN⌉": ceiling},
+    )
+
+
+COUNTS_067A = _counts_claim()
 
 
 @obligation(
@@ -101,7 +112,7 @@ def stated_count_points() -> list[dict[str, int]]:
     lean="Psy01A.exact_retention_counts",
     uses=("psy01a.parameter_count",),
     claims=(RETENTION, RETENTION_ZERO, COUNTS_067A),
-    theorem=(RETENTION, RETENTION_ZERO, COUNTS_067A),
+    theorem=lambda: (RETENTION, RETENTION_ZERO, _counts_claim()),
 )
 def exact_retention_counts(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, exact counts): K = ⌈dN⌉ overshoots the target by less
@@ -137,8 +148,8 @@ def exact_retention_counts(ctx):
                       f"{len(bad)} mismatches", cases=cases)
     grid = _check("retention counts", not bad, step, "the grid N ≤ 120, d = a/b with b ≤ 24", failures=bad,
                   cases=cases)
-    # The stated counts: ⌈N/10⌉ evaluated exactly at each layer (a wrong stated count is refuted there).
-    parts["067A counts"] = exact.prove_at(COUNTS_067A, stated_count_points(), "the 067A network")
+    # The stated counts: ⌈N/10⌉ at every layer of the declared domain (a wrong stated count is refuted there).
+    parts["067A counts"] = exact.enumerate_domain(_counts_claim())
     counts = [rm.retention_count(Fraction(1, 10), n) for n in LAYER_SIZES]
     with timed() as t:
         ok = counts == list(STATED_COUNTS) and rm.retention_count(0.1, 10) == 1
@@ -626,6 +637,8 @@ def learning_breaks_nesting(ctx):
 
 
 ADAM = {"lr": Fraction(1, 1000), "beta1": Fraction(9, 10), "beta2": Fraction(999, 1000), "eps": Fraction(1, 10**8)}
+ADAM_DECADES = {"lr": 3, "eps": 8}  # lr = 10⁻³, ε = 10⁻⁸
+assert all(ADAM[k] == Fraction(1, 10**n) for k, n in ADAM_DECADES.items())
 
 
 def adam_run(theta0: Fraction, invocations: int, steps: int, reset: bool) -> tuple[Any, list[str]]:
@@ -655,7 +668,8 @@ def adam_run(theta0: Fraction, invocations: int, steps: int, reset: bool) -> tup
 
 def adam_theta(o: Any, theta: Any, invocations: int, steps: int, reset: bool) -> Any:
     """The end point of :func:`adam_run`, in a claim's operations (the same update, written once more)."""
-    lr, b1, b2, eps = (ADAM[k] for k in ("lr", "beta1", "beta2", "eps"))
+    lr, eps = (1 / o.pow(o.q(10), ADAM_DECADES[k]) for k in ("lr", "eps"))  # 10⁻³ and 10⁻⁸, as stated
+    b1, b2 = (o.q(ADAM[k].numerator, ADAM[k].denominator) for k in ("beta1", "beta2"))
     m = v = 0
     t = 0
     for _ in range(invocations):
@@ -666,7 +680,7 @@ def adam_theta(o: Any, theta: Any, invocations: int, steps: int, reset: bool) ->
             g = theta
             m = b1 * m + (1 - b1) * g
             v = b2 * v + (1 - b2) * g * g
-            theta = theta - lr * (m / (1 - b1**t)) / (o.sqrt(v / (1 - b2**t)) + eps)
+            theta = theta - lr * (m / (1 - o.pow(b1, t))) / (o.sqrt(v / (1 - o.pow(b2, t))) + eps)
     return theta
 
 

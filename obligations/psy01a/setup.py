@@ -76,8 +76,8 @@ COUNTS = _counts_claim()
 @obligation(
     id="psy01a.parameter_count",
     source=Source(DOC, "setup: layer widths, '644 bias parameters', 'total parameter count is 100484'"),
-    statement="The widths are 4 → 256 → 256 → 128 → 4: this architecture has 99,840 weights, 644 biases and "
-    "100,484 parameters, a 512-entry first-layer cue block, and it is the only one consistent with the text.",
+    statement="The widths are 4 → 256 → 256 → 128 → 4: this architecture has 99840 weights, 644 biases and "
+    "100484 parameters, a 512-entry first-layer cue block, and it is the only one consistent with the text.",
     scope="exhaustive over every split n2 + n3 = 384 of positive integer widths (exact integer arithmetic)",
     expect=Expect.HOLDS,
     lean="Psy01A.parameter_count",

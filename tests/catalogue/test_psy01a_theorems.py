@@ -79,7 +79,8 @@ def test_a_wrong_stated_retention_count_is_refuted(monkeypatch):
     monkeypatch.setattr(pruning, "STATED_COUNTS", (103, 6554, 3276, 52))
     v = _run("psy01a.exact_retention_counts")
     assert v.status is Status.REFUTED, v.certificate.reason
-    assert v.certificate.witness == {"N": "32768", "K": "3276"}
+    assert v.certificate.witness == {"layer": "2"}
+    assert v.certificate.sides["N"] == "32768" and v.certificate.sides["⌈dN⌉"] == "3277"
 
 
 def test_the_stated_retention_counts_are_proved():
@@ -122,6 +123,6 @@ def test_a_wrong_involution_list_is_refuted(monkeypatch):
 
 
 def test_a_wrong_stated_block_deletion_value_is_refuted(monkeypatch):
-    monkeypatch.setattr(construction, "STATED_BLOCK_DELETION", Fraction(374, 100) / 10**24)
+    monkeypatch.setattr(construction, "STATED_MANTISSA", Fraction(374, 100))
     v = _run("psy01a.bernoulli_cue_block")
     assert v.status is Status.REFUTED, v.certificate.reason
