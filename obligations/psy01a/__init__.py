@@ -18,4 +18,5 @@ reconstruction is written where it is used and collected in ``docs/reconstructio
 - :mod:`.accuracy` — accuracy stability and the soft relaxation
 - :mod:`.stability` — masked operator norms
 - :mod:`.pruning` — retention counts, nesting identity, hard-pruning discontinuity, Adam resets
+- :mod:`.examples` — an existential part of a statement shown at a chosen example (a library)
 """

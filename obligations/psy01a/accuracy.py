@@ -162,6 +162,7 @@ def _modulus_checks():
     lean="Psy01A.accuracy_stability",
     uses=("psy01a.margin_two_lipschitz", "psy01a.parameter_stability"),
     claims=(*EVENT, *UNIFORM, MARKOV_POINTWISE, MARKOV_LAW, UNION_STEP, LIPSCHITZ_BETA1, RAMP_LIPSCHITZ, *RAMP_MARGIN, RAMP_LAW),
+    theorem=(*EVENT, *UNIFORM, MARKOV_POINTWISE, MARKOV_LAW, UNION_STEP, LIPSCHITZ_BETA1, RAMP_LIPSCHITZ, *RAMP_MARGIN, RAMP_LAW),
 )
 def accuracy_stability(ctx):
     """Proof steps, each checked: "Correctness can change only when |m(z_θ, Y)| ≤ 2D. This
@@ -315,6 +316,7 @@ def _compact_example():
     lean="Psy01A.soft_relaxation",
     uses=("psy01a.accuracy_stability", "psy01a.parameter_stability"),
     claims=(S_QUARTER,),
+    theorem=(S_QUARTER,),
 )
 def soft_relaxation(ctx):
     """Reconstruction: s_{ℓ,i}(q) = sigmoid((|W_{ℓ,i}| − q)/T) ("The left side is continuous,

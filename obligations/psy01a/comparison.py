@@ -267,6 +267,7 @@ def check_maximiser(ctx, model: ComparisonModel = MODEL):
     expect=Expect.HOLDS,
     lean="Psy01A.comparison_maximiser",
     claims=(BELOW_THRESHOLD, *maximiser_claims()),
+    theorem=(BELOW_THRESHOLD, *maximiser_claims()),
 )
 def comparison_maximiser(ctx):
     """Parts 1–2. Reconstruction: A_lin = Φ(b(e, f)/τ) with b = kf(e − e0) − λf² (the proof:
@@ -324,6 +325,7 @@ def gain_claims(model: ComparisonModel = MODEL):
     lean="Psy01A.comparison_strict_gain",
     uses=("psy01a.comparison_model.maximiser",),
     claims=gain_claims(),
+    theorem=gain_claims(),
 )
 def comparison_strict_gain(ctx):
     """Part 3. The proof's lost display is b(e, f) − b(e, 0) = f(k(e − e0) − λf) > 0 for
@@ -408,6 +410,7 @@ def _gaussian_law_checks(sp_):
     lean="Psy01A.comparison_stress_monotone",
     uses=("psy01a.comparison_model.maximiser",),
     claims=(MU_POSITIVE, MU_DECREASING, STRESS_FIXED_E, STRESS_CURVE),
+    theorem=(MU_POSITIVE, MU_DECREASING, STRESS_FIXED_E, STRESS_CURVE),
 )
 def comparison_stress_monotone(ctx):
     """Part 4. Reconstruction: S_lin = Φ(μ/D), μ = h(f) + b(e, f), D = √(τ² + σ²v(f)),
@@ -504,6 +507,7 @@ def check_cue_drop(ctx, model: ComparisonModel = MODEL):
     expect=Expect.HOLDS,
     lean="Psy01A.comparison_cue_drop",
     claims=(CUE_DROP_MARGINS, GAMMA_GROWS_WITH_H0),
+    theorem=(CUE_DROP_MARGINS, GAMMA_GROWS_WITH_H0),
 )
 def comparison_cue_drop(ctx):
     """Part 5. Reconstruction: Δ_lin = Φ((h + b)/τ) − Φ((b − h)/τ), the two endpoint
@@ -564,6 +568,36 @@ def gamma_claim(point: Mapping[str, Fraction], gamma: Fraction):
     )
 
 
+def gamma_attained_claim(point: Mapping[str, Fraction], gamma: Fraction):
+    """h(f) − |b(e, f)| = γ, at fixed parameters (to be evaluated at the corner where γ is attained)."""
+    def slack(o, v):
+        return _h_minus_abs_b(o, _AtPoint(o, v, point))
+
+    return claim("comparison-example-gamma-attained", ("e", "f"),
+                 lambda o, v: o.eq(slack(o, v), o.q(gamma.numerator, gamma.denominator)), terms={"h − |b|": slack})
+
+
+RAISED_GAMMA = Fraction(3, 2)
+PRESERVED = claim(
+    "comparison-assumptions-monotone-in-h0", (*PARAMS, "dh"),
+    lambda o, v: o.and_(o.lt(v.k * (1 - v.e0), v.h0 + v.dh),
+                        o.lt(v.F * (v.k * v.e0 + v.lam * v.F), (v.h0 + v.dh) * (1 - v.F))),
+    hypotheses={**{k: h for k, h in REGION.items() if k in ("0 < F < 1", "0 < e0 < 1", "k, λ, r, h0, v0, τ > 0")},
+                **A2, **CP, "Δh0 ≥ 0": lambda o, v: o.ge(v.dh, 0)},
+)
+
+
+def example_theorem():
+    """The example's claims: the assumptions at both h0, γ ≤ h − |b| on the box and its attainment at
+    (0, F) at both, and the assumptions preserved as h0 grows (Φ is not in the claim language: the
+    bounds 2Φ(γ/τ) − 1 are enclosed rigorously beside them)."""
+    out = []
+    for h0, gamma in ((EXAMPLE["h0"], EXAMPLE_GAMMA), (RAISED_H0, RAISED_GAMMA)):
+        point = _example_point(h0)
+        out += [gamma_claim(point, gamma), gamma_attained_claim(point, gamma)]
+    return (_ASSUMPTION_CLAIM, *out, PRESERVED)
+
+
 def _example_point(h0: Fraction) -> dict[str, Fraction]:
     return {**EXAMPLE, "h0": h0}
 
@@ -577,11 +611,11 @@ def _check_example(ctx, h0: Fraction, gamma: Fraction):
         bound = 2 * interval.Interval.of(gamma / point["tau"]).Phi() - 1
         step = t.step(interval.NAME, interval.version(), "enclose 2Φ(γ/τ) − 1", bound.describe())
     parts = {
-        "assumptions hold (exact)": trusted("exact rationals", grade=Grade.INSTANCES, over="1 point", hypotheses=ev.hypotheses) if ev.premise and ev.conclusion
-        else unknown("exact rationals", "an assumption fails at the example"),
+        "assumptions hold (exact)": with_data(exact.prove_at(_ASSUMPTION_CLAIM, [point]), hypotheses=ev.hypotheses),
         "γ ≤ h − |b| on the (e, f) box (z3)": smt.prove(gclaim, ctx),
-        "γ attained at (e, f) = (0, F) (exact)": trusted("exact rationals", grade=Grade.INSTANCES, over="1 point", h_minus_abs_b=fmt_map(at_corner.terms))
-        if at_corner.terms["h − |b|"] == gamma else unknown("exact rationals", "γ is not attained at (0, F)"),
+        "γ attained at (e, f) = (0, F) (exact)": with_data(exact.prove_at(gamma_attained_claim(point, gamma),
+                                                                          [{"e": 0, "f": point["F"]}]),
+                                                         h_minus_abs_b=fmt_map(at_corner.terms)),
         "2Φ(γ/τ) − 1 > 0 (rigorous)": trusted("rigorous interval", step, grade=Grade.INSTANCES, over="1 point") if bound.lo > 0
         else unknown("rigorous interval", "not positive", step),
     }
@@ -600,6 +634,7 @@ def _check_example(ctx, h0: Fraction, gamma: Fraction):
     expect=Expect.HOLDS,
     lean="Psy01A.comparison_example_parameters",
     uses=("psy01a.comparison_model.cue_drop", "psy01a.comparison_model.maximiser"),
+    theorem=example_theorem,
 )
 def comparison_example_parameters(ctx):
     """The example's numbers were lost; the reconstructed example is e0 = 1/2, k = λ = r =
@@ -611,12 +646,17 @@ def comparison_example_parameters(ctx):
     ∂b/∂h0 = 0 (the maximising curve does not see h0), ∂Δ_lin/∂h0 > 0 (sympy, with
     g = 1 − f > 0), and z3 shows each assumption is preserved when h0 increases.
 
+    The theorem (:func:`example_theorem`) is the exact and z3 parts: the assumptions at both
+    points and the bound on γ with its attainment (exact.prove_at, smt.prove). Φ is not in the
+    claim language, so the positivity and the increase of 2Φ(γ/τ) − 1 rest on rigorous
+    enclosures in the catalogue (trusted computations), and the h0-derivatives on sympy.
+
     Survives mutation: "k, λ, r, h0, v0, τ > 0": the example parameters are positive, so the non-strict hypothesis holds there too
     Survives mutation: "A1: k(1 − e0) < 2λF": the example parameters satisfy A1 strictly, so its non-strict form holds too
     Survives mutation: return (1 + sp.erf(x / sp.sqrt(2))) / 2: the normal CDF only enters the displayed accuracy values
     """
     base, bound_base = _check_example(ctx, EXAMPLE["h0"], EXAMPLE_GAMMA)
-    raised, bound_raised = _check_example(ctx, RAISED_H0, Fraction(3, 2))
+    raised, bound_raised = _check_example(ctx, RAISED_H0, RAISED_GAMMA)
     sp_ = _sym()
     sp, v, e, f, h0, tau = sp_["sp"], sp_["v"], sp_["e"], sp_["f"], sp_["h0"], sp_["tau"]
     g = sp.Symbol("g", positive=True)  # g = 1 − f > 0 on [0, F], F < 1
@@ -628,19 +668,12 @@ def comparison_example_parameters(ctx):
         symbolic.zero_step(sp.diff(b, h0), "∂b/∂h0 (A_lin and its maximiser do not involve h0)"),
         symbolic.true_step(ddrop > 0, "∂Δ_lin/∂h0 > 0 (f = 1 − g, g > 0)"),
     ]
-    preserved = claim(
-        "comparison-assumptions-monotone-in-h0", (*PARAMS, "dh"),
-        lambda o, v: o.and_(o.lt(v.k * (1 - v.e0), v.h0 + v.dh),
-                            o.lt(v.F * (v.k * v.e0 + v.lam * v.F), (v.h0 + v.dh) * (1 - v.F))),
-        hypotheses={**{k: h for k, h in REGION.items() if k in ("0 < F < 1", "0 < e0 < 1", "k, λ, r, h0, v0, τ > 0")},
-                    **A2, **CP, "Δh0 ≥ 0": lambda o, v: o.ge(v.dh, 0)},
-    )
     stronger = trusted("rigorous interval", grade=Grade.INSTANCES, over="2 points", data={"h0=2": bound_base.describe(), "h0=4": bound_raised.describe()}) \
         if bound_raised.lo > bound_base.hi else unknown("rigorous interval", "enclosures overlap")
     parts = {**{f"h0 = 2: {k}": x for k, x in base.items()}, **{f"h0 = 4: {k}": x for k, x in raised.items()},
              "bound strictly larger at h0 = 4": stronger,
              "h0 and the maximising curve / cue drop (sympy)": symbolic.conclude("sympy", checks, dDelta_dh0=sp.sstr(ddrop)),
-             "assumptions preserved when h0 grows (z3)": smt.prove(preserved, ctx)}
+             "assumptions preserved when h0 grows (z3)": smt.prove(PRESERVED, ctx)}
     return with_data(all_of("exact + z3 + rigorous intervals + sympy", parts),
                      example=fmt_map(EXAMPLE), gamma="1/2", raised_h0="4", raised_gamma="3/2",
                      bound_enclosures={"h0=2": bound_base.describe(), "h0=4": bound_raised.describe()})
@@ -667,6 +700,12 @@ def corollary_claim(strict: bool = True):
 
 
 COROLLARY = corollary_claim()
+_NONSTRICT = corollary_claim(strict=False)
+NONSTRICT_FAILS = claim(
+    "comparison-corollary-nonstrict-fails", _NONSTRICT.variables,
+    lambda o, v: o.not_(_NONSTRICT.conclusion(o, v)),
+    hypotheses={h.name: h.formula for h in _NONSTRICT.hypotheses},
+)
 
 
 @obligation(
@@ -679,6 +718,7 @@ COROLLARY = corollary_claim()
     expect=Expect.HOLDS,
     lean="Psy01A.comparison_corollary",
     claims=(COROLLARY,),
+    theorem=(COROLLARY,),
 )
 def comparison_corollary(ctx):
     """Reconstruction: the lost displays are the error certificates |A_{θi} − A_i^cmp| ≤ ε_i^A,
@@ -693,7 +733,8 @@ def comparison_corollary(ctx):
     Survives mutation: o.le(o.abs(v.S0 - v.cS0), v.eS0): a strict estimate hypothesis is stronger; the conclusion still follows
     """
     weak = smt.prove(corollary_claim(strict=False), ctx)
-    needed = trusted("z3 counterexample re-checked exactly", *weak.certificate.steps, grade=Grade.INSTANCES, over="1 witness", witness=dict(weak.certificate.witness or {})) \
+    needed = exact.check_instance(NONSTRICT_FAILS, dict(weak.certificate.witness or {}), "z3's counterexample",
+                                  *weak.certificate.steps) \
         if weak.status is Status.REFUTED else unknown("z3", "no exact counterexample to the non-strict version", *weak.certificate.steps)
     # Necessity of the strict gaps is a remark beside the statement (a witness): data, not the grade.
     return cross_checked(smt.prove(COROLLARY, ctx), {"strict gaps are necessary (refutation of the ≥ version)": needed})

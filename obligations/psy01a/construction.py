@@ -29,6 +29,7 @@ from checker.claims import claim
 from checker.kernel.model import Status
 from checker.kernel.verdicts import all_of, fmt, refuted, timed, trusted, unknown, with_data
 from obligations.psy01a import reference_model as rm
+from obligations.psy01a.examples import example_instance
 from obligations.psy01a.setup import ARCHITECTURE, PARAMETERS
 
 DOC = "000_1ea2e46c3d2f64bf.txt"
@@ -567,8 +568,27 @@ def _decimal_enclosure(x: Fraction, digits: int) -> tuple[str, str]:
     return sci(lo), sci(hi)
 
 
-STATED_BLOCK_DELETION = Fraction(373, 100) / 10**24
+STATED_MANTISSA, STATED_EXPONENT = Fraction(373, 100), -24  # the stated 3.73·10⁻²⁴
+STATED_BLOCK_DELETION = STATED_MANTISSA * Fraction(10) ** STATED_EXPONENT
 STATED_HALF_UNIT = Fraction(5, 10**27)
+
+
+def _block_value_claim():
+    """The stated number: the cue block has n = 2·256 = 512 entries, 1 − p = 9/10, and (1 − p)^n rounds to
+    the stated 3.73·10⁻²⁴ (within half a unit of its last digit); n is declared to range over the stated block size."""
+    return claim("bernoulli-block-deletion-value", f"n:int[{CUE_BLOCK},{CUE_BLOCK}]",
+                 lambda o, v: o.and_(o.eq(ARCHITECTURE[1] * 2, v.n),
+                                     o.eq(1 - o.q(BERNOULLI_P.numerator, BERNOULLI_P.denominator), o.q(9, 10)),
+                                     o.le(o.abs(_deleted(o) - _stated(o)), STATED_HALF_UNIT)),
+                 terms={"(1 − p)^n": lambda o, v: _deleted(o), "stated": lambda o, v: _stated(o)})
+
+
+def _deleted(o):
+    return o.pow(1 - o.q(BERNOULLI_P.numerator, BERNOULLI_P.denominator), CUE_BLOCK)
+
+
+def _stated(o):
+    return o.q(STATED_MANTISSA.numerator, STATED_MANTISSA.denominator) * o.pow(o.q(10), STATED_EXPONENT)
 
 
 @obligation(
@@ -581,6 +601,7 @@ STATED_HALF_UNIT = Fraction(5, 10**27)
     expect=Expect.HOLDS,
     lean="Psy01A.bernoulli_cue_block",
     uses=("psy01a.parameter_count",),
+    theorem=_block_value_claim,
 )
 def bernoulli_cue_block(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, Bernoulli block deletion): for independent retention
@@ -592,7 +613,8 @@ def bernoulli_cue_block(ctx):
     computed by exact integer division (outward rounding) and cross-checked by the interval
     backend. The stated "≈ 3.73·10⁻²⁴" is compared with the exact value: it must round to the
     stated three significant digits, |value − 3.73·10⁻²⁴| ≤ ½·10⁻²⁶; otherwise the exact value
-    refutes the stated number.
+    refutes the stated number. The declared theorem is that closed claim (evaluated exactly by
+    exact.enumerate_domain); the product law for n ≤ 10 is the sympy part beside it.
 
     Survives mutation: in `show`: the interval shown in the certificate; the verdict compares the exact rational
     Survives mutation: in `_decimal_enclosure`: the decimal digits shown in the certificate; the verdict compares the exact rational with the stated value
@@ -621,16 +643,13 @@ def bernoulli_cue_block(ctx):
         stated_step = t.step(exact.NAME, exact.VERSION, "compare (1 − p)^512 with the stated 3.73·10⁻²⁴",
                              "rounds to the stated value" if rounds_to_stated else "differs from the stated value",
                              decimal_enclosure=[lo, hi], half_unit="5e-27")
-    if not rounds_to_stated:
-        value_part = refuted("exact rational against the stated value", {"p": BERNOULLI_P, "block entries": CUE_BLOCK},
-                             {"(1 − p)^512 (decimal enclosure)": f"[{lo}, {hi}]", "stated": "3.73e-24"}, step, stated_step)
-    elif inside and block_ok:
-        value_part = trusted("exact rational + outward-rounded decimal enclosure, compared with the stated value", step,
-                            stated_step, grade=Grade.UNIVERSAL, exact_numerator_digits=len(str(value.numerator)),
-                            exact_denominator=f"10^{CUE_BLOCK}", decimal_enclosure=[lo, hi], interval=show(enc),
-                            block_entries=CUE_BLOCK, stated="3.73e-24")
-    else:
-        value_part = unknown("exact rational", "the interval enclosure or the block size does not check", step, stated_step)
+    # The stated value: a claim evaluated exactly at n = 512 (its whole declared domain); a stated
+    # number the exact value does not round to is refuted by it. The interval enclosure is a cross-check.
+    value_part = with_data(exact.enumerate_domain(_block_value_claim()), decimal_enclosure=[lo, hi], interval=show(enc),
+                           exact_denominator=f"10^{CUE_BLOCK}", block_entries=CUE_BLOCK, stated="3.73e-24",
+                           enclosure_contains_value=inside, block_size_checked=block_ok)
+    if value_part.status is Status.PROVED and not inside:
+        value_part = unknown("exact rational", "the interval enclosure does not contain the exact value", step, stated_step)
     return all_of("sympy product law + exact value", {"product law": product, "value at p = 1/10": value_part},
                   family="the product law for blocks of n ≤ 10 entries")
 
@@ -682,6 +701,8 @@ ZERO_CUE_DIFFERS = _zero_cue_differs()
     "width-free); the non-implication by one exact witness",
     expect=Expect.HOLDS,
     lean="Psy01A.cue_invariance_endpoint_witness",
+    claims=(ENDPOINT, ZERO_CUE_DIFFERS),
+    theorem=(ENDPOINT, ZERO_CUE_DIFFERS),
 )
 def cue_invariance_endpoint_witness(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, after the cue Lipschitz certificate): with
@@ -697,5 +718,5 @@ def cue_invariance_endpoint_witness(ctx):
     """
     return all_of("z3 + exact witness", {
         "endpoint representations equal": smt.prove(ENDPOINT, ctx),
-        "differs from zero cue": exact.check_instance(ZERO_CUE_DIFFERS, ENDPOINT_WITNESS, "the stated witness"),
+        "differs from zero cue": example_instance(ZERO_CUE_DIFFERS, ENDPOINT_WITNESS),
     })

@@ -7,6 +7,8 @@ from checker.kernel.declare import declare_bound
 from checker.backends import smt
 from checker.claims import claim
 from checker.kernel.verdicts import all_of
+from obligations.grading import cross_checked
+from obligations.psy01a.examples import example_instance
 
 DOC = "000_1ea2e46c3d2f64bf.txt"
 CLASS_COUNTS = (2, 3, 4, 5, 6)
@@ -54,6 +56,7 @@ LIPSCHITZ = tuple(_lipschitz_claim(k, y) for k in CLASS_COUNTS for y in range(k)
     expect=Expect.HOLDS,
     lean="Psy01A.margin_two_lipschitz",
     claims=LIPSCHITZ,
+    theorem=LIPSCHITZ,
 )
 def margin_two_lipschitz(ctx):
     """The signed margin m(z, y) = z_y − max_{j≠y} z_j changes by at most twice the sup-norm
@@ -98,6 +101,7 @@ TIGHT = tuple(_tight_claim(k) for k in CLASS_COUNTS)
     lean="Psy01A.margin_two_lipschitz_tight",
     uses=("psy01a.margin_two_lipschitz",),
     claims=TIGHT,
+    theorem=TIGHT,
 )
 def margin_two_lipschitz_tight(ctx):
     """An exact instance with equality (e.g. z = 0, z' = (ε, −ε, …, −ε)) shows the 2 in the
@@ -108,7 +112,19 @@ def margin_two_lipschitz_tight(ctx):
     Survives mutation: signed_margin(o, [v[n] for n in ws], 0)): attainment at another label also holds (by symmetry of the labels)
     Survives mutation: o.eq(gap(o, v), 2 * sup(o, v)): a mutated existential (gap ≠ 2·sup, sup ≥ 0) is also satisfiable, and its instance is re-checked exactly
     """
-    return all_of("z3 instance with equality, re-checked exactly", {c.name: smt.find_instance(c, ctx) for c in TIGHT})
+    # Each K: the theorem at the stated point, evaluated exactly; z3's own instance is a cross-check (data).
+    return all_of("z3 instance with equality, re-checked exactly", {c.name: _tight_at_stated_point(c, k, ctx)
+                                                                    for k, c in zip(CLASS_COUNTS, TIGHT)})
+
+
+def _tight_at_stated_point(c, k: int, ctx):
+    return cross_checked(example_instance(c, tight_point(k)), {"z3 instance": smt.find_instance(c, ctx)})
+
+
+def tight_point(k: int) -> dict[str, int]:
+    """z = 0, z' = (1, −1, …, −1): m(z, 0) = 0, m(z', 0) = 2, ‖z − z'‖_∞ = 1."""
+    zs, ws = _names(k)
+    return {**{n: 0 for n in zs}, **{n: (1 if i == 0 else -1) for i, n in enumerate(ws)}}
 
 # For the tightness audit (checker.audit.audits): each claim is margin_change ≤ 2·sup_distance.
 declare_bound(LIPSCHITZ, "margin_change", "sup_distance", constant=2)

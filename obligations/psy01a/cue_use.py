@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 
 from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
-from checker.backends import interval, smt, symbolic
+from checker.backends import exact, interval, smt, symbolic
 from checker.claims import claim
 from checker.kernel.verdicts import all_of, fmt, timed, trusted, unknown, with_data
 from obligations.grading import cross_checked
@@ -38,6 +38,27 @@ DEFAULT_PI = tuple((y + 2) % 4 for y in LABELS)
 def fixed_point_free_involutions() -> tuple[tuple[int, ...], ...]:
     """Every permutation π of {0, 1, 2, 3} with π∘π = id and π(y) ≠ y (exhaustive)."""
     return tuple(p for p in itertools.permutations(LABELS) if all(p[p[y]] == y and p[y] != y for y in LABELS))
+
+
+def _involutions_claim():
+    """A map p of {0, 1, 2, 3} into itself is a fixed-point-free involution (p(p(y)) = y ≠ p(y)) exactly
+    when it is one of :func:`fixed_point_free_involutions`, and the default π is among them."""
+    listed = fixed_point_free_involutions()
+    names = [f"p{y}" for y in LABELS]
+
+    def compose(o, v, y):  # p(p(y)), by cases on the value of p(y)
+        return sum(o.ite(o.eq(v[names[y]], j), v[names[j]], 0) for j in LABELS)
+
+    def conclusion(o, v):
+        fpf = o.and_(*(o.and_(o.eq(compose(o, v, y), y), o.not_(o.eq(v[names[y]], y))) for y in LABELS))
+        member = o.or_(*(o.and_(*(o.eq(v[names[y]], pi[y]) for y in LABELS)) for pi in listed))
+        default_listed = o.eq(1 if DEFAULT_PI in listed else 0, 1)
+        return o.and_(o.implies(fpf, member), o.implies(member, fpf), default_listed)
+
+    return claim("fixed-point-free-involutions-of-4", " ".join(f"{n}:int[0,3]" for n in names), conclusion)
+
+
+INVOLUTIONS = _involutions_claim()
 
 
 def _atoms(k: int) -> list[tuple[int, ...]]:
@@ -130,7 +151,8 @@ def _task_revealing_claim(pi: Sequence[int]):
     "beside the proof, as data: a task-revealing randomisation violates part 1 (exact instance)",
     expect=Expect.HOLDS,
     lean="Psy01A.cue_obstruction",
-    claims=tuple(c for pi in fixed_point_free_involutions() for c in obstruction_claims(pi)) + (MIXTURE,),
+    claims=(INVOLUTIONS, *(c for pi in fixed_point_free_involutions() for c in obstruction_claims(pi)), MIXTURE),
+    theorem=(INVOLUTIONS, *(c for pi in fixed_point_free_involutions() for c in obstruction_claims(pi)), MIXTURE),
 )
 def cue_obstruction(ctx):
     """Reconstruction of π: the display was lost; the text says "fixed-point-free permutation",
@@ -149,9 +171,8 @@ def cue_obstruction(ctx):
     Survives mutation: o.eq(v.r0 + v.r1 + v.r2, 1): requiring a weight ≥ 1 (the mutated r_i ≥ 1) is a stronger hypothesis; the mixture bound still holds
     """
     invs = fixed_point_free_involutions()
-    parts = {"π: exactly 3 fixed-point-free involutions, default among them (exhaustive)":
-             trusted("exhaustive enumeration of the 24 permutations", grade=Grade.UNIVERSAL, involutions=[list(p) for p in invs])
-             if len(invs) == 3 and DEFAULT_PI in invs else unknown("exhaustive enumeration", f"found {invs}")}
+    parts = {"π: exactly the listed fixed-point-free involutions, default among them (exhaustive)":
+             with_data(exact.enumerate_domain(INVOLUTIONS), involutions=[list(p) for p in invs])}
     for pi in invs:
         for c in obstruction_claims(pi):
             parts[c.name] = smt.prove(c, ctx)
@@ -189,7 +210,8 @@ def rule_use_claims(pi: Sequence[int]):
     expect=Expect.HOLDS,
     lean="Psy01A.rule_use_certificate",
     uses=("psy01a.cue_obstruction",),
-    claims=tuple(rule_use_claims(pi) for pi in fixed_point_free_involutions()),
+    claims=(INVOLUTIONS, *(rule_use_claims(pi) for pi in fixed_point_free_involutions())),
+    theorem=(INVOLUTIONS, *(rule_use_claims(pi) for pi in fixed_point_free_involutions())),
 )
 def rule_use_certificate(ctx):
     """Reconstruction: the lost display is the hypothesis q_v + q_a > 1 (both endpoint tasks
@@ -206,9 +228,8 @@ def rule_use_certificate(ctx):
     """
     invs = fixed_point_free_involutions()
     parts = {c.name: smt.prove(c, ctx) for c in (rule_use_claims(pi) for pi in invs)}
-    parts["π ranges over the 3 fixed-point-free involutions (exhaustive)"] = (
-        trusted("exhaustive enumeration of the 24 permutations", grade=Grade.UNIVERSAL, involutions=[list(p) for p in invs])
-        if len(invs) == 3 and DEFAULT_PI in invs else unknown("exhaustive enumeration", f"found {invs}"))
+    parts["π ranges over the fixed-point-free involutions (exhaustive)"] = with_data(
+        exact.enumerate_domain(INVOLUTIONS), involutions=[list(p) for p in invs])
     return all_of("z3 over every joint law", parts)
 
 
@@ -330,6 +351,7 @@ def _concrete_cue_certificate():
     lean="Psy01A.cue_lipschitz_certificate",
     uses=("psy01a.margin_two_lipschitz", "psy01a.stress_path_bound"),
     claims=(*SAME_CORRECTNESS, EXPECTATION_STEP, CUE_RECURSION),
+    theorem=(stress_claims.RELU_LIPSCHITZ, CUE_RECURSION, stress_claims.SUP_LE_EUCLID, *SAME_CORRECTNESS, EXPECTATION_STEP),
 )
 def cue_lipschitz_certificate(ctx):
     """Reconstruction: B₁ = [B_{1,x} B_{1,c}], B_{1,c} ∈ ℝ^{256×2}; η(c, c') = ‖B_{1,c}(c − c')‖₂

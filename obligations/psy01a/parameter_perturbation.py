@@ -82,6 +82,7 @@ def _decomposition_checks():
     expect=Expect.HOLDS,
     lean="Psy01A.parameter_stability",
     claims=(*STABILITY_LAYER, STABILITY_RECURSION, RELU_NORM),
+    theorem=(*STABILITY_LAYER, STABILITY_RECURSION, RELU_NORM),
 )
 def parameter_stability(ctx):
     """Reconstruction (lost display): with e_ℓ = ‖h_ℓ − h'_ℓ‖, e₀ = 0 (equal inputs), "common
@@ -187,6 +188,7 @@ declare_bound(PRUNING_SMALL, "|(W − W∘M)x|²", "q² r |x|²")
     lean="Psy01A.pruning_error_bound",
     uses=("psy01a.masked_opnorm_frobenius",),
     claims=(*REMOVED_SUMS, *PRUNING_SMALL),
+    theorem=(*REMOVED_SUMS, *PRUNING_SMALL),
 )
 def pruning_error_bound(ctx):
     """Reconstruction: the display is ‖B_ℓ − B_ℓ∘M_ℓ‖_op ≤ q_ℓ√r_ℓ ("r_ℓ entries of magnitude at most

@@ -18,9 +18,10 @@ from checker import Expect, Source, obligation
 from checker.backends import exact, interval, smt, symbolic
 from checker.claims import claim
 from checker.kernel.model import Status
-from checker.kernel.verdicts import all_of, fmt, refuted, timed, trusted, unknown
+from checker.kernel.verdicts import all_of, fmt, refuted, regrade, timed, trusted, unknown, with_data
 from obligations.grading import cross_checked
 from obligations.psy01a import reference_model as rm
+from obligations.psy01a.examples import example_instance
 from obligations.psy01a.setup import ARCHITECTURE
 
 DOC = "000_1ea2e46c3d2f64bf.txt"
@@ -72,6 +73,32 @@ RETENTION_ZERO = claim(
 )
 
 
+#: The retained counts the text states at d = 1/10 for the four 067A layers (N = 1024, 65536, 32768, 512).
+STATED_COUNTS = (103, 6554, 3277, 52)
+RETENTION_DENSITY = Fraction(1, 10)
+def _layer_value(o, v, values):
+    """``values[layer]`` for the integer variable ``layer`` ∈ {0, …, 3} (by cases)."""
+    return sum(o.ite(o.eq(v.layer, i), x, 0) for i, x in enumerate(values))
+
+
+def _counts_claim():
+    """At d = 1/10 each 067A layer (N = 1024, 65536, 32768, 512 entries) keeps the stated count ⌈dN⌉."""
+    def n(o, v):
+        return _layer_value(o, v, LAYER_SIZES)
+
+    def ceiling(o, v):
+        return o.ceil(o.q(RETENTION_DENSITY.numerator, RETENTION_DENSITY.denominator) * n(o, v))
+
+    return claim(
+        "retention-counts-067a", f"layer:int[0,{len(LAYER_SIZES) - 1}]",
+        lambda o, v: o.eq(_layer_value(o, v, STATED_COUNTS), ceiling(o, v)),
+        terms={"N": n, "stated K": lambda o, v: _layer_value(o, v, STATED_COUNTS), "⌈dN⌉": ceiling},
+    )
+
+
+COUNTS_067A = _counts_claim()
+
+
 @obligation(
     id="psy01a.exact_retention_counts",
     source=Source(DOC, "exact retention counts: K = ⌈dN⌉ 'with equality zero possible at integer-aligned targets'"),
@@ -84,6 +111,8 @@ RETENTION_ZERO = claim(
     expect=Expect.HOLDS,
     lean="Psy01A.exact_retention_counts",
     uses=("psy01a.parameter_count",),
+    claims=(RETENTION, RETENTION_ZERO, COUNTS_067A),
+    theorem=lambda: (RETENTION, RETENTION_ZERO, _counts_claim()),
 )
 def exact_retention_counts(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, exact counts): K = ⌈dN⌉ overshoots the target by less
@@ -119,17 +148,19 @@ def exact_retention_counts(ctx):
                       f"{len(bad)} mismatches", cases=cases)
     grid = _check("retention counts", not bad, step, "the grid N ≤ 120, d = a/b with b ≤ 24", failures=bad,
                   cases=cases)
+    # The stated counts: ⌈N/10⌉ at every layer of the declared domain (a wrong stated count is refuted there).
+    parts["067A counts"] = exact.enumerate_domain(_counts_claim())
     counts = [rm.retention_count(Fraction(1, 10), n) for n in LAYER_SIZES]
     with timed() as t:
-        ok = counts == [103, 6554, 3277, 52] and rm.retention_count(0.1, 10) == 1
-        step = t.step(exact.NAME, exact.VERSION, "067A counts at d = 1/10", str(counts))
-    parts["067A counts"] = _check("067A counts", ok, step, "the 067A network", counts=counts,
-                                  gaps=[fmt(Fraction(k, n) - Fraction(1, 10)) for k, n in zip(counts, LAYER_SIZES)],
-                                  float_reading={"retention_count(0.1, 10)": rm.retention_count(0.1, 10),
-                                                 "ceil(Fraction(0.1) * 10)": ceil_fraction(Fraction(0.1) * 10)})
+        ok = counts == list(STATED_COUNTS) and rm.retention_count(0.1, 10) == 1
+        step = t.step(exact.NAME, exact.VERSION, "reference retention_count: 067A counts at d = 1/10", str(counts))
+    implementation = _check("067A counts (reference implementation)", ok, step, "the 067A network", counts=counts,
+                            gaps=[fmt(Fraction(k, n) - Fraction(1, 10)) for k, n in zip(counts, LAYER_SIZES)],
+                            float_reading={"retention_count(0.1, 10)": rm.retention_count(0.1, 10),
+                                           "ceil(Fraction(0.1) * 10)": ceil_fraction(Fraction(0.1) * 10)})
     # The reference implementation on a grid is a check of the code, not of the statement: data.
     return cross_checked(all_of("z3 over ℝ + the 067A counts", parts, lemmas=True),
-                         {"reference implementation (grid)": grid})
+                         {"reference implementation (grid)": grid, "reference implementation (067A counts)": implementation})
 
 
 # ---------------------------------------------------------------------------------------
@@ -168,6 +199,18 @@ NAIVE_BOUND_FAILS = claim(
 )
 
 
+SHARPNESS = claim(
+    "survivor-gap-sharpness-family", _COUNTS + " eta",
+    lambda o, v: o.eq((2 - v.f) - v.N * _survivor_gap(o, v), 5 * v.eta / 2 + v.eta * v.eta),
+    hypotheses={**_SURVIVOR_HYPS, "0 < η < 1/2": lambda o, v: o.and_(o.gt(v.eta, 0), o.lt(v.eta, Fraction(1, 2))),
+                "K_e = 2": lambda o, v: o.eq(v.Ke, 2),
+                "f = 1/2 − η": lambda o, v: o.eq(v.f, Fraction(1, 2) - v.eta),
+                "d·N = 1 + η": lambda o, v: o.eq(v.d * v.N, 1 + v.eta)},
+    terms={"N·gap": lambda o, v: v.N * _survivor_gap(o, v), "2 − f": lambda o, v: 2 - v.f},
+)
+SHARPNESS_ETAS = tuple(Fraction(1, 10**k) for k in (1, 2, 3, 6))
+
+
 def sharpness_instance(eta: Fraction, n: int = 10) -> dict[str, Fraction]:
     """K_e = 2, f = 1/2 − η, d·N = 1 + η: N·gap = 3/2 − 3η/2 − η², while 2 − f = 3/2 + η."""
     d, f = (1 + eta) / n, Fraction(1, 2) - eta
@@ -189,6 +232,8 @@ def sharpness_instance(eta: Fraction, n: int = 10) -> dict[str, Fraction]:
     expect=Expect.HOLDS,
     lean="Psy01A.survivor_count_gap",
     uses=("psy01a.exact_retention_counts",),
+    claims=(SURVIVOR_BOUND, SURVIVOR_ZERO, SHARPNESS, NAIVE_BOUND_FAILS),
+    theorem=(SURVIVOR_BOUND, SURVIVOR_ZERO, SHARPNESS, NAIVE_BOUND_FAILS),
 )
 def survivor_count_gap(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, survivor counts; the display was lost).
@@ -231,20 +276,16 @@ def survivor_count_gap(ctx):
     grid = _check("survivor counts", not bad and cases == scope_cases, step, f"{cases} enumerated cases", failures=bad,
                   cases=cases, scope_cases=scope_cases)
     family = []
-    for k in (1, 2, 3, 6):
-        eta = Fraction(1, 10**k)
+    for eta in SHARPNESS_ETAS:
         point = sharpness_instance(eta)
         ev = exact.evaluate(SURVIVOR_BOUND, point)
         family.append({"eta": fmt(eta), "N*gap": fmt(ev.terms["gap"] * point["N"]), "2-f": fmt(2 - point["f"]),
                        "deficit": fmt((2 - point["f"]) - ev.terms["gap"] * point["N"]),
                        "predicted deficit 5η/2 + η²": fmt(5 * eta / 2 + eta**2), "bound holds": ev.conclusion})
-    with timed() as t:
-        ok = all(r["bound holds"] and r["deficit"] == r["predicted deficit 5η/2 + η²"] for r in family)
-        step = t.step(exact.NAME, exact.VERSION, "sharpness family K_e = 2, f = 1/2 − η", "deficit = 5η/2 + η² → 0" if ok
-                      else "mismatch")
-    parts["sharpness"] = _check("sharpness", ok, step, f"{len(family)} points", family=family)
-    parts["one-shot bound 1/N fails"] = exact.check_instance(NAIVE_BOUND_FAILS, sharpness_instance(Fraction(1, 10)),
-                                                            "the sharpness family at η = 1/10")
+    # The deficit (2 − f) − N·gap = 5η/2 + η² (→ 0), exactly at each η of the family.
+    parts["sharpness"] = with_data(exact.prove_at(SHARPNESS, [{**sharpness_instance(eta), "eta": eta}
+                                                              for eta in SHARPNESS_ETAS]), family=family)
+    parts["one-shot bound 1/N fails"] = example_instance(NAIVE_BOUND_FAILS, sharpness_instance(Fraction(1, 10)))
     # The reference counts on a grid check the code, not the statement: data beside the proof.
     return cross_checked(all_of("z3 over ℝ + exact instances", parts, lemmas=True), {"reference counts (grid)": grid})
 
@@ -254,6 +295,43 @@ def survivor_count_gap(ctx):
 # ---------------------------------------------------------------------------------------
 
 DENSITY_WITNESS = {"weights": ((1, 0), (0, 0)), "mask": ((1, 1), (0, 0)), "biases": (0, 1)}
+#: The densities the text states for the witness: structural, numerical over weights, numerical with biases.
+STATED_DENSITIES = (Fraction(1, 2), Fraction(1, 4), Fraction(1, 3))
+_CELLS = ("00", "01", "10", "11")
+
+
+def _nonzero(o, x):
+    return o.ite(o.eq(x, 0), 0, 1)
+
+
+def _structural(o, v):
+    return sum(v[f"m{c}"] for c in _CELLS) * Fraction(1, len(_CELLS))
+
+
+def _masked_nonzero(o, v):
+    return sum(_nonzero(o, v[f"w{c}"] * v[f"m{c}"]) for c in _CELLS)
+
+
+DENSITY_VALUES = claim(
+    "density-witness-values", [f"w{c}" for c in _CELLS] + [f"m{c}" for c in _CELLS] + ["b0", "b1"],
+    lambda o, v: o.and_(o.eq(_structural(o, v), STATED_DENSITIES[0]),
+                        o.eq(_masked_nonzero(o, v) * Fraction(1, len(_CELLS)), STATED_DENSITIES[1]),
+                        o.eq((_masked_nonzero(o, v) + _nonzero(o, v.b0) + _nonzero(o, v.b1)) * Fraction(1, len(_CELLS) + 2),
+                             STATED_DENSITIES[2])),
+    terms={"structural": _structural, "numerical (weights)": lambda o, v: _masked_nonzero(o, v) * Fraction(1, len(_CELLS))},
+)
+NUMERICAL_LE_STRUCTURAL = claim(
+    "numerical-le-structural-2x2", " ".join([f"w{c}:int[-1,1]" for c in _CELLS] + [f"m{c}:int[0,1]" for c in _CELLS]),
+    lambda o, v: o.le(_masked_nonzero(o, v), sum(v[f"m{c}"] for c in _CELLS)),
+    terms={"nnz(W∘M)": _masked_nonzero, "|M|": lambda o, v: sum(v[f"m{c}"] for c in _CELLS)},
+)
+
+
+def density_witness_point() -> dict[str, int]:
+    w, m, b = DENSITY_WITNESS["weights"], DENSITY_WITNESS["mask"], DENSITY_WITNESS["biases"]
+    point = {f"w{i}{j}": w[i][j] for i in range(2) for j in range(2)}
+    point.update({f"m{i}{j}": m[i][j] for i in range(2) for j in range(2)})
+    return {**point, "b0": b[0], "b1": b[1]}
 
 
 @obligation(
@@ -268,6 +346,8 @@ DENSITY_WITNESS = {"weights": ((1, 0), (0, 0)), "mask": ((1, 1), (0, 0)), "biase
     "entries in {−1, 0, 1} (exhaustive), and in general by the argument that W∘M is zero off the mask",
     expect=Expect.HOLDS,
     lean="Psy01A.structural_vs_numerical_density",
+    claims=(DENSITY_VALUES, NUMERICAL_LE_STRUCTURAL),
+    theorem=(DENSITY_VALUES, NUMERICAL_LE_STRUCTURAL),
 )
 def structural_vs_numerical_density(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, setup: structural vs numerical density). The witness
@@ -285,19 +365,18 @@ def structural_vs_numerical_density(ctx):
     with timed() as t:
         s, nw, nb = rm.structural_density([m]), rm.numerical_density([rm.apply_mask(w, m)]), rm.numerical_density(
             [rm.apply_mask(w, m)], [b])
-        ok = (s, nw, nb) == (Fraction(1, 2), Fraction(1, 4), Fraction(1, 3))
+        ok = (s, nw, nb) == STATED_DENSITIES
         step = t.step(exact.NAME, exact.VERSION, "densities of the witness", f"{fmt(s)}, {fmt(nw)}, {fmt(nb)}")
-    witness = _check("witness", ok, step, "1 witness", structural=fmt(s), numerical_weights=fmt(nw), numerical_with_biases=fmt(nb),
-                     **{k: [list(r) for r in v] if k != "biases" else list(v) for k, v in DENSITY_WITNESS.items()})
-    with timed() as t:
-        cases, good = 0, True
-        for mask in itertools.product((0, 1), repeat=4):
-            for ws in itertools.product((-1, 0, 1), repeat=4):
-                cases += 1
-                good &= sum(1 for x, y in zip(ws, mask) if x * y != 0) <= sum(mask)
-        step = t.step(exact.NAME, exact.VERSION, "nnz(W∘M) ≤ |M| over 2×2", "holds" if good else "fails", cases=cases)
-    return all_of("exact witness + exhaustive inequality", {"witness": witness,
-                                                           "numerical ≤ structural": _check("inequality", good, step, f"{cases} enumerated 2×2 cases", cases=cases)})
+    implementation = _check("witness", ok, step, "1 witness", structural=fmt(s), numerical_weights=fmt(nw),
+                            numerical_with_biases=fmt(nb),
+                            **{k: [list(r) for r in v] if k != "biases" else list(v) for k, v in DENSITY_WITNESS.items()})
+    # The statement: the stated densities at the witness (exact), and nnz(W∘M) ≤ |M| at every point of the
+    # declared domain (only zero / nonzero matters, so entries in {−1, 0, 1} are every case); the reference
+    # density functions on the witness are a check of the code (data).
+    proof = all_of("exact witness + exhaustive inequality", {
+        "witness": exact.prove_at(DENSITY_VALUES, [density_witness_point()], "1 witness"),
+        "numerical ≤ structural": exact.enumerate_domain(NUMERICAL_LE_STRUCTURAL)}, lemmas=True)
+    return cross_checked(proof, {"reference density functions (witness)": implementation})
 
 
 COMMUTE = claim(
@@ -316,6 +395,7 @@ COMMUTE = claim(
     "apply_mask on every pair of 2×3 masks (exact integers)",
     expect=Expect.HOLDS,
     lean="Psy01A.fixed_masks_commute",
+    theorem=(COMMUTE,),
 )
 def fixed_masks_commute(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, principal corrections 3). Masking is entrywise
@@ -557,6 +637,8 @@ def learning_breaks_nesting(ctx):
 
 
 ADAM = {"lr": Fraction(1, 1000), "beta1": Fraction(9, 10), "beta2": Fraction(999, 1000), "eps": Fraction(1, 10**8)}
+ADAM_DECADES = {"lr": 3, "eps": 8}  # lr = 10⁻³, ε = 10⁻⁸
+assert all(ADAM[k] == Fraction(1, 10**n) for k, n in ADAM_DECADES.items())
 
 
 def adam_run(theta0: Fraction, invocations: int, steps: int, reset: bool) -> tuple[Any, list[str]]:
@@ -584,6 +666,33 @@ def adam_run(theta0: Fraction, invocations: int, steps: int, reset: bool) -> tup
     return theta, trace
 
 
+def adam_theta(o: Any, theta: Any, invocations: int, steps: int, reset: bool) -> Any:
+    """The end point of :func:`adam_run`, in a claim's operations (the same update, written once more)."""
+    lr, eps = (1 / o.pow(o.q(10), ADAM_DECADES[k]) for k in ("lr", "eps"))  # 10⁻³ and 10⁻⁸, as stated
+    b1, b2 = (o.q(ADAM[k].numerator, ADAM[k].denominator) for k in ("beta1", "beta2"))
+    m = v = 0
+    t = 0
+    for _ in range(invocations):
+        if reset:
+            m, v, t = 0, 0, 0
+        for _ in range(steps):
+            t += 1
+            g = theta
+            m = b1 * m + (1 - b1) * g
+            v = b2 * v + (1 - b2) * g * g
+            theta = theta - lr * (m / (1 - o.pow(b1, t))) / (o.sqrt(v / (1 - o.pow(b2, t))) + eps)
+    return theta
+
+
+ADAM_RUNS = (2, 1)  # two invocations of one step each
+ADAM_DIFFERS = claim(
+    "fresh-adam-differs-from-retained", "theta0",
+    lambda o, v: o.gt(o.abs(adam_theta(o, v.theta0, *ADAM_RUNS, reset=False) - adam_theta(o, v.theta0, *ADAM_RUNS, reset=True)), 0),
+    terms={"retained": lambda o, v: adam_theta(o, v.theta0, *ADAM_RUNS, reset=False),
+           "fresh": lambda o, v: adam_theta(o, v.theta0, *ADAM_RUNS, reset=True)},
+)
+
+
 def show_interval(x: Any) -> str:
     from obligations.psy01a.construction import show
 
@@ -601,6 +710,8 @@ def show_interval(x: Any) -> str:
     "steps have √(g²) = |g|); PyTorch's Adam update with bias correction",
     expect=Expect.HOLDS,
     lean="Psy01A.fresh_adam_differs",
+    claims=(ADAM_DIFFERS,),
+    theorem=(ADAM_DIFFERS,),
 )
 def fresh_adam_differs(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, training procedure): resetting Adam changes the map.
@@ -609,7 +720,9 @@ def fresh_adam_differs(ctx):
     θ by exactly lr·g/(|g| + ε) (rational); with retained moments the second step uses t = 2
     and the mixed moments (irrational √v̂). Both runs are enclosed at 113 bits; disjoint
     enclosures prove the end points differ. The fresh run is recomputed in exact rationals
-    and must lie in its enclosure.
+    and must lie in its enclosure. The theorem is the claim |θ_retained − θ_fresh| > 0 at θ₀ = 1,
+    with both runs written in the claim's operations, settled by one rigorous enclosure
+    (``interval.prove_on``); the step-by-step traces are a cross-check.
 
     Survives mutation: ADAM = {: Adam with other hyperparameters also separates the fresh and retained runs (checked by interval enclosure)
     Survives mutation: ok = (sep.lo > 0 or sep.hi < 0): the runs are separated by a margin, so the non-strict test passes too
@@ -627,9 +740,12 @@ def fresh_adam_differs(ctx):
                       "disjoint" if ok else "overlap", retained_minus_fresh=show_interval(sep))
     data = {"fresh_trace": fresh_trace, "retained_trace": kept_trace, "fresh_exact": fmt(theta),
             "retained_minus_fresh": show_interval(sep), "hyperparameters": {k: fmt(x) for k, x in ADAM.items()}}
-    if ok:
-        return trusted("rigorous interval separation + exact fresh run", step, grade=Grade.INSTANCES, over="1 run", **data)
-    return unknown("rigorous interval separation", "the enclosures overlap", step, **data)
+    implementation = (trusted("rigorous interval separation + exact fresh run", step, grade=Grade.INSTANCES, over="1 run", **data)
+                      if ok else unknown("rigorous interval separation", "the enclosures overlap", step, **data))
+    # The theorem: the two end points differ at θ₀ = 1, one rigorous enclosure of the claim; the traces
+    # above (and the exact fresh run inside its enclosure) are a cross-check.
+    proof = regrade(interval.prove_on(ADAM_DIFFERS, {"theta0": Fraction(1)}), Grade.INSTANCES, "1 run")
+    return with_data(cross_checked(proof, {"traces and the exact fresh run": implementation}), **data)
 
 
 # ---------------------------------------------------------------------------------------
@@ -768,6 +884,30 @@ def hard_pruning_not_lipschitz(ctx):
                    instances=instances, parts=support.certificate.data["parts"])
 
 
+MASK_PROJECTION_ENTRY = claim(
+    "mask-is-coordinate-projection-entrywise", "m t p",
+    lambda o, v: o.and_(o.eq(v.m * v.m, v.m), o.eq((v.t - v.m * v.t) * (v.m * v.p), 0)),
+    hypotheses={"m ∈ {0,1}": lambda o, v: o.or_(o.eq(v.m, 0), o.eq(v.m, 1))},
+)
+
+
+def _k1_mask(o, v):
+    """The K = 1 magnitude mask of W = [[w0, w1]]: descending |w|, ties to the lower index."""
+    return o.ite(o.ge(o.abs(v.w0), o.abs(v.w1)), 1, 0)
+
+
+MASK_NOT_REPRESENTATION = claim(
+    "mask-not-representation-projection", "w0 w1 m0 m1 x0 x1",
+    lambda o, v: o.and_(o.eq(v.m0, _k1_mask(o, v)), o.eq(v.m1, 1 - _k1_mask(o, v)),
+                        o.eq(o.relu(v.w0 * v.x0 + v.w1 * v.x1), MASK_WITNESS["h"]),
+                        o.eq(o.relu(v.w0 * v.m0 * v.x0 + v.w1 * v.m1 * v.x1), MASK_WITNESS["h_M"])),
+    terms={"h(x)": lambda o, v: o.relu(v.w0 * v.x0 + v.w1 * v.x1),
+           "h_M(x)": lambda o, v: o.relu(v.w0 * v.m0 * v.x0 + v.w1 * v.m1 * v.x1)},
+)
+#: The statement's witness: W = [[2, −1]], its K = 1 mask [[1, 0]], x = (1, 2), and the stated values.
+MASK_WITNESS = {"w0": 2, "w1": -1, "m0": 1, "m1": 0, "x0": 1, "x1": 2, "h": 0, "h_M": 2}
+
+
 @obligation(
     id="psy01a.mask_is_coordinate_projection",
     source=Source(DOC, "principal corrections, 2: 'A magnitude mask is an orthogonal coordinate projection in parameter "
@@ -779,6 +919,8 @@ def hard_pruning_not_lipschitz(ctx):
     "0/1 diagonal — is size-free); the representation claim by one exact witness with the reference pruning",
     expect=Expect.HOLDS,
     lean="Psy01A.mask_is_coordinate_projection",
+    claims=(MASK_PROJECTION_ENTRY, MASK_NOT_REPRESENTATION),
+    theorem=(MASK_PROJECTION_ENTRY, MASK_NOT_REPRESENTATION),
 )
 def mask_is_coordinate_projection(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, principal corrections 2). In parameter space masking is
@@ -786,8 +928,11 @@ def mask_is_coordinate_projection(ctx):
     P·vec θ − vec(M∘θ) = 0 and ⟨θ − Pθ, Pφ⟩ = 0 for symbolic θ, φ and every 2×2 and 2×3 mask.
     On representations: any linear map Q has Q·0 = 0, but the witness has h(x) = ReLU(Wx) = 0
     and h_M(x) = ReLU((W∘M)x) = 2 ≠ 0, so no linear Q (in particular no orthogonal projection,
-    which could not increase a norm either) maps h to h_M. The mask is computed by the
-    reference pruning at K = 1; the values in exact rationals.
+    which could not increase a norm either) maps h to h_M. The theorem: entrywise, m ∈ {0, 1}
+    gives m² = m and (t − mt)·(mp) = 0 for all real t, p (z3; a diagonal of such entries is every
+    shape), and at the witness the K = 1 magnitude mask (|w| descending, ties to the lower index)
+    and the stated h = 0, h_M = 2, evaluated exactly. The reference pruning's mask on the witness
+    is a cross-check.
 
     Survives mutation: sum(e**2 for e in p * p - p): the entries are identically 0, so any power of them sums to 0
     """
@@ -814,7 +959,13 @@ def mask_is_coordinate_projection(ctx):
         hm = max(Fraction(wm[0, 0].item()) * x[0] + Fraction(wm[0, 1].item()) * x[1], Fraction(0))
         ok = m.tolist() == [[True, False]] and h == 0 and hm != 0
         step = t.step(exact.NAME, exact.VERSION, "h(x) and h_M(x) at x = (1, 2)", f"h = {fmt(h)}, h_M = {fmt(hm)}")
-    witness = (trusted("exact witness", step, grade=Grade.INSTANCES, over="1 witness", W=[[2, -1]], M=[[1, 0]], x=["1", "2"], h=fmt(h), h_M=fmt(hm))
-               if ok else unknown("exact witness", "the witness does not separate", step))
-    return all_of("sympy projection identities + exact witness", {
-        "coordinate projection": symbolic.conclude("sympy", checks), "not a representation projection": witness})
+    implementation = (trusted("exact witness (reference pruning)", step, grade=Grade.INSTANCES, over="1 witness", W=[[2, -1]],
+                              M=[[1, 0]], x=["1", "2"], h=fmt(h), h_M=fmt(hm))
+                      if ok else unknown("exact witness", "the witness does not separate", step))
+    point = {k: x for k, x in MASK_WITNESS.items() if k in MASK_NOT_REPRESENTATION.variables}
+    proof = all_of("z3 entrywise + sympy projection identities + exact witness", {
+        "coordinate projection, entrywise (z3)": smt.prove(MASK_PROJECTION_ENTRY, ctx),
+        "coordinate projection (sympy)": symbolic.conclude("sympy", checks),
+        "not a representation projection": exact.prove_at(MASK_NOT_REPRESENTATION, [point], "1 witness")}, lemmas=True)
+    # The reference pruning's mask on the witness checks the code (data).
+    return cross_checked(proof, {"reference pruning on the witness": implementation})

@@ -59,6 +59,7 @@ def _attaining_p(weights, temp) -> list[dict[str, str]]:
     lean="Psy01A.soft_relaxation_constant_attained",
     uses=("psy01a.soft_relaxation",),
     claims=(QUARTER_ATTAINED,),
+    theorem=(QUARTER_ATTAINED,),
 )
 def soft_relaxation_constant_attained(ctx):
     """The referee's question: is the constant 1/4 of s(1 − s) ≤ 1/4 the best one, and where is
@@ -70,6 +71,10 @@ def soft_relaxation_constant_attained(ctx):
     max|W|/(4T r_min) of psy01a.soft_relaxation combines the maximum of |W| with the minimum of r
     at different densities and need not be attained. Example: the enclosures of p_i for the
     8 example weights, and which lie inside [1/10, 9/10].
+
+    The declared theorem is the z3 claim s(1 − s) = 1/4 ⇔ s = 1/2 on (0, 1); the gap identity is a
+    sympy reduction, and the enclosures of the example's p_i (a soft count, which the claim
+    language cannot state) a trusted computation.
 
     Survives mutation: bool(p.lo > lo and p.hi < hi): the enclosures of p_i are separated from 1/10 and 9/10, so the non-strict tests agree
     Survives mutation: bool(p.hi < lo or p.lo > hi): the enclosures of p_i are separated from 1/10 and 9/10, so the non-strict tests agree

@@ -18,6 +18,30 @@ W_EXAMPLE = ((1, 1), (1, -1))
 M_EXAMPLE = ((1, 1), (1, 0))
 
 
+#: The stated operator norms of W and of W∘M (sympy expressions, read when the theorem is built).
+STATED_NORMS = ("sqrt(2)", "(1 + sqrt(5))/2")
+
+
+def _norm_claim(masked: bool):
+    """‖A‖₂² − (stated norm)² = 0 for A = W or W∘M, with ‖A‖₂² = λ_max(AᵀA) computed exactly."""
+    def build():
+        sp = symbolic.sympy()
+        a = sp.Matrix(W_EXAMPLE)
+        if masked:
+            a = a.multiply_elementwise(sp.Matrix(M_EXAMPLE))
+        return sp.Max(*(a.T * a).eigenvals()) - sp.sympify(STATED_NORMS[int(masked)]) ** 2
+
+    return symbolic.zero_claim("opnorm-of-masked-example" if masked else "opnorm-of-example", build)
+
+
+RAISES = claim("masking-raises-opnorm", (), lambda o, v: o.gt((1 + o.sqrt(5)) / 2, o.sqrt(2)),
+               terms={"masked_norm": lambda o, v: (1 + o.sqrt(5)) / 2, "unmasked_norm": lambda o, v: o.sqrt(2)})
+
+
+def norm_theorem():
+    return (_norm_claim(False), _norm_claim(True), RAISES)
+
+
 @obligation(
     id="psy01a.masked_operator_norm",
     source=Source(DOC, "masked operator norms: 'have operator norms √2 and (1+√5)/2, respectively'"),
@@ -26,6 +50,7 @@ M_EXAMPLE = ((1, 1), (1, 0))
     scope="the reconstructed 2×2 example (exact algebraic numbers in sympy; the strict inequality by a rigorous enclosure)",
     expect=Expect.HOLDS,
     lean="Psy01A.masked_operator_norm_example",
+    theorem=norm_theorem,
 )
 def masked_operator_norm(ctx):
     """Reconstruction: the matrices were lost; the text says only that they have operator
@@ -37,7 +62,9 @@ def masked_operator_norm(ctx):
     Method: sympy computes the eigenvalues of AᵀA exactly; the operator norm is the square
     root of the largest. It checks λ_max(WᵀW) = 2 and λ_max((W∘M)ᵀ(W∘M)) = ((1+√5)/2)²
     (expanded difference 0), that the mask is 0/1 and deletes exactly one entry, and the
-    interval backend proves (1+√5)/2 > √2 rigorously.
+    interval backend proves (1+√5)/2 > √2 rigorously. The theorem: λ_max(AᵀA) − (stated norm)² = 0
+    for A = W and W∘M (sympy identities, ``symbolic.decide``: a wrong stated norm is refuted by the
+    computed value) and (1+√5)/2 > √2 (one rigorous enclosure).
 
     Survives mutation: o.gt((1 + o.sqrt(5)) / 2, o.sqrt(2)): the non-strict inequality is weaker and still holds
     """
@@ -67,10 +94,12 @@ def masked_operator_norm(ctx):
     symbolic_part = symbolic.conclude("sympy exact eigenvalues", checks,
                                       eigenvalues_WtW=[sp.sstr(e) for e in eig_w],
                                       eigenvalues_masked=[sp.sstr(e) for e in eig_wm])
-    raises = claim("masking-raises-opnorm", (), lambda o, v: o.gt((1 + o.sqrt(5)) / 2, o.sqrt(2)),
-                   terms={"masked_norm": lambda o, v: (1 + o.sqrt(5)) / 2, "unmasked_norm": lambda o, v: o.sqrt(2)})
-    return all_of("sympy exact eigenvalues + rigorous interval comparison",
-                  {"norms": symbolic_part, "(1+√5)/2 > √2": interval.prove_on(raises, {})})
+    norm_w, norm_wm, raises = norm_theorem()
+    return all_of("sympy exact eigenvalues + rigorous interval comparison", {
+        "norms (sympy steps)": symbolic_part,
+        "‖W‖₂ = √2 (sympy)": symbolic.decide(norm_w, "sympy exact eigenvalues"),
+        "‖W∘M‖₂ = (1+√5)/2 (sympy)": symbolic.decide(norm_wm, "sympy exact eigenvalues"),
+        "(1+√5)/2 > √2": interval.prove_on(raises, {})}, lemmas=True)
 
 
 MAX_COLUMNS = 6

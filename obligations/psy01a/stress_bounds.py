@@ -32,14 +32,16 @@ parameter stability and the pruning-error bound in :mod:`.parameter_perturbation
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
-from checker.backends import interval, sampling, smt, symbolic
+from checker.backends import exact, interval, sampling, smt, symbolic
 from checker.claims import claim
 from checker.kernel.verdicts import all_of, fmt, supported, timed, trusted, unknown, with_data
 from obligations.grading import cross_checked
 from obligations.psy01a import cue
+from obligations.psy01a.examples import example_instance
 from obligations.psy01a.setup import HIDDEN_TOTAL
 from obligations.psy01a.stress_certificates import (concrete_network, frozen_certificates, global_bound_at_most,
                                                     global_certificates)
@@ -132,6 +134,7 @@ PATH_RECURSION = claim(
     expect=Expect.HOLDS,
     lean="Psy01A.stress_path_bound",
     claims=(RELU_LIPSCHITZ, *RELU_EUCLID, PATH_RECURSION, PATH_SCALAR),
+    theorem=(RELU_LIPSCHITZ, *RELU_EUCLID, PATH_RECURSION, PATH_SCALAR),
 )
 def stress_path_bound(ctx):
     """Reconstruction of the lost display from the proof ("Apply the 1-Lipschitz property of
@@ -217,6 +220,7 @@ def _tail_checks():
     lean="Psy01A.global_stress_certificate",
     uses=("psy01a.stress_path_bound", "psy01a.margin_two_lipschitz"),
     claims=(*PRESERVE, SUP_LE_EUCLID, EVENT_BOUND),
+    theorem=(*PRESERVE, SUP_LE_EUCLID, EVENT_BOUND),
 )
 def global_stress_certificate(ctx):
     """Reconstruction: R_δ = √(2 log(2H/δ)) is the radius at which the union bound of the
@@ -364,6 +368,7 @@ def _gaussian_checks():
     expect=Expect.HOLDS,
     lean="Psy01A.frozen_gate_certificate",
     claims=(BONFERRONI, COUPLING, GATE_LEMMA, FROZEN_AGREE),
+    theorem=(BONFERRONI, COUPLING, GATE_LEMMA, FROZEN_AGREE),
 )
 def frozen_gate_certificate(ctx):
     """Reconstruction (lost displays): D_ℓ = diag 1{a⁰_ℓ > 0}; the frozen network
@@ -485,6 +490,10 @@ LOWER_BOUNDS_ONLY = claim(
 )
 
 
+#: Accuracies with L1 < L0 and yet S1 ≥ S0 (all in [0, 1]).
+LOWER_BOUNDS_INSTANCE = {"S0": Fraction(1, 2), "S1": Fraction(1, 2), "L0": Fraction(1, 2), "L1": Fraction(0)}
+
+
 @obligation(
     id="psy01a.strict_comparison_corollary",
     source=Source(DOC, "Corollary: 'If U1 < L0, then [S_θ1(σ) < S_θ0(σ)]'; 'a smaller lower bound is not proof of a smaller "
@@ -496,6 +505,7 @@ LOWER_BOUNDS_ONLY = claim(
     lean="Psy01A.strict_comparison_corollary",
     uses=("psy01a.frozen_gate_certificate",),
     claims=(STRICT_COMPARISON, LOWER_BOUNDS_ONLY),
+    theorem=(STRICT_COMPARISON, LOWER_BOUNDS_ONLY),
 )
 def strict_comparison_corollary(ctx):
     """z3 proves the chain S1 ≤ U1 < L0 ≤ S0 (linear arithmetic). The text's warning is also
@@ -507,5 +517,9 @@ def strict_comparison_corollary(ctx):
     Survives mutation: lambda o, v: o.ge(v.S1, v.S0),: the strict counter-hypothesis is stronger; the strictness gap is still shown
     Survives mutation: "L1 ≤ S1 ≤ 1": S1 ≤ 2 is a weaker bound that does not bind in the argument
     """
-    return all_of("z3 linear arithmetic", {"U1 < L0 ⇒ S1 < S0 (z3)": smt.prove(STRICT_COMPARISON, ctx),
-                                           "L1 < L0 does not compare (exact instance)": smt.find_instance(LOWER_BOUNDS_ONLY, ctx)})
+    # The second part is the claim at one point (its hypotheses and conclusion both hold there), stated
+    # here and evaluated exactly; z3's own instance is a cross-check (data).
+    return cross_checked(all_of("z3 linear arithmetic + exact instance", {
+        "U1 < L0 ⇒ S1 < S0 (z3)": smt.prove(STRICT_COMPARISON, ctx),
+        "L1 < L0 does not compare (exact instance)": example_instance(LOWER_BOUNDS_ONLY, LOWER_BOUNDS_INSTANCE)}),
+        {"z3 instance of the same": smt.find_instance(LOWER_BOUNDS_ONLY, ctx)})

@@ -118,6 +118,7 @@ T_CORRECT = claim(
     expect=Expect.HOLDS,
     lean="Psy01A.identical_masks_stress",
     claims=(T_CORRECT,),
+    theorem=(T_CORRECT,),
 )
 def identical_masks_stress(ctx):
     """The text's construction: a third-layer unit disconnected from layers 1–2 with bias t has
@@ -291,6 +292,7 @@ def _rank_keep(weights: Sequence[Fraction], k: int) -> frozenset[int]:
     lean="Psy01A.positive_rescaling",
     uses=("psy01a.identical_masks_stress",),
     claims=(RELU_POSITIVE_HOMOGENEOUS, *RESCALE_STEP, RESCALE_CLEAN, RESCALE_NOISE),
+    theorem=(RELU_POSITIVE_HOMOGENEOUS, *RESCALE_STEP, RESCALE_CLEAN, RESCALE_NOISE),
 )
 def positive_rescaling(ctx):
     """Three claims. (1) Clean logits: z3 proves ReLU(da) = d·ReLU(a) for d > 0, the layer step
@@ -307,6 +309,10 @@ def positive_rescaling(ctx):
     H_1 keeps the weight 2; after D₁ = diag(4, 1) the layer is (4, 2)ᵀ and H_1 keeps the 4 — a
     different mask, while the clean function is unchanged (exact forward passes on a grid and
     part (1)).
+
+    The declared theorem is part (1), the z3 claims. Parts (2) and (3) are witnesses built from
+    whole networks (no claim's point), so they rest on the catalogue's exact and rigorous
+    computations (trusted computations in the proof's ledger).
 
     Survives mutation: ds = [[Fraction(2) ** int(k): other positive rescalings are also symmetries of the ReLU network (checked exactly)
     """

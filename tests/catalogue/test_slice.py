@@ -72,8 +72,8 @@ def test_flipped_corrected_bound_is_not_proved():
 
 
 def test_parameter_count_rejects_a_wrong_total(monkeypatch):
-    """Mutation: with a different stated total the count obligation is not proved."""
+    """Mutation: a different stated total is refuted by the exact count at the stated split (n2 = 256)."""
     monkeypatch.setattr(setup, "PARAMETERS", 100_485)
     r = run_obligation("psy01a.parameter_count")
-    assert r.status is Status.UNKNOWN
-    assert "parameters == 100484" in r.certificate.reason or "unique feasible" in r.certificate.reason
+    assert r.status is Status.REFUTED
+    assert r.certificate.witness == {"n2": "256"}
