@@ -187,7 +187,7 @@ def test_a_float_constant_in_a_claim_is_a_declaration_error():
     a, b, c = 0.1, 0.2, 0.3
     floaty = claim("floaty", "x", lambda o, v: o.le(a * o.abs(v.x) + b * o.abs(v.x), c * o.abs(v.x)))
     r = _run(lambda ctx: smt.prove(floaty, ctx), theorem=floaty)
-    assert r.status is Status.ERROR and "Fraction('0.1')" in r.certificate.reason
+    assert r.status is Status.ERROR and ("Fraction('0.1')" in r.certificate.reason or "o.q(1, 10)" in r.certificate.reason)
     half = 0.5
     exact = claim("halves", "x", lambda o, v: o.le(half * o.abs(v.x), o.abs(v.x)))
     assert _run(lambda ctx: smt.prove(exact, ctx), theorem=exact).status is Status.PROVED

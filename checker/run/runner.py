@@ -98,8 +98,12 @@ def _float_constants(ob: Obligation) -> str:
     z3 would read the decimal, the exact backend the binary value."""
     from checker.kernel.printing import print_claims
 
-    bad = [f"claim {p.name!r}: {p.error.removeprefix('FloatConstant: ')}" for p in print_claims(ob.claims)
-           if p.error is not None and p.error.startswith("FloatConstant: ")]
+    def floating(error: str | None) -> bool:
+        # the printer's own FloatConstant, or the claim's explanation of it (claims.ClaimMisuse)
+        return error is not None and (error.startswith("FloatConstant: ") or
+                                      (error.startswith("ClaimMisuse: ") and " float " in error))
+
+    bad = [f"claim {p.name!r}: {p.error.split(': ', 1)[1]}" for p in print_claims(ob.claims) if floating(p.error)]
     return "; ".join(bad)
 
 
