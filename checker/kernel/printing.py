@@ -128,6 +128,7 @@ class Expr:
     def __rtruediv__(self, o: Any) -> Expr: return self._bin("/", o, True)
     def __pow__(self, o: Any) -> Expr: return self._bin("pow", o)
     def __rpow__(self, o: Any) -> Expr: return self._bin("pow", o, True)
+    def __matmul__(self, o: Any) -> Expr: return self._bin("matmul", o)
     def __neg__(self) -> Expr: return Expr("neg", (self,))
     def __pos__(self) -> Expr: return self
     def __abs__(self) -> Expr: return Expr("abs", (self,))
