@@ -23,6 +23,7 @@ from checker.kernel.claims import (
     parse_variable,
     real,
 )
+from checker.kernel.sized import SizedClaim, sized_claim
 
 __all__ = [
     "REAL",
@@ -40,4 +41,6 @@ __all__ = [
     "natural",
     "parse_variable",
     "real",
+    "SizedClaim",
+    "sized_claim",
 ]

@@ -52,6 +52,19 @@ def _interval(claim: Any, witness: Mapping[str, str]) -> bool | None:
     return None
 
 
+def _at_witness_sizes(c: Any, witness: Mapping[str, Any]) -> Any:
+    """A sized claim at the sizes the witness names (``n``, ``m``: the witness is a counterexample at
+    those sizes, its entries ``x_0, …``); ``None`` when the witness names no sizes for it."""
+    from checker.kernel.sized import SizedClaim
+
+    if not isinstance(c, SizedClaim):
+        return c
+    try:
+        return c.at(**{n: int(witness[n]) for n in c.size_names})
+    except (KeyError, ValueError, TypeError):
+        return None
+
+
 def recheck_witness(claims: Sequence[Any], witness: Mapping[str, Any] | None, named: Any = None) -> RecheckResult:
     """Is ``witness`` a counterexample to one of ``claims`` (to ``named`` alone when the certificate
     names a declared claim)?"""
@@ -61,7 +74,8 @@ def recheck_witness(claims: Sequence[Any], witness: Mapping[str, Any] | None, na
         return RecheckResult(Recheck.DOES_NOT_REFUTE, None, "a refutation without a witness")
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in witness.items()):
         return RecheckResult(Recheck.DOES_NOT_REFUTE, None, "the witness is not a map of names to exact values")
-    candidates = [c for c in claims if set(c.variables) <= set(witness)]
+    claims = [_at_witness_sizes(c, witness) for c in claims]
+    candidates = [c for c in claims if c is not None and set(c.variables) <= set(witness)]
     if isinstance(named, str) and any(c.name == named for c in candidates):
         candidates = [c for c in candidates if c.name == named]
     if not candidates:

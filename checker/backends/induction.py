@@ -528,10 +528,10 @@ def prove(claim: SizedClaim, on: str | None = None, ctx: Context | None = None, 
         label, answer = failed[0]
         return unknown(method, f"the {label} query is not proved (z3: {answer}); a failed step is no counterexample: "
                        "strengthen the invariant, add a lemma, or check the claim at sizes", step)
-    entries = [kernel.Entry("solver", f"{smt.version()}: ¬({label}) unsat", {"solver": "z3", "answer": "unsat",
+    entries = [kernel.Entry("solver", f"{smt.version()}: ¬({label} of {claim.name}) unsat", {"solver": "z3", "answer": "unsat",
                                                                                  "query": f"{label} of {claim.name}"})
                for label, _ in answers]
-    entries.insert(0, kernel.Entry("induction", f"induction on {on} from {on} = {least}: base, step, close",
+    entries.insert(0, kernel.Entry("induction", f"{claim.name}: induction on {on} from {on} = {least} (base, step{', close' if invariant else ''})",
                                    {"size": on, "from": least}))
     fact = kernel.issue(claim, Grade.UNIVERSAL, "", entries, assumes=[u.lemma for u in uses])
     if uses:
@@ -583,4 +583,4 @@ def _unsat(r: _Reading, query: Any, limit: int, ctx: Context | None) -> str:
         return "unsat"
     if answer == z3.unknown:
         return f"unknown ({solver.reason_unknown()})"
-    return "sat (a model of the step's negation; the step's hypotheses may be too weak)"
+    return "sat (a model of its negation: the invariant or the lemmas given are too weak, or the claim is false)"

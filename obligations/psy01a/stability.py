@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from checker import Expect, Source, obligation
 from checker.kernel.declare import declare_bound
-from checker.backends import interval, smt, symbolic
-from checker.claims import claim
+from checker.backends import induction, interval, library, smt, symbolic
+from checker.claims import claim, sized_claim
 from checker.kernel.model import Grade
 from checker.kernel.verdicts import all_of, regrade
 from obligations.grading import cross_checked
@@ -102,29 +102,14 @@ def masked_operator_norm(ctx):
         "(1+√5)/2 > √2": interval.prove_on(raises, {})}, lemmas=True)
 
 
-MAX_COLUMNS = 6
-
-
-def _frobenius_claim(rows: int, cols: int):
-    ws = [f"w{i}{j}" for i in range(rows) for j in range(cols)]
-    ms = [f"m{i}{j}" for i in range(rows) for j in range(cols)]
-    xs = [f"x{j}" for j in range(cols)]
-
-    def masked_image_sq(o, v):
-        return sum((sum(v[f"w{i}{j}"] * v[f"m{i}{j}"] * v[f"x{j}"] for j in range(cols))) ** 2 for i in range(rows))
-
-    def frobenius_sq_times_x(o, v):
-        return sum(v[w] * v[w] for w in ws) * sum(v[x] * v[x] for x in xs)
-
-    return claim(
-        f"masked-opnorm-le-frobenius-{rows}x{cols}", ws + ms + xs,
-        lambda o, v: o.le(masked_image_sq(o, v), frobenius_sq_times_x(o, v)),
-        hypotheses={"mask is 0/1": lambda o, v: o.and_(*(o.or_(o.eq(v[m], 0), o.eq(v[m], 1)) for m in ms))},
-        terms={"|(W∘M)x|²": masked_image_sq, "‖W‖_F²|x|²": frobenius_sq_times_x},
-    )
-
-
-FROBENIUS_Z3 = (_frobenius_claim(2, 2),)
+MASKED_OPNORM = sized_claim(
+    "masked-opnorm-le-frobenius", "n:nat[1,] m:nat[1,]", "W[n,m] M[n,m] x[m]",
+    lambda o, v: o.le(o.sumsq((v.W * v.M) @ v.x), o.sumsq(v.W) * o.sumsq(v.x)),
+    hypotheses={"mask is 0/1": lambda o, v: o.all(o.or_(o.eq(v.M, 0), o.eq(v.M, 1)))},
+    terms={"|(W∘M)x|²": lambda o, v: o.sumsq((v.W * v.M) @ v.x), "‖W‖_F²|x|²": lambda o, v: o.sumsq(v.W) * o.sumsq(v.x)},
+)
+"""‖W∘M‖_op ≤ ‖W‖_F, as ∀x |(W∘M)x|² ≤ ‖W‖_F²|x|², for every n×m matrix and 0/1 mask."""
+FROBENIUS_Z3 = (MASKED_OPNORM.at(n=2, m=2),)
 # For the tightness audit (checker.audit.audits): the claim is |(W∘M)x|² ≤ 1·‖W‖_F²|x|².
 declare_bound(FROBENIUS_Z3, "|(W∘M)x|²", "‖W‖_F²|x|²")
 
@@ -133,34 +118,22 @@ declare_bound(FROBENIUS_Z3, "|(W∘M)x|²", "‖W‖_F²|x|²")
     id="psy01a.masked_opnorm_frobenius",
     source=Source(DOC, "masked operator norms: 'The always valid bound ‖W∘M‖_op ≤ ‖W‖_F'"),
     statement="For every real matrix W and every 0/1 mask M of the same shape, ‖W∘M‖_op ≤ ‖W‖_F.",
-    scope=f"every matrix with at most {MAX_COLUMNS} columns and any number of rows (sympy polynomial identity); "
-    "cross-check, not part of the proof: z3 over ℝ for 2×2 with the mask as a hypothesis",
+    scope="every n×m matrix and 0/1 mask, by induction over the rows (z3 base and step, Cauchy–Schwarz and "
+    "masking lemmas each proved by induction); cross-check, not part of the proof: z3 over ℝ at 2×2",
     expect=Expect.HOLDS,
     lean="Psy01A.masked_opnorm_le_frobenius",
+    theorem=MASKED_OPNORM,
     claims=FROBENIUS_Z3,
 )
 def masked_opnorm_frobenius(ctx):
-    """‖W∘M‖_op ≤ ‖W∘M‖_F ≤ ‖W‖_F. The second step holds because each masked entry is w·m
-    with m ∈ {0, 1}, so (wm)² ≤ w². The first is Cauchy–Schwarz row by row:
-    ‖a‖²‖x‖² − (a·x)² = Σ_{j<k} (a_j x_k − a_k x_j)² (Lagrange's identity), so
-    ‖Ax‖² = Σ_i (a_i·x)² ≤ ‖A‖_F²‖x‖².
+    """‖W∘M‖_op ≤ ‖W‖_F, stated as ∀x |(W∘M)x|² ≤ ‖W‖_F²|x|² (the definition of the operator norm).
 
-    Method: sympy expands Lagrange's identity to 0 for row length n = 1…6 (each a proof for
-    that n and any number of rows), and (w·m)² − w² + w²(1 − m) to 0 under m² = m; z3
-    independently proves |(W∘M)x|² ≤ ‖W‖_F²‖x‖² with the mask hypothesis for 2×2 (2×3 times
-    out in z3: 64 mask cases of a degree-4 inequality)."""
-    sp = symbolic.sympy()
-    checks = []
-    for n in range(1, MAX_COLUMNS + 1):
-        a = sp.symbols(f"a0:{n}", real=True)
-        x = sp.symbols(f"x0:{n}", real=True)
-        lhs = sum(ai**2 for ai in a) * sum(xi**2 for xi in x) - sum(ai * xi for ai, xi in zip(a, x)) ** 2
-        sos = sum((a[j] * x[k] - a[k] * x[j]) ** 2 for j in range(n) for k in range(j + 1, n))
-        checks.append(symbolic.zero_step(lhs - sos, f"Lagrange identity, row length {n}"))
-    w, m = sp.symbols("w m", real=True)
-    checks.append(symbolic.zero_step(((w * m) ** 2 - w**2 + w**2 * (1 - m)).subs(m**2, m).expand().subs(m**2, m),
-                                     "(w·m)² = w² − w²(1 − m) when m² = m"))
-    proof = regrade(symbolic.conclude("sympy polynomial identities", checks), Grade.BOUNDED,
-                    f"at most {MAX_COLUMNS} columns, any number of rows")
-    # z3 at 2×2 checks the same inequality independently: one shape, data beside the proof.
+    Method: induction over the rows n. A new row r of W and m of M adds ((r∘m)·x)² to the left side
+    and ‖r‖² to the right side's factor; Cauchy–Schwarz bounds the first by ‖r∘m‖²‖x‖², masking
+    (m ∈ {0, 1} entrywise) gives ‖r∘m‖² ≤ ‖r‖², and ‖x‖² ≥ 0 — each a library lemma proved by
+    induction itself. So the proof covers every n×m; z3 at 2×2 checks the encoding independently."""
+    proof = induction.prove(MASKED_OPNORM, "n", ctx, uses=[
+        library.use("cauchy_schwarz", x=lambda s: s.new("W") * s.new("M"), y=lambda s: s.x),
+        library.use("mask_shrinks", w=lambda s: s.new("W"), k=lambda s: s.new("M")),
+        library.use("sumsq_nonneg", x=lambda s: s.x)])
     return cross_checked(proof, {c.name: smt.prove(c, ctx) for c in FROBENIUS_Z3})
