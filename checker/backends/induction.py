@@ -42,7 +42,7 @@ from checker.backends import CannotDecide, smt
 from checker.kernel import proof as kernel
 from checker.kernel.claims import Claim, Env
 from checker.kernel.errors import ClaimMisuse
-from checker.kernel.model import Context, Grade, Verdict
+from checker.kernel.model import Context, Grade, Status, Verdict
 from checker.kernel.sized import SizedClaim
 from checker.kernel.verdicts import proved_by, timed, unknown
 
@@ -451,7 +451,7 @@ def _instance(r: _Reading, o: _SymOps, use: Use, bound: Mapping[str, Any]) -> An
         for dim, ours in size_of.items():
             least = r.claim.least(ours) if ours != r.on else (r.base_size if r.mode != "post" else r.base_size + 1)
             if least < lemma.least(dim):
-                raise ClaimMisuse(f"lemma {lemma.name!r} holds for {dim} ≥ {lemma.least(dim)}; it is applied to "
+                raise Unsupported(f"lemma {lemma.name!r} holds for {dim} ≥ {lemma.least(dim)}; it is applied to "
                                   f"{ours}, which may be {least}")
         values = {dim: r.size_term(ours) for dim, ours in size_of.items()}
         values.update({a.name: bound[a.name] for a in lemma.arrays})
@@ -584,3 +584,72 @@ def _unsat(r: _Reading, query: Any, limit: int, ctx: Context | None) -> str:
     if answer == z3.unknown:
         return f"unknown ({solver.reason_unknown()})"
     return "sat (a model of its negation: the invariant or the lemmas given are too weak, or the claim is false)"
+
+
+# ------------------------------------------------------------------ sizes one at a time
+
+SEARCH_UPTO = 6
+"""The next-size search looks at every size combination up to this (each size), beyond a bounded proof."""
+SEARCH_TIMEOUT_MS = 5_000
+SEARCH_RLIMIT = 20_000_000
+
+
+def _family_text(claim: SizedClaim, family: Sequence[Mapping[str, int]]) -> str:
+    if len(claim.size_names) == 1:
+        name = claim.size_names[0]
+        values = sorted({f[name] for f in family})
+        if values == list(range(values[0], values[-1] + 1)) and len(values) > 2:
+            return f"{name} = {values[0]}…{values[-1]}"
+        return f"{name} = {', '.join(map(str, values))}"
+    return "; ".join(", ".join(f"{k} = {v}" for k, v in f.items()) for f in family)
+
+
+def _with_sizes(verdict: Verdict, sizes: Mapping[str, int]) -> Verdict:
+    """A refutation at given sizes, its witness naming the sizes (so it re-checks against the sized claim)."""
+    import dataclasses
+
+    c = verdict.certificate
+    witness = {**{k: str(v) for k, v in sizes.items()}, **dict(c.witness or {})}
+    shrunk = None if c.shrunk_witness is None else {**{k: str(v) for k, v in sizes.items()}, **dict(c.shrunk_witness)}
+    return Verdict(verdict.status, dataclasses.replace(c, witness=witness, shrunk_witness=shrunk,
+                                                       data={**dict(c.data), "sizes": dict(sizes)}))
+
+
+def at_sizes(claim: SizedClaim, family: Sequence[Mapping[str, int]], ctx: Context | None = None, *,
+             timeout_ms: int | None = None) -> Verdict:
+    """The sized claim at each size of ``family``, by z3 over ℝ: a ``bounded`` fact about the sized claim
+    over exactly those sizes when every one is proved; the first refutation (its witness naming the
+    sizes) when one is refuted; ``unknown`` otherwise."""
+    method = f"z3 at {_family_text(claim, family)}"
+    facts, steps = {}, []
+    for sizes in family:
+        instance = claim.at(**sizes)
+        v = smt.prove(instance, ctx, timeout_ms=timeout_ms)
+        steps.extend(v.certificate.steps)
+        if v.status is Status.REFUTED:
+            return _with_sizes(v, sizes)
+        fact = v.fact
+        if v.status is not Status.PROVED or not kernel.is_fact(fact) or fact.grade is not Grade.UNIVERSAL \
+                or not kernel.covers(fact, [instance])[0]:
+            return unknown(method, f"at {', '.join(f'{k} = {s}' for k, s in sizes.items())}: {v.certificate.reason}", *steps)
+        facts[instance.name] = fact
+    ledger = [e for f in facts.values() for e in f.ledger]
+    ledger.insert(0, kernel.Entry("family", f"{claim.name} at {_family_text(claim, family)}, each size by z3",
+                                  {"sizes": [dict(f) for f in family]}))
+    fact = kernel.issue(claim, Grade.BOUNDED, _family_text(claim, family), ledger)
+    return proved_by(method, fact, *steps, claim=claim.name, sizes=[dict(f) for f in family])
+
+
+def search_sizes(claim: SizedClaim, ctx: Context | None = None, *, upto: int = SEARCH_UPTO,
+                 skip: Sequence[Mapping[str, int]] = ()) -> Verdict | None:
+    """A counterexample at the next sizes: every size combination up to ``upto`` (each size) not in
+    ``skip``, smallest first, by z3 under a deterministic resource limit; the first refutation (its
+    witness naming the sizes), or ``None`` when none is found."""
+    done = [dict(s) for s in skip]
+    for sizes in sorted(claim.family(upto), key=lambda f: (max(f.values()), sum(f.values()), tuple(f.values()))):
+        if sizes in done:
+            continue
+        v = smt.prove(claim.at(**sizes), ctx, timeout_ms=SEARCH_TIMEOUT_MS, rlimit=SEARCH_RLIMIT)
+        if v.status is Status.REFUTED:
+            return _with_sizes(v, sizes)
+    return None

@@ -97,6 +97,9 @@ def build_parser(commands: Sequence[Command] = ()) -> argparse.ArgumentParser:
     ck.add_argument("--baseline", metavar="FILE",
                     help="compare with a saved baseline; exit 1 on any regression (default: [tool.obligations] baseline, once it exists)")
     ck.add_argument("--no-baseline", action="store_true", help="do not compare with the configured baseline")
+    ck.add_argument("--require-universal", action="store_true",
+                    help="exit 1 when a proof covers only some sizes of a statement about every size (outcome "
+                    "partial; default: [tool.obligations] require = \"universal\")")
     ck.add_argument("--audit", action="store_true",
                     help="also run the audits (vacuity, necessity, tightness, shrinking, seeds) on each result")
 
@@ -316,6 +319,13 @@ def cmd_check(args: argparse.Namespace) -> ExitCode:
         sys.stdout.write(text)
     code = exit_code_for(results)
     _warn_prose(results)
+    if args.require_universal or args.config.require == "universal":
+        partial = [r for r in results if r.is_partial]
+        for r in partial:
+            print(f"obligations: {r.id} is proved for {r.grade_over or 'some sizes'} only, not for every size "
+                  "(--require-universal)", file=sys.stderr)
+        if partial:
+            code = ExitCode.FAILED
     if args.save_baseline:
         from checker.report.reports import render_json
 

@@ -94,12 +94,15 @@ class Outcome(enum.Enum):
     """Status compared with expectation.
 
     ``confirmed``: proved & holds, refuted & fails, or an ``open`` question settled either way;
-    ``contradicted``: proved & fails, refuted & holds; ``evidence``: supported;
+    ``contradicted``: proved & fails, refuted & holds; ``partial``: proved for some sizes only (a
+    ``bounded`` proof, or an ``instances`` proof of a theorem declared for every size), of a claim the
+    source says holds — the rest of its sizes are open; ``evidence``: supported;
     ``open``: unknown or timeout; ``broken``: error; ``vacuous``: proved, but the hypotheses
     cannot hold together, so the proof says nothing (a failure, like ``contradicted``).
     """
 
     CONFIRMED = "confirmed"
+    PARTIAL = "partial"
     CONTRADICTED = "contradicted"
     EVIDENCE = "evidence"
     OPEN = "open"
@@ -382,6 +385,17 @@ class Result:
     # (checker.kernel.printing, one JSON object per declared claim; () none declared, None not recorded)
     fingerprint: Mapping[str, Any] | None = None
     claims: tuple[Mapping[str, Any], ...] | None = None
+    # the declared theorem ranges over every size (a sized claim): only a universal proof covers it
+    general: bool = False
+
+    @property
+    def is_partial(self) -> bool:
+        """Proved for some sizes of a statement about every size: a ``bounded`` proof (a finite family
+        of sizes of a width-free statement), or an ``instances`` proof of a theorem declared for every
+        size. Never "confirmed" nor "fully proved"; ``check --require-universal`` fails on it."""
+        if self.status is not Status.PROVED or self.is_vacuous:
+            return False
+        return self.grade is Grade.BOUNDED or (self.grade is Grade.INSTANCES and self.general)
 
     @property
     def grade(self) -> Grade | None:
@@ -434,6 +448,9 @@ class Result:
             return Outcome.VACUOUS
         if self.flag == "brittle":
             return Outcome.OPEN  # seed-dependent evidence is not evidence
+        if self.is_partial:
+            # a claim the source says fails may fail beyond the proved sizes: not a contradiction
+            return Outcome.PARTIAL if self.expect is not Expect.FAILS else Outcome.OPEN
         return outcome_of(self.expect, self.status)
 
     @property
@@ -465,6 +482,8 @@ class Result:
             "vacuity": None if self.vacuity is None else dict(self.vacuity),
             "fingerprint": None if self.fingerprint is None else dict(self.fingerprint),
             "claims": None if self.claims is None else [dict(c) for c in self.claims],
+            "general": self.general,
+            "partial": self.is_partial,
         }
 
     @classmethod
@@ -488,6 +507,7 @@ class Result:
             vacuity=data.get("vacuity"),
             fingerprint=data.get("fingerprint"),
             claims=None if data.get("claims") is None else tuple(data["claims"]),
+            general=bool(data.get("general", False)),
         )
 
 
@@ -516,7 +536,13 @@ def result_for(
         limits=limits,
         audit=audit,
         vacuity=vacuity,
+        general=declares_every_size(obligation),
     )
+
+
+def declares_every_size(obligation: Obligation) -> bool:
+    """Is the obligation's declared theorem stated for every size (a sized claim)?"""
+    return any(hasattr(c, "size_names") for c in getattr(obligation, "theorem", ()) or ())
 
 
 def strict(value: Any, where: str = "value") -> Any:

@@ -303,7 +303,7 @@ class SizedClaim:
                 raise ValueError(f"sized claim {self.name!r}: size {n} must be an int, got {value!r}")
             why = self.size_domain(n).why_not(Fraction(value))
             if why:
-                raise ValueError(f"sized claim {self.name!r}: {n} = {value}: {why}")
+                raise ValueError(f"sized claim {self.name!r}: the size {n} = {value} is outside its domain ({why})")
             out[n] = value
         return out
 

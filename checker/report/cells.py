@@ -177,6 +177,10 @@ def status_cell(row: Mapping[str, Any], witness_chars: int = WITNESS_CHARS, over
     label = row.get("status_label") or row.get("shown_status") or status
     if status == "proved" and label != "proved (vacuous)" and row.get("grade") in ("bounded", "instances"):
         label = "proved " + grade_label(Grade(row["grade"]), short_over(row.get("grade_over") or "", over_chars))
+        if row.get("outcome") == "partial" or row.get("partial"):
+            over = short_over(row.get("grade_over") or "", over_chars)
+            label = (f"proved for {over} only" if row["grade"] == "bounded" else f"proved at {over} only") if over \
+                else "proved for some sizes only"
     deps = row.get("dependencies") or {}
     return StatusCell(status=status, label=label, depends=dependency_mark(deps), vacuity=vacuity_mark(row),
                       witness=witness_text(row, witness_chars), fully_proved=deps.get("state") == "fully proved",

@@ -365,6 +365,7 @@ STATE_COLOURS = {
     "fully proved ∀": "#1b5e20",
     "fully proved, bounded": "#00796b",
     "fully proved, at instances": "#827717",
+    "partial": "#9e9d24",
     "rests on unsettled": "#8d6e63",
     "rests on refuted": "#e65100",
     "refuted": "#1565c0",
@@ -392,6 +393,8 @@ def node_state(r: Mapping[str, Any]) -> str:
             return "vacuous"
         if deps == "rests on refuted":
             return "rests on refuted"
+        if r["outcome"] == "partial" or deps == "partially proved":
+            return "partial"
         if deps != "fully proved":
             return "rests on unsettled"
         return {"bounded": "fully proved, bounded", "instances": "fully proved, at instances"}.get(

@@ -98,8 +98,10 @@ def dependencies(results: Sequence[Result]) -> dict[str, dict[str, Any]]:
             state = "rests on refuted"
         elif unsettled:
             state = "rests on unsettled"
-        elif r.status is Status.PROVED and not r.is_vacuous and not on_cycle:
+        elif r.status is Status.PROVED and not r.is_vacuous and not on_cycle and not r.is_partial:
             state = "fully proved"
+        elif r.is_partial:
+            state = "partially proved"
         else:
             state = "not proved"
         kinds = {k: sum(1 for x in unsettled if _unsettled_kind(by_id.get(x)) == k) for k in kinds_of}
@@ -183,7 +185,7 @@ def _unsettled_kind(r: Result | None) -> str | None:
     if r is None:
         return "not run"
     if r.status is Status.PROVED:
-        return "vacuous" if r.is_vacuous else None
+        return "vacuous" if r.is_vacuous else ("partial" if r.is_partial else None)
     if r.status is Status.REFUTED:
         return None
     return r.status.value

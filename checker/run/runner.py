@@ -34,6 +34,7 @@ from checker.kernel.model import (
     Certificate,
     Context,
     Expect,
+    Grade,
     Limits,
     Obligation,
     Result,
@@ -41,6 +42,7 @@ from checker.kernel.model import (
     Status,
     Step,
     Verdict,
+    declares_every_size,
     derive_seed,
     result_for,
 )
@@ -152,6 +154,8 @@ def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: b
             ),
         )
     verdict = validated(ob, verdict)
+    if not restart:
+        verdict = _next_sizes(ob, ctx, verdict)
     elapsed = time.perf_counter() - start
     vacuity_json = None
     if not restart:
@@ -162,6 +166,34 @@ def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: b
     result = _json_checked(ob, result_for(ob, verdict, elapsed, seed=ctx.seed, limits=limits, audit=audit_json,
                                           vacuity=vacuity_json))
     return replace(result, claims=_printed_claims(ob)), restart
+
+
+def _next_sizes(ob: Obligation, ctx: Context, verdict: Verdict) -> Verdict:
+    """A proof of some sizes of a theorem declared for every size: the next sizes are searched for a
+    counterexample (:func:`checker.backends.induction.search_sizes`); one found, re-checked against
+    the theorem, is the result — the proof of the smaller sizes is kept in its data."""
+    if verdict.status is not Status.PROVED or verdict.certificate.grade in (None, Grade.UNIVERSAL):
+        return verdict
+    sized = [c for c in ob.theorem if hasattr(c, "size_names")]
+    if not sized:
+        return verdict
+    from checker.backends import induction
+
+    proved_sizes = verdict.certificate.data.get("sizes") or ()
+    for c in sized:
+        try:
+            found = induction.search_sizes(c, ctx, skip=[s for s in proved_sizes if isinstance(s, Mapping)])
+        except Exception as exc:  # noqa: BLE001 - a search that cannot run leaves the proof as it is
+            return dataclasses.replace(verdict, certificate=dataclasses.replace(
+                verdict.certificate, data={**dict(verdict.certificate.data), "next_sizes": f"not searched: {exc}"}))
+        if found is not None:
+            checked = validated(ob, found)
+            if checked.status is Status.REFUTED:
+                return Verdict(Status.REFUTED, dataclasses.replace(checked.certificate, data={
+                    **dict(checked.certificate.data), "proved_for": verdict.certificate.over,
+                    "found_by": f"the next-size search (every size up to {induction.SEARCH_UPTO})"}))
+    return dataclasses.replace(verdict, certificate=dataclasses.replace(verdict.certificate, data={
+        **dict(verdict.certificate.data), "next_sizes": f"no counterexample up to size {induction.SEARCH_UPTO} (z3)"}))
 
 
 def _invalid(what: str, fix: str) -> Verdict:
@@ -447,7 +479,7 @@ def with_fingerprint(r: Result, ob: Obligation, code: Any) -> Result:
         stamp = {"digest": fp.obligation_digest(code.digest, forms or []) if forms is not None else None,
                  "code": code.digest, "granularity": code.granularity}
     return replace(r, source=ob.source, statement=ob.statement, scope=ob.scope, expect=ob.expect, lean=ob.lean,
-                   uses=ob.uses, hypotheses=ob.hypotheses, fingerprint=stamp)
+                   uses=ob.uses, hypotheses=ob.hypotheses, fingerprint=stamp, general=declares_every_size(ob))
 
 
 def _manifest_for(ob: Obligation, record: Any, package: str, code: Any) -> dict[str, Any] | None:
