@@ -54,13 +54,16 @@ def test_json_reads_back_and_rerenders_identically():
 def test_dependency_states():
     """Fully proved needs every ancestor proved; a refuted or unsettled ancestor is shown."""
     deps = dependencies(RESULTS)
-    assert deps["doc.mid"]["state"] == "fully proved"
-    assert deps["doc.top"]["state"] == "rests on unsettled" and deps["doc.top"]["unsettled"] == ["doc.shaky"]
-    assert deps["doc.top"]["unsettled_by_status"] == {"supported": 1}
+    assert deps["doc.base"]["state"] == "fully proved"
+    # a bounded proof covers some sizes of its statement: partial, and no ground for "fully proved"
+    assert deps["doc.mid"]["state"] == "partially proved"
+    assert deps["doc.top"]["state"] == "rests on unsettled"
+    assert sorted(deps["doc.top"]["unsettled"]) == ["doc.mid", "doc.shaky"]
+    assert deps["doc.top"]["unsettled_by_status"] == {"partial": 1, "supported": 1}
     assert deps["doc.leans_on_false"]["state"] == "rests on refuted"
     assert deps["doc.shaky"]["state"] == "not proved"
-    partial = dependencies([RESULTS[1]])
-    assert partial["doc.mid"]["state"] == "rests on unsettled"  # ancestor not in this run
+    alone = dependencies([RESULTS[2]])
+    assert alone["doc.top"]["state"] == "rests on unsettled"  # ancestors not in this run
 
 
 def test_junit_failures_and_skips():
@@ -81,24 +84,24 @@ def test_one_status_cell_in_every_format():
     doc = to_document(RESULTS)
     rows = {r["id"]: r for r in doc["results"]}
     assert status_cell(rows["doc.base"]).text == "proved ∀"
-    assert status_cell(rows["doc.mid"]).text == "proved (K = 2…6)"
+    assert status_cell(rows["doc.mid"]).text == "proved for K = 2…6 only"
     top = status_cell(rows["doc.top"])
-    assert top.text == "proved at 1 point · rests on 1 supported · vacuity not checked" and not top.fully_proved
+    assert top.text == "proved at 1 point · rests on 1 partial, 1 supported · vacuity not checked" and not top.fully_proved
     assert status_cell(rows["doc.leans_on_false"]).depends == "rests on 1 refuted"
     assert status_cell(rows["doc.wrong"]).witness == "x = -3/2"
     assert "proved at 1 point · rests on" in render(RESULTS, "table")  # wrapped in 100 columns; whole with --wide
     for fmt in ("table", "markdown", "junit", "html"):
         text = render(RESULTS, fmt, wide=True)
-        for needle in ("proved ∀", "proved (K = 2…6)", "proved at 1 point", "rests on 1 supported", "rests on 1 refuted",
+        for needle in ("proved ∀", "proved for K = 2…6 only", "proved at 1 point", "rests on 1 partial", "rests on 1 refuted",
                        "vacuity not checked", "x = -3/2"):
             assert needle in text.replace("&#x27;", "'"), (fmt, needle)
     latex = render(RESULTS, "latex")
-    assert "\\obproved{\\obuniversal{}}\\obfullyproved{}" in latex and "\\obbounded{$K = 2\\ldots 6$}" in latex
-    assert "\\obinstances{1 point}}\\obrestson{1 supported}\\obvacuity{not checked}" in latex
+    assert "\\obproved{\\obuniversal{}}\\obfullyproved{}" in latex and "\\obpartial{for $K = 2\\ldots 6$}" in latex
+    assert "\\obinstances{1 point}}\\obrestson{1 partial,\\allowbreak{} 1 supported}\\obvacuity{not checked}" in latex
     from checker.report.reports import render_certificate
 
     shown = render_certificate(RESULTS[2], RESULTS)
-    assert "proved at 1 point · rests on 1 supported" in shown and "grade      instances" in shown
+    assert "proved at 1 point · rests on 1 partial, 1 supported" in shown and "grade      instances" in shown
 
 
 def test_summary_counts_fully_proved_per_grade():
@@ -107,9 +110,10 @@ def test_summary_counts_fully_proved_per_grade():
 
     s = summary(RESULTS)
     assert s["proved_by_grade"] == {"universal": 2, "bounded": 1, "instances": 1}
-    assert s["fully_proved"] == {"total": 2, "universal": 1, "bounded": 1, "instances": 0}
+    assert s["fully_proved"] == {"total": 1, "universal": 1, "bounded": 0, "instances": 0}
+    assert s["outcome"]["partial"] == 1
     assert "4 proved (2 ∀, 1 bounded, 1 at instances)" in summary_line(RESULTS)
-    assert "fully proved: 2 (1 ∀, 1 bounded)" in summary_line(RESULTS)
+    assert "1 partial" in summary_line(RESULTS) and "fully proved: 1 (1 ∀)" in summary_line(RESULTS)
 
 
 def test_a_vacuous_ancestor_is_not_a_proof_for_its_dependents():
@@ -396,9 +400,9 @@ def test_html_details_panel_and_grade_colours_at_desktop_and_phone_width(tmp_pat
     viewport, scroll, client = map(int, re.search(r'data-measured="(\d+),(\d+),(\d+)"', dom).groups())
     assert viewport == width and scroll <= client, (viewport, scroll, client)  # no sideways scrolling
     fills = {_node_fill(dom, i) for i in ("doc.base", "doc.mid")}
-    assert len(fills) == 2, fills  # ∀ and bounded apart
+    assert len(fills) == 2, fills  # ∀ and partial (a bounded proof) apart
     assert report_formats.STATE_COLOURS["fully proved ∀"] in fills
-    assert 'data-state="fully proved, bounded"' in dom
+    assert 'data-state="partial"' in dom
     crash = dom[dom.index('id="ob-doc.crash"'):]
     crash = crash[: crash.index("</details>")]
     for needle in ("<dt>claim</dt>", "<dt>reason</dt>", '<span class="reason">why</span>', "<dt>ledger</dt>", "unsat"):

@@ -47,6 +47,7 @@ LATEX_MACROS = r"""\providecommand{\obproved}[1]{\textbf{proved}~#1}
 \providecommand{\obuniversal}{$\forall$}
 \providecommand{\obbounded}[1]{(#1)}
 \providecommand{\obinstances}[1]{at #1}
+\providecommand{\obpartial}[1]{\textbf{proved} #1 \textit{only}}
 \providecommand{\obvacuous}{\textbf{proved (vacuous)}}
 \providecommand{\obrefuted}{\textbf{refuted}}
 \providecommand{\obsupported}{\textit{supported}}
@@ -154,6 +155,9 @@ def latex_status(r: Mapping[str, Any], over_chars: int = 0, witness_chars: int =
     if r["status"] == "proved":
         if cell.label == "proved (vacuous)":
             out = "\\obvacuous{}"
+        elif r.get("outcome") == "partial":
+            over = latex_escape(short_over(r.get("grade_over") or "", over_chars))
+            out = "\\obpartial{" + ("at " if r.get("grade") == "instances" else "for ") + (over or "some sizes") + "}"
         else:
             over = latex_escape(short_over(r.get("grade_over") or "", over_chars))
             grade = {"universal": "\\obuniversal{}", "bounded": f"\\obbounded{{{over}}}",
@@ -175,7 +179,7 @@ def latex_status(r: Mapping[str, Any], over_chars: int = 0, witness_chars: int =
     # status; every other outcome is said
     if expect in ("fails", "open"):
         out += "\\oboutcome{" + latex_escape(f"{outcome}; the source says it {expect}") + "}"
-    elif outcome not in ("confirmed", "evidence"):
+    elif outcome not in ("confirmed", "evidence", "partial"):
         out += "\\oboutcome{" + latex_escape(outcome) + "}"
     if cell.witness:
         out += "\\obwitness{" + latex_witness(cell.witness) + "}"
@@ -360,10 +364,10 @@ def _junit(doc: Mapping[str, Any]) -> str:
 # ------------------------------------------------------------------------------------ HTML
 
 #: Node colours of the dependency graph, by what a reader may rely on (see :func:`node_state`): a
-#: fully proved result by its grade (∀, a bounded family, instances), each in its own colour.
+#: fully proved result by its grade (∀, instances), each in its own colour; a proof of some sizes of a
+#: statement about every size (``partial``) in its own.
 STATE_COLOURS = {
     "fully proved ∀": "#1b5e20",
-    "fully proved, bounded": "#00796b",
     "fully proved, at instances": "#827717",
     "partial": "#9e9d24",
     "rests on unsettled": "#8d6e63",
@@ -397,7 +401,7 @@ def node_state(r: Mapping[str, Any]) -> str:
             return "partial"
         if deps != "fully proved":
             return "rests on unsettled"
-        return {"bounded": "fully proved, bounded", "instances": "fully proved, at instances"}.get(
+        return {"instances": "fully proved, at instances"}.get(
             r.get("grade") or "", "fully proved ∀")
     if deps == "rests on refuted":
         return "rests on refuted"
