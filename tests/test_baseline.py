@@ -160,3 +160,34 @@ def test_an_old_schema_baseline_loads_with_a_note(tmp_path):
     changes = baseline.compare(before, after)
     assert any(c.kind == "note" and "cannot be seen" in c.message for c in changes)
     assert any(c.kind == "status" and c.regression for c in changes)
+
+
+def test_claim_diff_over_sizes():
+    """A claim at fixed sizes of a statement about every size: "equivalent" there is not accepted
+    silently; a claim for every size is related for every size (shared aggregates are opaque), and a
+    change of norm (sup norm for the Euclidean one) is never "equivalent"."""
+    from checker.claims import claim, sized_claim
+    from checker.kernel.printing import print_claim
+    from checker.store.baseline import claim_changes
+
+    def printed(c, sized=False):
+        return {**print_claim(c).to_json(), **({"sized": c.shapes_text()} if sized else {})}
+
+    scalar_l2 = claim("bound", "x", lambda o, v: o.le(v.x * v.x, o.abs(v.x) * o.abs(v.x)))
+    scalar_sup = claim("bound", "x", lambda o, v: o.le(v.x * v.x, o.max(o.abs(v.x)) * o.max(o.abs(v.x))))
+    [change] = claim_changes("t.b", [printed(scalar_l2)], [printed(scalar_sup)], sizes_only="the scalar state")
+    assert change.regression and "encoded sizes only (the scalar state)" in change.message
+
+    def sized(bound):
+        return sized_claim("bound", "n:nat[1,] m:nat[1,]", "W[n,m] x[m]",
+                           lambda o, v: o.le(o.sumsq(v.W @ v.x), bound(o, v)))
+
+    frob = sized(lambda o, v: o.sumsq(v.W) * o.sumsq(v.x))
+    doubled = sized(lambda o, v: 2 * o.sumsq(v.W) * o.sumsq(v.x))
+    sup = sized(lambda o, v: o.sumsq(v.W) * o.norminf(v.x) * o.norminf(v.x))
+    [weaker] = claim_changes("t.b", [printed(frob, True)], [printed(doubled, True)])
+    assert weaker.regression and "weakened" in weaker.message
+    [stronger] = claim_changes("t.b", [printed(doubled, True)], [printed(frob, True)])
+    assert not stronger.regression and "for every size" in stronger.message
+    [norm] = claim_changes("t.b", [printed(frob, True)], [printed(sup, True)])
+    assert norm.regression and "equivalent" not in norm.message

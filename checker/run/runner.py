@@ -305,7 +305,11 @@ def _printed_claims(ob: Obligation) -> tuple[dict[str, Any], ...]:
     """The declared claims as formulas (in the worker: printing may import what the claims use)."""
     from checker.kernel.printing import print_claims
 
-    return tuple(p.to_json() for p in print_claims(ob.claims))
+    sized = [c for c in ob.theorem if hasattr(c, "size_names")]
+    printed = [p.to_json() for p in print_claims(ob.claims)]
+    # a theorem for every size is shown (and compared by the claim diff) beside its encodings at sizes
+    printed += [{**p.to_json(), "sized": c.shapes_text()} for c, p in zip(sized, print_claims(sized))]
+    return tuple(printed)
 
 
 def _vacuity(ob: Obligation, ctx: Context, verdict: Verdict) -> Any:

@@ -33,7 +33,7 @@ FAILING_RELATIONS = ("weaker", "incomparable", "undecided")
 @dataclass(frozen=True, slots=True)
 class Change:
     id: str
-    kind: str  # status | new | removed | statement | expect | claim | code | audit | note
+    kind: str  # status | grade | new | removed | statement | expect | claim | code | audit | note
     message: str
     regression: bool
     detail: tuple[str, ...] = ()  # further lines: the claim diff, the relation's quantities
@@ -77,9 +77,15 @@ def _canonical(claim: Mapping[str, Any]) -> str:
     return PrintedClaim.from_json(claim).canonical
 
 
-def claim_changes(ob_id: str, before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]) -> list[Change]:
-    """One change per edited, added or dropped claim, with its diff and its logical relation."""
-    from checker.store.claim_relation import relate
+def claim_changes(ob_id: str, before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]],
+                  sizes_only: str = "") -> list[Change]:
+    """One change per edited, added or dropped claim, with its diff and its logical relation.
+
+    ``sizes_only`` names the sizes a claim at fixed sizes encodes when its statement ranges over
+    more (a ``bounded`` proof): a relation decided at those sizes says nothing of the others, so an
+    "equivalent" or "stronger" there is reported as such and must be accepted like a weakening. A
+    claim for every size (``sized``) is related for every size (shared aggregates are opaque)."""
+    from checker.store.claim_relation import EQUIVALENT, STRONGER, relate
     from checker.kernel.printing import PrintedClaim
 
     old = {c["name"]: c for c in before}
@@ -102,8 +108,15 @@ def claim_changes(ob_id: str, before: Sequence[Mapping[str, Any]], after: Sequen
         if rel.quantities:
             detail += [f"  where {k} = {v}" for k, v in rel.quantities.items()]
         failing = rel.kind in FAILING_RELATIONS
+        described = rel.describe()
+        if sizes_only and not b.get("sized") and rel.kind in (EQUIVALENT, STRONGER):
+            described = (f"{described} at the encoded sizes only ({sizes_only}); the statement ranges over sizes "
+                         "the claim does not encode, where the change may be false")
+            failing = True
+        elif b.get("sized") and rel.kind in (EQUIVALENT, STRONGER):
+            described += " for every size"
         hint = "; accept it with --save-baseline" if failing else ""
-        out.append(Change(ob_id, "claim", f"claim {name} {rel.describe()}{hint}", failing, tuple(detail)))
+        out.append(Change(ob_id, "claim", f"claim {name} {described}{hint}", failing, tuple(detail)))
     return out
 
 
@@ -131,7 +144,7 @@ def compare(before: Sequence[Result], after: Sequence[Result]) -> list[Change]:
                                   f"(outcome {b.outcome.value}, was {a.outcome.value})", False))
         claims_changed = False
         if a.claims is not None and b.claims is not None:
-            found = claim_changes(ob_id, a.claims, b.claims)
+            found = claim_changes(ob_id, a.claims, b.claims, b.grade_over if b.is_partial else "")
             claims_changed = bool(found)
             changes.extend(found)
         code_a, code_b = (a.fingerprint or {}).get("code"), (b.fingerprint or {}).get("code")
@@ -150,6 +163,9 @@ def compare(before: Sequence[Result], after: Sequence[Result]) -> list[Change]:
             ))
         elif a.outcome is not b.outcome and b.outcome in bad:
             changes.append(Change(ob_id, "status", f"{b.outcome.value} instead of {a.outcome.value}", True))
+        elif a.status is Status.PROVED and b.is_partial and not a.is_partial:
+            changes.append(Change(ob_id, "grade", f"proved for {b.grade_over or 'some sizes'} only, was "
+                                  f"{a.status_label}: the proof no longer covers every size", True))
         if a.status is b.status and a.audit is not None and b.audit is not None and a.shown_status != b.shown_status:
             # both runs audited: a proof that became vacuous, or evidence that became brittle, is a regression
             changes.append(Change(ob_id, "audit", f"shown {b.shown_status} instead of {a.shown_status}", b.flag is not None))

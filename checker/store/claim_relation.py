@@ -215,6 +215,21 @@ def _fmt(v: Any) -> str:
     return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
 
 
+#: Aggregates of a sized claim that are ≥ 0 at every size, with the library lemma that proves it.
+_NONNEGATIVE = {"sumsq": "sumsq_nonneg", "norm1": "norm1_nonneg", "norminf": "norminf_nonneg"}
+
+
+def _nonnegative_aggregate(e: Expr) -> bool:
+    """Is ``e`` an aggregate that is ≥ 0 for every size (its library lemma proved by induction here)?"""
+    lemma = _NONNEGATIVE.get(e.op)
+    if lemma is None:
+        return False
+    from checker.backends import library
+    from checker.kernel.model import Status
+
+    return library.fact(lemma).status is Status.PROVED
+
+
 def relate(old: PrintedClaim, new: PrintedClaim, timeout_ms: int = _TIMEOUT_MS) -> Relation:
     """The relation of ``new`` to ``old`` (see the module docstring)."""
     if old.error is not None or new.error is not None:
@@ -261,6 +276,9 @@ def relate(old: PrintedClaim, new: PrintedClaim, timeout_ms: int = _TIMEOUT_MS) 
         plain = _Z3(z3, set(), set())
         for k, name in shared.items():
             if name not in used or name in bools:
+                continue
+            if _nonnegative_aggregate(subs_new[k]):
+                facts.append(conv.var(name) >= 0)
                 continue
             try:
                 inner = plain(subs_new[k])
