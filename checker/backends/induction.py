@@ -367,13 +367,7 @@ class _Proof:
             if s != self.on:
                 out.append(r.other_sizes[s] >= int(d.lower or 0))
         for name, d in self.claim.scalars:
-            x = r.real(name)
-            if d.integral:
-                out.append(z3.IsInt(x))
-            if d.lower is not None:
-                out.append(x >= z3.RealVal(d.lower, r.ctx))
-            if d.hi is not None:
-                out.append(x <= z3.RealVal(d.hi, r.ctx))
+            out += _in_domain(r, r.real(name), d)
         return out
 
     def classify(self) -> tuple[list[Any], list[tuple[str, SymArr]], list[Any]]:
@@ -463,16 +457,19 @@ def _instance(r: _Reading, o: _SymOps, use: Use, bound: Mapping[str, Any]) -> An
     v = Env(values)
     body = z3.Implies(o.and_(*(h.formula(o, v) for h in lemma.hypotheses)), lemma.conclusion(o, v)) \
         if lemma.hypotheses else lemma.conclusion(o, v)
-    guard = []
-    for name, d in scalars:
-        x = r.ops._real(values[name])
-        if d.integral:
-            guard.append(z3.IsInt(x))
-        if d.lower is not None:
-            guard.append(x >= z3.RealVal(d.lower, r.ctx))
-        if d.hi is not None:
-            guard.append(x <= z3.RealVal(d.hi, r.ctx))
+    guard = [c for name, d in scalars for c in _in_domain(r, r.ops._real(values[name]), d)]
     return z3.Implies(z3.And(*guard), body) if guard else body
+
+
+def _in_domain(r: _Reading, x: Any, d: Any) -> list[Any]:
+    """The constraints of a scalar's declared domain on the term ``x``."""
+    z3 = r.z3
+    out = [z3.IsInt(x)] if d.integral else []
+    if d.lower is not None:
+        out.append(x >= z3.RealVal(d.lower, r.ctx))
+    if d.hi is not None:
+        out.append(x <= z3.RealVal(d.hi, r.ctx))
+    return out
 
 
 def _check_uses(claim: SizedClaim, uses: Sequence[Use]) -> str | None:

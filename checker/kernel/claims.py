@@ -398,6 +398,20 @@ def misuse(c: Claim) -> str | None:
     return None
 
 
+def refuse_float_constants(name: str, conclusion: Formula, hypotheses: Mapping[str, Formula] | None,
+                           terms: Mapping[str, Formula] | None) -> None:
+    """Raise :class:`ClaimMisuse` at the first float literal in a claim's parts: inexact in every
+    backend, and read differently by them (z3 the decimal, Fractions the binary value)."""
+    parts = [("conclusion", conclusion), *((f"hypothesis {k!r}", f) for k, f in (hypotheses or {}).items()),
+             *((f"term {k!r}", f) for k, f in (terms or {}).items())]
+    for where, formula in parts:
+        floats = _float_constants(getattr(formula, "__code__", None))
+        if floats:
+            exact = Fraction(floats[0]).limit_denominator(10**6)
+            raise ClaimMisuse(f"claim {name!r}, {where}: the float {floats[0]!r} is inexact in every backend and the "
+                              f"backends would disagree on it: write o.q({exact.numerator}, {exact.denominator})")
+
+
 def claim(
     name: str,
     variables: str | Iterable[str],
@@ -428,14 +442,7 @@ def claim(
         if lo is not None and hi is not None and lo > hi:
             raise ValueError(f"claim {name!r}: the domain of {var!r} is empty ({dom.describe()})")
     doms = tuple(by_name[n] for n in names)
-    parts = [("conclusion", conclusion), *((f"hypothesis {k!r}", f) for k, f in (hypotheses or {}).items()),
-             *((f"term {k!r}", f) for k, f in (terms or {}).items())]
-    for where, formula in parts:
-        floats = _float_constants(getattr(formula, "__code__", None))
-        if floats:
-            exact = Fraction(floats[0]).limit_denominator(10**6)
-            raise ClaimMisuse(f"claim {name!r}, {where}: the float {floats[0]!r} is inexact in every backend and the "
-                              f"backends would disagree on it: write o.q({exact.numerator}, {exact.denominator})")
+    refuse_float_constants(name, conclusion, hypotheses, terms)
     return Claim(
         name=name,
         variables=names,

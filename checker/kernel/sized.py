@@ -47,8 +47,8 @@ from checker.kernel.claims import (
     Formula,
     Kind,
     Part,
-    _float_constants,
     parse_variable,
+    refuse_float_constants,
 )
 from checker.kernel.errors import ClaimMisuse
 
@@ -406,14 +406,7 @@ def sized_claim(
     unused = [n for n, _ in size_list if n not in used]
     if unused:
         raise ValueError(f"sized claim {name!r}: the size {unused[0]} shapes no array")
-    parts = [("conclusion", conclusion), *((f"hypothesis {k!r}", f) for k, f in (hypotheses or {}).items()),
-             *((f"term {k!r}", f) for k, f in (terms or {}).items())]
-    for where, formula in parts:
-        floats = _float_constants(getattr(formula, "__code__", None))
-        if floats:
-            exact = Fraction(floats[0]).limit_denominator(10**6)
-            raise ClaimMisuse(f"claim {name!r}, {where}: the float {floats[0]!r} is inexact in every backend: "
-                              f"write o.q({exact.numerator}, {exact.denominator})")
+    refuse_float_constants(name, conclusion, hypotheses, terms)
     return SizedClaim(
         name=name,
         sizes=tuple(size_list),
