@@ -22,6 +22,10 @@ layout is notation, not a change of statement.
 ``bound_nonneg``       ``|xᵢ| ≤ a`` for a non-empty x ⇒ ``a ≥ 0``
 ``segment_linear``     ``(W + t·e)·x = W·x + t·(e·x)``
 ``margin1_col``        one middle entry of the layer-1 margin (every d₀, d₁; see :mod:`.margins`)
+``bound_nonneg_rows``  ``|Wᵢⱼ| ≤ w`` for a non-empty matrix ⇒ ``w ≥ 0``
+``hidden_logit_entry`` one logit of the MLP against W₁ + e: drift ≤ w₂·a·‖e‖₁ (every d₁, d₂)
+``relu_layer_l1``      ``‖relu((W + e)x + b) − relu(Wx + b)‖₁ ≤ a·‖e‖₁`` when ``|xᵢ| ≤ a``
+``relu_dense_l1``      ``‖relu(Wu' + b) − relu(Wu + b)‖₁ ≤ d_out·w·‖u' − u‖₁`` when ``|Wᵢⱼ| ≤ w``
 =====================  ====================================================================
 """
 
@@ -115,9 +119,63 @@ def _margin1_uses() -> list[induction.Use]:
             library.use("norm1_nonneg", x=lambda s: s.new("e"))]
 
 
-_INVARIANTS: dict[str, Callable[[Any, Any], Any]] = {"relu_dense_col": _relu_dense_invariant,
-                                                     "margin1_col": _margin1_invariant}
-_USES: dict[str, Callable[[], list[induction.Use]]] = {"margin1_col": _margin1_uses}
+CLAIMS["bound_nonneg_rows"] = sized_claim(
+    "entry-bound-nonnegative-matrix", "n:nat[1,] m:nat[1,]", "W[n,m]", lambda o, v: o.ge(v.w, 0),
+    hypotheses={"bounds": lambda o, v: entries_bounded(o, v.W, v.w)}, scalars="w")
+
+
+def _hidden_logit(o: Any, v: Any, moved: bool) -> Any:
+    """One logit ``V·relu((W₁ + e)·a₀ + b₁) + b₂`` (``moved``) or at e = 0, W₁ and e stored by output."""
+    W1 = v.W1 + v.e if moved else v.W1
+    return o.dot(v.V, o.relu(W1 @ v.a0 + v.b1)) + v.b2
+
+
+CLAIMS["hidden_logit_entry"] = sized_claim(
+    "hidden-logit-drift-entry", "d1:nat[1,] d2:nat[1,]", "W1[d2,d1] e[d2,d1] b1[d2] V[d2] a0[d1]",
+    lambda o, v: o.le(o.abs(_hidden_logit(o, v, True) - _hidden_logit(o, v, False)), v.w2 * v.a * o.norm1(v.e)),
+    hypotheses={"input_bounds": lambda o, v: entries_bounded(o, v.a0, v.a),
+                "w2_bounds": lambda o, v: entries_bounded(o, v.V, v.w2)},
+    scalars="b2 a w2")
+
+CLAIMS["relu_layer_l1"] = sized_claim(
+    "relu-layer-drift-l1", "d0:nat[1,] d1:nat[1,]", "W[d1,d0] e[d1,d0] b[d1] x[d0]",
+    lambda o, v: o.le(o.norm1(o.relu((v.W + v.e) @ v.x + v.b) - o.relu(v.W @ v.x + v.b)), v.a * o.norm1(v.e)),
+    hypotheses={"input_bounds": lambda o, v: entries_bounded(o, v.x, v.a)}, scalars="a")
+
+CLAIMS["relu_dense_l1"] = sized_claim(
+    "relu-dense-drift-l1", "d1:nat[1,] d2:nat[1,]", "W[d2,d1] b[d2] u[d1] up[d1]",
+    lambda o, v: o.le(o.norm1(o.relu(v.W @ v.up + v.b) - o.relu(v.W @ v.u + v.b)), v.d2 * v.w * o.norm1(v.up - v.u)),
+    hypotheses={"w_bounds": lambda o, v: entries_bounded(o, v.W, v.w)}, scalars="w")
+
+
+def _hidden_logit_uses() -> list[induction.Use]:
+    from checker.backends import library
+
+    return [use("weight_diff_col", W=lambda s: s.new("W1"), e=lambda s: s.new("e"), x=lambda s: s.a0,
+                b=lambda s: s.new("b1")),
+            use("col_drift", e=lambda s: s.new("e"), x=lambda s: s.a0, a=lambda s: s.a),
+            use("bound_nonneg", x=lambda s: s.a0, a=lambda s: s.a),
+            library.use("norm1_nonneg", x=lambda s: s.new("e"))]
+
+
+_INVARIANTS: dict[str, Callable[[Any, Any], Any]] = {
+    "relu_dense_col": _relu_dense_invariant,
+    "margin1_col": _margin1_invariant,
+    "hidden_logit_entry": lambda o, v: o.and_(CLAIMS["hidden_logit_entry"].conclusion(o, v), o.ge(v.w2, 0),
+                                              o.ge(o.norm1(v.e), 0)),
+}
+_USES: dict[str, Callable[[], list[induction.Use]]] = {
+    "margin1_col": _margin1_uses,
+    "bound_nonneg_rows": lambda: [use("bound_nonneg", x=lambda s: s.new("W"), a=lambda s: s.w)],
+    "hidden_logit_entry": _hidden_logit_uses,
+    "relu_layer_l1": lambda: [
+        use("weight_diff_col", W=lambda s: s.new("W"), e=lambda s: s.new("e"), x=lambda s: s.x, b=lambda s: s.new("b")),
+        use("col_drift", e=lambda s: s.new("e"), x=lambda s: s.x, a=lambda s: s.a)],
+    "relu_dense_l1": lambda: [
+        use("dense_drift_col", W=lambda s: s.new("W"), b=lambda s: s.new("b"), x=lambda s: s.u, xp=lambda s: s.up,
+            w=lambda s: s.w)],
+}
+_ON = {"margin1_col": "d1", "hidden_logit_entry": "d2", "relu_layer_l1": "d1", "relu_dense_l1": "d2"}
 _PROVED: dict[str, Verdict] = {}
 
 
@@ -126,7 +184,7 @@ def fact(name: str) -> Verdict:
     universal kernel fact, or the ``unknown`` that says why not (a proof using it is then unknown)."""
     if name not in _PROVED:
         c = CLAIMS[name]
-        on = "d1" if name == "margin1_col" else c.size_names[0]
+        on = _ON.get(name, c.size_names[0])
         uses = _USES[name]() if name in _USES else ()
         _PROVED[name] = induction.prove(c, on, invariant=_INVARIANTS.get(name), uses=uses)
     return _PROVED[name]
