@@ -816,9 +816,9 @@ MASK_TRANSPOSE_ALL = sized_claim(
 z_l > 0 and 0 on z_l < 0; ``reluMask z v`` keeps v_l where z_l > 0; ``dense Wᵀ 0 c`` (the Lean
 ``dense`` reads its matrix by column, so of Wᵀ it reads W by row) is ``W @ c + 0``."""
 MASK_TRANSPOSE_AT = (MASK_TRANSPOSE_ALL.at(n=2, m=2),)
-#: The reference ``mlp.relu_mask`` and ``dense`` of the transposed matrix (sympy) at two shapes: checks the encoding.
-MASK_TRANSPOSE_REFERENCE = tuple(c for c in MASK_TRANSPOSE if c.name.startswith(("relu-mask-dense-transpose-eq-2x2-",
-                                                                               "relu-mask-dense-transpose-eq-1x3-")))
+#: The reference ``mlp.relu_mask`` and ``dense`` of the transposed matrix (sympy) at every shape of
+#: :data:`BRIDGE_SHAPES` and sign pattern: checks the encoding.
+MASK_TRANSPOSE_REFERENCE = MASK_TRANSPOSE
 
 
 @obligation(
@@ -827,8 +827,8 @@ MASK_TRANSPOSE_REFERENCE = tuple(c for c in MASK_TRANSPOSE if c.name.startswith(
     statement="relu'(z_l)·∑_k W_lk·c_k = reluMask z (dense (fun j i' => W i' j) 0 c) l for every l, at every z off the "
     "kinks.",
     scope="every shape n×m of W, every z off the kinks, by induction over the entries l (z3 base and step); "
-    "cross-checks, not part of the proof: z3 at 2×2, and sympy on the reference relu_mask and transposed dense at 1×3 "
-    "and 2×2, every sign pattern",
+    "cross-checks, not part of the proof: z3 at 2×2, and sympy on the reference relu_mask and transposed dense at "
+    "1×1, 1×3, 2×2, 3×2, 3×3, every sign pattern",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.reluMask_dense_transpose_eq",
     claims=MASK_TRANSPOSE_AT,
@@ -846,7 +846,8 @@ def relu_mask_dense_transpose_eq(ctx):
     Method now: the theorem is :data:`MASK_TRANSPOSE_ALL`, for every n×m: induction over the entries
     l, each new entry the case split on the sign of z_l (z3 base and step; the row sum ∑ₖ W_lk·c_k is
     one term on both sides). The per-pattern sympy identities through the reference ``relu_mask`` and
-    the transposed ``dense`` are kept at 1×3 and 2×2 as cross-checks of the encoding.
+    the transposed ``dense`` (the former proof, at each shape of :data:`BRIDGE_SHAPES`) are kept as
+    cross-checks of the encoding.
 
     Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
     Survives mutation: BRIDGE_SHAPES = (: the shapes are cross-checks of a statement proved at every shape
