@@ -1,8 +1,9 @@
-"""Signs, drifts and margins of the Lean MLP development (002/004), universally over ℝ by z3.
+"""Signs, drifts and margins of the Lean MLP development (002/004), universally over ℝ.
 
-Each claim is stated once over an ``ops`` namespace at small concrete dimensions and proved by
-z3 (the negation is ``unsat``); a z3 model is only ever a candidate, re-checked in exact
-rationals. Norms are written as sums of ``o.abs``; "entries of W bounded by w" and "inputs
+The width-free statements are sized claims (``*_ALL``) proved for every width by induction
+(:mod:`checker.backends.induction`, with the lemmas of :mod:`.widths`); the former claims at small
+concrete dimensions remain, proved by z3 (the negation is ``unsat``) as cross-checks and as the
+tests' probes; a z3 model is only ever a candidate, re-checked in exact rationals. Norms are written as sums of ``o.abs``; "entries of W bounded by w" and "inputs
 bounded by a" are named hypotheses (``w_bounds``, ``input_bounds``), so an audit can drop them.
 
 Conventions (``docs/reconstructions/lean_mlp_real.md``): weights are ``W[input][output]`` as in
