@@ -107,13 +107,6 @@ def by_induction(theorem: Any, on: str, ctx: Any, checks: Sequence[Claim], *, us
     return cross_checked(proof, {c.name: prove_fast(c, ctx, tactic=tactic) for c in checks})
 
 
-def prove_each(method: str, claims: Sequence[Claim], ctx: Any, family: str, *, tactic: Tactic | None = None,
-               cases: Callable[[Claim], Cases | None] = lambda c: None) -> Any:
-    """z3 on each claim (:func:`prove_fast`); the claims are one statement at the sizes
-    ``family`` names (so at best ``bounded`` over them)."""
-    return all_of(method, {c.name: prove_fast(c, ctx, tactic=tactic, cases=cases(c)) for c in claims}, family=family)
-
-
 # ---------------------------------------------------------------------------------------
 # sign stability, ReLU
 # ---------------------------------------------------------------------------------------
