@@ -311,7 +311,9 @@ class _SymOps:
 
 class StepView:
     """What a lemma's binding sees: ``s.x`` a whole array, ``s.new("W")`` the new entry (a scalar)
-    or row (an array) of an array indexed by the induction size, ``s.size("m")`` a size."""
+    or row (an array) of an array indexed by the induction size, ``s.size("m")`` a size, and
+    ``s.o`` the proof's ops (entrywise on arrays), so a lemma's array can be bound to an expression
+    such as ``s.o.relu(s.W @ s.x + s.b)`` (an array named ``o`` is then read as ``s["o"]``)."""
 
     def __init__(self, reading: _Reading, env: Env) -> None:
         object.__setattr__(self, "_r", reading)
@@ -334,6 +336,11 @@ class StepView:
 
     def size(self, name: str) -> Any:
         return self._r.size_term(name)
+
+    @property
+    def o(self) -> "_SymOps":
+        """The ops of the proof's reading: the terms built are the ones the claim's parts build."""
+        return _SymOps(self._r)
 
 
 def _fact_of(value: Any) -> Any:

@@ -3,9 +3,10 @@ Lean 4 development proving that one (inexact, or binary32) SGD step on any singl
 of a dense → relu → dense → relu → dense MLP decreases the softmax cross-entropy loss.
 
 - :mod:`.mlp` — the MLP, written once for Fractions, intervals and sympy (shapes, conventions)
-- :mod:`.margins` — ℝ-side signs, dense/ReLU drifts and segment margins (z3 at small widths)
+- :mod:`.margins` — ℝ-side signs, dense/ReLU drifts and segment margins (every width, by induction)
+- :mod:`.widths` — the one-column and one-layer lemmas those proofs instantiate, each proved by induction (a library)
 - :mod:`.gradients` — closed-form gradients, reluMask bridges, differentiability off the kinks (sympy)
-- :mod:`.lipschitz` — logit drifts (z3) and the segment-Lipschitz constants (rigorous intervals, numpy search)
+- :mod:`.lipschitz` — logit drifts (every shape, by induction) and the segment-Lipschitz constants (rigorous intervals, numpy search)
 - :mod:`.softmax_sandwich` — the softmax ratio sandwich and e^y(1 − y) ≤ 1, shared by every Lipschitz chain (a library)
 - :mod:`.linear_lipschitz` — the linear net's segment-Lipschitz constant (derived; z3, cross-checked at the example)
 - :mod:`.binary32` — the binary32 float model and budgets (u, γₙ, mulErr, layerBudget, cotErr; a library)

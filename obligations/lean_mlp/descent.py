@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from checker import Expect, Source, obligation
-from checker.claims import claim
+from checker.claims import claim, sized_claim
 
 DOC_002 = "002_9648822bf1d4473c.txt"
 DOC_004 = "004_8327de8ce09705d9.txt"
@@ -297,61 +297,60 @@ def implication_claim(key: str):
 
 IMPLICATIONS = {key: implication_claim(key) for key in CAPSTONES}
 
-# The two pieces of the descent lemma, at N = 3 moving entries (z3): the first-order term and
-# the step radius from the oracle accuracy, and the remainder's integrand from the
-# segment-Lipschitz shape.
-_VEC = 3
-
-
-def _vec(v, stem):
-    return [v[f"{stem}{i}"] for i in range(_VEC)]
-
-
-def _first_order(o, v):
-    grad, g = _vec(v, "grad"), _vec(v, "g")
-    return sum((-v.lr * gi * ci for gi, ci in zip(g, grad)), start=0 * v.lr)
-
-
-FIRST_ORDER = claim(
-    "first-order-term-and-step-radius", " ".join([f"grad{i}" for i in range(_VEC)] + [f"g{i}" for i in range(_VEC)] + ["lr", "eta"]),
+# The same two pieces for every number N of moving entries (sized claims, proved by induction over N).
+FIRST_ORDER_ALL = sized_claim(
+    "first-order-term-and-step-radius", "N:nat[1,]", "grad[N] g[N]",
     lambda o, v: o.and_(
-        o.le(_first_order(o, v),
-             -v.lr * sum((x * x for x in _vec(v, "grad")), start=0 * v.lr)
-             + v.lr * v.eta * sum((o.abs(x) for x in _vec(v, "grad")), start=0 * v.lr)),
-        o.le(sum((o.abs(v.lr * gi) for gi in _vec(v, "g")), start=0 * v.lr),
-             step_radius(v.lr, sum((o.abs(x) for x in _vec(v, "grad")), start=0 * v.lr), _VEC, v.eta))),
+        o.le(o.sum(v.g * v.grad * (-v.lr)), -v.lr * o.sumsq(v.grad) + v.lr * v.eta * o.norm1(v.grad)),
+        o.le(o.norm1(v.g * v.lr), step_radius(v.lr, o.norm1(v.grad), v.N, v.eta))),
     hypotheses={
         "lr_positive": lambda o, v: o.gt(v.lr, 0),
-        "oracle_accuracy": lambda o, v: o.and_(*(o.le(o.abs(gi - ci), v.eta) for gi, ci in zip(_vec(v, "g"), _vec(v, "grad")))),
+        "oracle_accuracy": lambda o, v: o.all(o.le(o.abs(v.g - v.grad), v.eta)),
     },
+    scalars="lr eta",
 )
+"""``∇L·(−lr·g) ≤ −lr‖∇L‖₂² + lr·η‖∇L‖₁`` and ``‖lr·g‖₁ ≤ lr(‖∇L‖₁ + N·η)`` from ``|g − ∇L|∞ ≤ η``, every N."""
 
-REMAINDER = claim(
-    "remainder-integrand", " ".join([f"dgrad{i}" for i in range(_VEC)] + [f"e{i}" for i in range(_VEC)] + ["C", "t", "D"]),
-    lambda o, v: o.le(sum((o.abs(x * y) for x, y in zip(_vec(v, "dgrad"), _vec(v, "e"))), start=0 * v.t), v.C * v.t * v.D * v.D),
+REMAINDER_ALL = sized_claim(
+    "remainder-integrand", "N:nat[1,]", "dgrad[N] e[N]",
+    lambda o, v: o.le(o.norm1(v.dgrad * v.e), v.C * v.t * v.D * v.D),
     hypotheses={
         "t_in_unit_interval": lambda o, v: o.and_(o.ge(v.t, 0), o.le(v.t, 1)),
-        "segment_lipschitz": lambda o, v: o.and_(*(o.le(o.abs(x), v.C * v.t * v.D) for x in _vec(v, "dgrad"))),
-        "step_l1_mass": lambda o, v: o.le(sum((o.abs(x) for x in _vec(v, "e")), start=0 * v.t), v.D),
+        "segment_lipschitz": lambda o, v: o.all(o.le(o.abs(v.dgrad), v.C * v.t * v.D)),
+        "step_l1_mass": lambda o, v: o.le(o.norm1(v.e), v.D),
     },
+    scalars="C t D",
 )
+"""``∑|Δ∇L_i·e_i| ≤ C·t·D²`` from ``|Δ∇L|∞ ≤ C·t·D`` and ``‖e‖₁ ≤ D``, every N."""
+
+
+def _remainder_invariant(o, v):
+    """``∑|Δ∇L_i·e_i| ≤ C·t·D·‖e‖₁``, ``‖e‖₁ ≥ 0`` and ``C·t·D ≥ 0`` (the mass hypothesis is read at the close)."""
+    return o.and_(o.le(o.norm1(v.dgrad * v.e), v.C * v.t * v.D * o.norm1(v.e)), o.ge(o.norm1(v.e), 0),
+                  o.ge(v.C * v.t * v.D, 0))
+
+
+#: The two pieces at N = 3 (the audits' concrete claims; z3 cross-checks).
+PIECES_AT = (FIRST_ORDER_ALL.at(N=3), REMAINDER_ALL.at(N=3))
 
 
 def _implication(key: str, ctx):
-    from checker.backends import smt, symbolic
+    from checker.backends import induction, smt, symbolic
     from checker.kernel.verdicts import all_of
+    from obligations.grading import cross_checked
 
     sp = symbolic.sympy()
     t, C, D = sp.symbols("t C D", real=True)
     integral = symbolic.conclude("sympy: ∫₀¹ C·t·D² dt = C·D²/2",
                                  [symbolic.zero_step(sp.integrate(C * t * D ** 2, (t, 0, 1)) - C * D ** 2 / 2,
                                                      "∫₀¹ C·t·D² dt − C·D²/2")])
-    return all_of("z3 over ℝ (scalar implication; vector pieces at N = 3) and sympy (the integral)", {
+    proof = all_of("z3 over ℝ (scalar implication), induction over N (vector pieces) and sympy (the integral)", {
         "implication": smt.prove(IMPLICATIONS[key], ctx),
-        "first-order term and step radius (N = 3)": smt.prove(FIRST_ORDER, ctx),
-        "remainder integrand (N = 3)": smt.prove(REMAINDER, ctx),
+        "first-order term and step radius (every N)": induction.prove(FIRST_ORDER_ALL, "N", ctx),
+        "remainder integrand (every N)": induction.prove(REMAINDER_ALL, "N", ctx, invariant=_remainder_invariant),
         "remainder integral": integral,
-    }, family=f"N = {_VEC} moving entries")
+    }, lemmas=True)
+    return cross_checked(proof, {c.name: smt.prove(c, ctx) for c in PIECES_AT})
 
 
 # The segment-Lipschitz lemma whose constant the remainder bound uses (the capstone's
@@ -375,20 +374,23 @@ def _declare_implication(c: Capstone):
         "conditions), the first-order bound ∇L·e ≤ −lr‖∇L‖₂² + lr·η‖∇L‖₁ and the remainder bound C·D²/2 "
         "imply L(v − lr·g) − L(v) ≤ −lr·‖∇L‖₂²/2; the first-order bound and ‖lr·g‖₁ ≤ D follow from "
         "|g − ∇L|∞ ≤ η, and the remainder from the segment-Lipschitz shape.",
-        scope="universally over ℝ in the scalar quantities (z3); the vector pieces for N = 3 moving "
-        "entries (z3); the integral ∫₀¹ C·t·D² dt (sympy)",
+        scope="universally over ℝ in the scalar quantities (z3); the vector pieces for every number N of moving "
+        "entries, by induction over N (z3 base and step; the remainder with the invariant ∑|Δ∇L·e| ≤ C·t·D·‖e‖₁); "
+        "the integral ∫₀¹ C·t·D² dt (sympy); cross-check, not part of the proof: z3 on the pieces at N = 3",
         expect=Expect.HOLDS,
         lean=c.lean,
         uses=(_LIPSCHITZ_LEMMA[c.key],),
-        claims=(IMPLICATIONS[c.key], FIRST_ORDER, REMAINDER),
-        theorem=(IMPLICATIONS[c.key], FIRST_ORDER, REMAINDER),
+        claims=(IMPLICATIONS[c.key], *PIECES_AT),
+        theorem=(IMPLICATIONS[c.key], FIRST_ORDER_ALL, REMAINDER_ALL),
     )
     def discharge(ctx):
         """The descent-lemma algebra behind the capstone, with the dominance conditions as
         reconstructed in the module docstring (the seeds leave them undefined). z3 proves the
         scalar implication (negation ``unsat`` over ℝ, nonlinear real arithmetic); the two
-        vector facts it consumes are proved by z3 at N = 3 (the argument is entrywise and
-        the same for every N); sympy evaluates the integral of the remainder's integrand.
+        vector facts it consumes are proved for every number N of moving entries by induction
+        over N (a new entry adds ``−lr·gᵢ·∇ᵢ ≤ −lr·∇ᵢ² + lr·η·|∇ᵢ|`` and ``|lr·gᵢ| ≤ lr(|∇ᵢ| + η)``,
+        resp. ``|Δ∇ᵢ·eᵢ| ≤ C·t·D·|eᵢ|``; z3 at N = 3 cross-checks the encoding); sympy evaluates
+        the integral of the remainder's integrand.
         The margins and the small-step condition are listed because they are the capstone's
         hypotheses, but this algebra does not use them (they feed the segment-Lipschitz
         lemma, i.e. the remainder bound); a necessity audit reports them as not needed."""

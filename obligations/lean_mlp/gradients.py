@@ -24,7 +24,8 @@ import itertools
 from typing import Any, Callable, Sequence
 
 from checker import Expect, Source, obligation
-from checker.backends import symbolic
+from checker.backends import induction, symbolic
+from checker.claims import sized_claim
 from checker.kernel.model import Grade
 from checker.kernel.verdicts import all_of, regrade, supported, timed
 from obligations.grading import cross_checked
@@ -806,16 +807,32 @@ MASK_TRANSPOSE = tuple(
     for rows, cols in BRIDGE_SHAPES for signs in patterns(rows) for l in range(rows))
 
 
+MASK_TRANSPOSE_ALL = sized_claim(
+    "relu-mask-dense-transpose-eq", "n:nat[1,] m:nat[1,]", "W[n,m] c[m] z[n]",
+    lambda o, v: o.all(o.eq(o.ite(o.gt(v.z, 0), 1, 0) * (v.W @ v.c), o.ite(o.gt(v.z, 0), v.W @ v.c + 0, 0))),
+    hypotheses={"off_the_kinks": lambda o, v: o.all(o.ne(v.z, 0))},
+)
+"""``relu'(z_l)·∑ₖ W_lk·c_k = reluMask z (dense Wᵀ 0 c)_l`` for every l, every n×m: ``relu'(z_l)`` is 1 on
+z_l > 0 and 0 on z_l < 0; ``reluMask z v`` keeps v_l where z_l > 0; ``dense Wᵀ 0 c`` (the Lean
+``dense`` reads its matrix by column, so of Wᵀ it reads W by row) is ``W @ c + 0``."""
+MASK_TRANSPOSE_AT = (MASK_TRANSPOSE_ALL.at(n=2, m=2),)
+#: The reference ``mlp.relu_mask`` and ``dense`` of the transposed matrix (sympy) at every shape of
+#: :data:`BRIDGE_SHAPES` and sign pattern: checks the encoding.
+MASK_TRANSPOSE_REFERENCE = MASK_TRANSPOSE
+
+
 @obligation(
     id="lean_mlp.relu_mask_dense_transpose_eq",
     source=Source(DOC, "reluMask_dense_transpose_eq"),
     statement="relu'(z_l)·∑_k W_lk·c_k = reluMask z (dense (fun j i' => W i' j) 0 c) l for every l, at every z off the "
     "kinks.",
-    scope="W of shape 1×1, 1×3, 2×2, 3×2, 3×3, every sign pattern of z, symbolic W and c (exhaustive over patterns, "
-    "sympy per entry)",
+    scope="every shape n×m of W, every z off the kinks, by induction over the entries l (z3 base and step); "
+    "cross-checks, not part of the proof: z3 at 2×2, and sympy on the reference relu_mask and transposed dense at "
+    "1×1, 1×3, 2×2, 3×2, 3×3, every sign pattern",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.reluMask_dense_transpose_eq",
-    theorem=MASK_TRANSPOSE,
+    claims=MASK_TRANSPOSE_AT,
+    theorem=MASK_TRANSPOSE_ALL,
 )
 def relu_mask_dense_transpose_eq(ctx):
     """002/004: "A masked Wᵀ contraction in if-then-else form equals the reluMask form … one
@@ -826,12 +843,22 @@ def relu_mask_dense_transpose_eq(ctx):
     identity at each shape, pattern and entry (:data:`MASK_TRANSPOSE`, sympy zero claims proved by
     ``symbolic.decide``).
 
-    Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
+    Method now: the theorem is :data:`MASK_TRANSPOSE_ALL`, for every n×m: induction over the entries
+    l, each new entry the case split on the sign of z_l (z3 base and step; the row sum ∑ₖ W_lk·c_k is
+    one term on both sides). The per-pattern sympy identities through the reference ``relu_mask`` and
+    the transposed ``dense`` (the former proof, at each shape of :data:`BRIDGE_SHAPES`) are kept as
+    cross-checks of the encoding.
+
     Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
-    Survives mutation: BRIDGE_SHAPES = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    Survives mutation: BRIDGE_SHAPES = (: the shapes are cross-checks of a statement proved at every shape
     """
+    from checker.backends import smt
+
+    proof = induction.prove(MASK_TRANSPOSE_ALL, "n", ctx)
     method = "sympy, exhaustive over sign patterns"
-    return all_of(method, {c.name: symbolic.decide(c, method) for c in MASK_TRANSPOSE}, family=shapes("W", BRIDGE_SHAPES))
+    checks = {c.name: smt.prove(c, ctx) for c in MASK_TRANSPOSE_AT}
+    checks.update({c.name: symbolic.decide(c, method) for c in MASK_TRANSPOSE_REFERENCE})
+    return cross_checked(proof, checks)
 
 
 def _bridge_checks(layer: str, dims: Sequence[int]) -> list[tuple[bool, Any]]:

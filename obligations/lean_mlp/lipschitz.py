@@ -28,10 +28,12 @@ from typing import Any, Callable, Sequence
 
 from checker import Expect, Source, obligation
 from checker.kernel.declare import declare_bound
-from checker.backends import CannotDecide, interval, sampling, smt
-from checker.claims import Claim, Env, claim
+from checker.backends import CannotDecide, induction, interval, sampling, smt
+from checker.claims import Claim, Env, claim, sized_claim
 from checker.kernel.model import Status
 from checker.kernel.verdicts import all_of, supported, timed, unknown, with_data
+from obligations.grading import cross_checked
+from obligations.lean_mlp import widths
 from obligations.lean_mlp.margins import entries_bounded, l1, mat, names, total, vec
 
 DOC = "002_9648822bf1d4473c.txt"
@@ -85,17 +87,38 @@ def hidden_preactivations(d1: int, d2: int) -> Callable[[Any, Any], list[Any]]:
     return cases
 
 
+def _hidden_logits(o: Any, v: Any, moved: bool) -> Any:
+    """``dense W₂ b₂ (relu (dense (W₁ + e) b₁ a₀))`` (``moved``) or at e = 0; matrices stored by output."""
+    return v.W2 @ o.relu((v.W1 + v.e if moved else v.W1) @ v.a0 + v.b1) + v.b2
+
+
+HIDDEN_LOGIT_ALL = sized_claim(
+    "hidden-logit-drift", "d1:nat[1,] d2:nat[1,] d3:nat[1,]", "W1[d2,d1] e[d2,d1] b1[d2] W2[d3,d2] b2[d3] a0[d1]",
+    lambda o, v: o.all(o.le(o.abs(_hidden_logits(o, v, True) - _hidden_logits(o, v, False)), v.w2 * v.a * o.norm1(v.e))),
+    hypotheses={"input_bounds": lambda o, v: widths.entries_bounded(o, v.a0, v.a),
+                "w2_bounds": lambda o, v: widths.entries_bounded(o, v.W2, v.w2)},
+    terms={"drift": lambda o, v: o.norminf(_hidden_logits(o, v, True) - _hidden_logits(o, v, False)),
+           "bound": lambda o, v: v.w2 * v.a * o.norm1(v.e)},
+    scalars="a w2",
+)
+"""Every logit moves by at most ``w₂·a·‖e‖₁`` when W₁ moves by e: every d₁ × d₂ × d₃ (:mod:`.widths` layout)."""
+HIDDEN_LOGIT_AT = (HIDDEN_LOGIT_ALL.at(d1=1, d2=2, d3=1),)
+declare_bound(HIDDEN_LOGIT_AT, "drift", "bound")
+
+
 @obligation(
     id="lean_mlp.mlp_hidden_logit_drift",
     source=Source(DOC, "the hidden-layer logit drift ('No width factor')"),
     statement="If |a₀_i| ≤ a and |W₂_jk| ≤ w₂, moving W₁ by e moves every logit by at most w₂·a·‖e‖₁ (no width factor).",
-    scope="W₁ of shape d₁×d₂ = 1×1, 1×2, 2×1, one logit (it reads one column of W₂), universally over ℝ (z3; 2×2 "
-    "times out)",
+    scope="every d₁×d₂ for W₁ and every number d₃ of logits, by induction over the logits, each from the one-logit "
+    "bound proved by induction over the hidden units d₂ (invariant: drift ≤ w₂·a·‖e‖₁, w₂ ≥ 0, ‖e‖₁ ≥ 0; the column "
+    "difference and column drift by induction over d₁); z3 base and step; cross-check, not part of the proof: z3 over "
+    "ℝ at d₁×d₂ = 1×2, one logit",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_hidden_logit_drift",
     uses=("lean_mlp.col_drift_refined", "lean_mlp.relu_lipschitz", "lean_mlp.col_l1_mass_tiles"),
-    claims=HIDDEN_LOGIT,
-    theorem=HIDDEN_LOGIT,
+    claims=HIDDEN_LOGIT_AT,
+    theorem=HIDDEN_LOGIT_ALL,
 )
 def mlp_hidden_logit_drift(ctx):
     """002: "a weight perturbation of ℓ1 mass ‖e‖₁ moves every logit by at most w₂·a·‖e‖₁ —
@@ -106,16 +129,23 @@ def mlp_hidden_logit_drift(ctx):
     faster route: NLSAT once per sign pattern of the hidden pre-activations at W₁ and W₁ + e,
     :func:`hidden_preactivations`; only an ``unsat`` in every pattern is taken from it.)
 
+    Method now: induction (W₁, e, W₂ stored by output, :mod:`.widths`). One logit
+    (``widths.hidden_logit_entry``) by induction over the hidden units: a new unit j adds
+    ``W₂ⱼ·(relu z₁ⱼ' − relu z₁ⱼ)`` with ``z₁ⱼ' − z₁ⱼ = e_j·a₀`` (``weight_diff_col``) and
+    ``|e_j·a₀| ≤ a·‖e_j‖₁`` (``col_drift``), so at most ``w₂·a·‖e_j‖₁``; the column masses add up to
+    ‖e‖₁. Every logit: induction over d₃ instantiating it at each new row of W₂. The per-shape
+    z3 proof above is now the cross-check at 1×2.
+
     Survives mutation: def hidden_logit_drift_claim(d1: int, d2: int, factor: Any = 1): a factor above 1 states a weaker bound, true as well (the catalogue tests show factor 1/2 is refuted, so the constant is compared)
     Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
     Survives mutation: HIDDEN_LOGIT = tuple(: another shape is an instance of the same statement, and z3 proves it too
     Survives mutation: HIDDEN_LOGIT_SHAPES = (: another shape is an instance of the same statement, and z3 proves it too
     Survives mutation: in `hidden_preactivations`: the fast route's case split only; the sign patterns of any terms cover ℝⁿ, and a fast route that does not prove falls back to the default route
     """
-    return all_of("z3 on the negation, for each shape",
-                  {c.name: smt.prove(c, ctx, tactic=smt.NLSAT, cases=hidden_preactivations(d1, d2))
-                   for c, (d1, d2) in zip(HIDDEN_LOGIT, HIDDEN_LOGIT_SHAPES)},
-                  family="d₁×d₂ = 1×1, 1×2, 2×1")
+    proof = induction.prove(HIDDEN_LOGIT_ALL, "d3", ctx, uses=[widths.use(
+        "hidden_logit_entry", W1=lambda s: s.W1, e=lambda s: s.e, b1=lambda s: s.b1, V=lambda s: s.new("W2"),
+        a0=lambda s: s.a0, b2=lambda s: s.new("b2"), a=lambda s: s.a, w2=lambda s: s.w2)])
+    return cross_checked(proof, {c.name: smt.prove(c, ctx, tactic=smt.NLSAT) for c in HIDDEN_LOGIT_AT})
 
 
 def input_logit_drift_claim(d0: int, d1: int, d2: int, factor: Any = 1) -> Claim:
@@ -164,18 +194,50 @@ def input_preactivations(d0: int, d1: int) -> Callable[[Any, Any], list[Any]]:
     return cases
 
 
+def _input_a1(o: Any, v: Any, moved: bool) -> Any:
+    """The second hidden activation ``relu (dense W₁ b₁ (relu (dense (W₀ + e) b₀ x)))`` (``moved``) or at e = 0."""
+    return o.relu(v.W1 @ o.relu((v.W0 + v.e if moved else v.W0) @ v.x + v.b0) + v.b1)
+
+
+def _input_logits(o: Any, v: Any, moved: bool) -> Any:
+    return v.W2 @ _input_a1(o, v, moved) + v.b2
+
+
+INPUT_LOGIT_ALL = sized_claim(
+    "input-logit-drift", "d0:nat[1,] d1:nat[1,] d2:nat[1,] d3:nat[1,]",
+    "W0[d1,d0] e[d1,d0] b0[d1] W1[d2,d1] b1[d2] W2[d3,d2] b2[d3] x[d0]",
+    lambda o, v: o.all(o.le(o.abs(_input_logits(o, v, True) - _input_logits(o, v, False)),
+                            v.w2 * v.d2 * v.w1 * v.a * o.norm1(v.e))),
+    hypotheses={"input_bounds": lambda o, v: widths.entries_bounded(o, v.x, v.a),
+                "w1_bounds": lambda o, v: widths.entries_bounded(o, v.W1, v.w1),
+                "w2_bounds": lambda o, v: widths.entries_bounded(o, v.W2, v.w2)},
+    terms={"drift": lambda o, v: o.norminf(_input_logits(o, v, True) - _input_logits(o, v, False)),
+           "bound": lambda o, v: v.w2 * v.d2 * v.w1 * v.a * o.norm1(v.e)},
+    scalars="a w1 w2",
+)
+"""Every logit moves by at most ``w₂·d₂·w₁·a·‖e‖₁`` when W₀ moves by e: every d₀ × d₁ × d₂ × d₃."""
+INPUT_LOGIT_AT = (INPUT_LOGIT_ALL.at(d0=1, d1=1, d2=1, d3=1),)
+declare_bound(INPUT_LOGIT_AT, "drift", "bound")
+
+
+def _step_a1(s: Any, moved: bool) -> Any:
+    """:func:`_input_a1` built in an induction step (``s.o`` the proof's ops)."""
+    return s.o.relu(s.W1 @ s.o.relu((s.W0 + s.e if moved else s.W0) @ s.x + s.b0) + s.b1)
+
+
 @obligation(
     id="lean_mlp.mlp_input_logit_drift",
     source=Source(DOC4, "the input-layer logit drift ('The middle layer contributes its ℓ1→ℓ1 operator factor d₂·w₁')"),
     statement="If |x_i| ≤ a, |W₁_jl| ≤ w₁ and |W₂_lk| ≤ w₂, moving W₀ by e moves every logit by at most "
     "w₂·d₂·w₁·a·‖e‖₁.",
-    scope="d₀×d₁×d₂ = 1×1×1, 1×1×2 and 2×1×1, one logit, universally over ℝ (z3; 1×2×1 needs ~15 s, 1×1×3 and "
-    "larger time out)",
+    scope="every d₀×d₁×d₂ and every number d₃ of logits, by induction over the logits (z3 base and step), from the "
+    "layer drifts ‖Δa₀‖₁ ≤ a·‖e‖₁ (induction over d₁) and ‖Δa₁‖₁ ≤ d₂·w₁·‖Δa₀‖₁ (induction over d₂) and the dense "
+    "ℓ1→ℓ∞ bound (induction over d₂); cross-check, not part of the proof: z3 over ℝ at 1×1×1, one logit",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_input_logit_drift",
     uses=("lean_mlp.mlp_hidden_logit_drift", "lean_mlp.relu_dense_drift"),
-    claims=INPUT_LOGIT,
-    theorem=INPUT_LOGIT,
+    claims=INPUT_LOGIT_AT,
+    theorem=INPUT_LOGIT_ALL,
 )
 def mlp_input_logit_drift(ctx):
     """004: "through two dense layers and two 1-Lipschitz ReLUs, a weight perturbation of ℓ1
@@ -184,16 +246,30 @@ def mlp_input_logit_drift(ctx):
     faster route: NLSAT once per sign pattern of the first layer's pre-activations at W₀ and
     W₀ + e, :func:`input_preactivations`; only an ``unsat`` in every pattern is taken from it.)
 
+    Method now: induction (matrices stored by output, :mod:`.widths`). With a₀ = relu(z₀),
+    a₁ = relu(z₁): ``‖Δa₀‖₁ ≤ a·‖e‖₁`` (``widths.relu_layer_l1``, induction over d₁: each unit moves
+    by at most |e_j·x| ≤ a·‖e_j‖₁), ``‖Δa₁‖₁ ≤ d₂·w₁·‖Δa₀‖₁`` (``widths.relu_dense_l1``, induction over
+    d₂: each unit by at most w₁·‖Δa₀‖₁, the middle layer's ℓ1→ℓ1 factor), and each logit by at most
+    ``w₂·‖Δa₁‖₁`` (``widths.dense_drift_col``); w₁, w₂ ≥ 0 from their entry bounds. The theorem is
+    an induction over the logits d₃ with these instances. The per-shape z3 proof above is now the
+    cross-check at 1×1×1.
+
     Survives mutation: def input_logit_drift_claim(: a factor above 1 states a weaker bound, true as well (the catalogue tests show factor 1/2 is refuted, so the constant is compared)
     Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
     Survives mutation: INPUT_LOGIT = tuple(: another shape is an instance of the same statement, and z3 proves it too
     Survives mutation: INPUT_LOGIT_SHAPES = (: another shape is an instance of the same statement, and z3 proves it too
     Survives mutation: in `input_preactivations`: the fast route's case split only; the sign patterns of any terms cover ℝⁿ, and a fast route that does not prove falls back to the default route
     """
-    return all_of("z3 on the negation, for each shape",
-                  {c.name: smt.prove(c, ctx, tactic=smt.NLSAT, cases=input_preactivations(d0, d1))
-                   for c, (d0, d1, _) in zip(INPUT_LOGIT, INPUT_LOGIT_SHAPES)},
-                  family="d₀×d₁×d₂ = 1×1×1, 1×1×2, 2×1×1")
+    proof = induction.prove(INPUT_LOGIT_ALL, "d3", ctx, uses=[
+        widths.use("dense_drift_col", W=lambda s: s.new("W2"), b=lambda s: s.new("b2"), x=lambda s: _step_a1(s, False),
+                   xp=lambda s: _step_a1(s, True), w=lambda s: s.w2),
+        widths.use("relu_dense_l1", W=lambda s: s.W1, b=lambda s: s.b1, u=lambda s: s.o.relu(s.W0 @ s.x + s.b0),
+                   up=lambda s: s.o.relu((s.W0 + s.e) @ s.x + s.b0), w=lambda s: s.w1),
+        widths.use("relu_layer_l1", W=lambda s: s.W0, e=lambda s: s.e, b=lambda s: s.b0, x=lambda s: s.x, a=lambda s: s.a),
+        widths.use("bound_nonneg_rows", W=lambda s: s.W1, w=lambda s: s.w1),
+        widths.use("bound_nonneg", x=lambda s: s.new("W2"), a=lambda s: s.w2)])
+    return cross_checked(proof, {c.name: smt.prove(c, ctx, tactic=smt.NLSAT, cases=input_preactivations(1, 1))
+                                 for c in INPUT_LOGIT_AT})
 
 
 # ---------------------------------------------------------------------------------------

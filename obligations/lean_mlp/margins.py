@@ -1,8 +1,9 @@
-"""Signs, drifts and margins of the Lean MLP development (002/004), universally over ℝ by z3.
+"""Signs, drifts and margins of the Lean MLP development (002/004), universally over ℝ.
 
-Each claim is stated once over an ``ops`` namespace at small concrete dimensions and proved by
-z3 (the negation is ``unsat``); a z3 model is only ever a candidate, re-checked in exact
-rationals. Norms are written as sums of ``o.abs``; "entries of W bounded by w" and "inputs
+The width-free statements are sized claims (``*_ALL``) proved for every width by induction
+(:mod:`checker.backends.induction`, with the lemmas of :mod:`.widths`); the former claims at small
+concrete dimensions remain, proved by z3 (the negation is ``unsat``) as cross-checks and as the
+tests' probes; a z3 model is only ever a candidate, re-checked in exact rationals. Norms are written as sums of ``o.abs``; "entries of W bounded by w" and "inputs
 bounded by a" are named hypotheses (``w_bounds``, ``input_bounds``), so an audit can drop them.
 
 Conventions (``docs/reconstructions/lean_mlp_real.md``): weights are ``W[input][output]`` as in
@@ -18,10 +19,12 @@ from typing import Any, Callable, Sequence
 
 from checker import Expect, Source, obligation
 from checker.kernel.declare import declare_bound
-from checker.backends import smt, symbolic
-from checker.claims import Claim, claim
+from checker.backends import induction, library, smt, symbolic
+from checker.claims import Claim, claim, sized_claim
 from checker.kernel.model import Verdict
 from checker.kernel.verdicts import all_of, timed
+from obligations.grading import cross_checked
+from obligations.lean_mlp import widths
 
 DOC = "002_9648822bf1d4473c.txt"
 DOC4 = "004_8327de8ce09705d9.txt"
@@ -96,11 +99,12 @@ def prove_fast(claim: Claim, ctx: Any, *, tactic: Tactic | None = None, cases: C
     return smt.prove(claim, ctx, lemmas=lemmas, tactic=tactic, cases=cases)
 
 
-def prove_each(method: str, claims: Sequence[Claim], ctx: Any, family: str, *, tactic: Tactic | None = None,
-               cases: Callable[[Claim], Cases | None] = lambda c: None) -> Any:
-    """z3 on each claim (:func:`prove_fast`); the claims are one statement at the sizes
-    ``family`` names (so at best ``bounded`` over them)."""
-    return all_of(method, {c.name: prove_fast(c, ctx, tactic=tactic, cases=cases(c)) for c in claims}, family=family)
+def by_induction(theorem: Any, on: str, ctx: Any, checks: Sequence[Claim], *, uses: Sequence[Any] = (),
+                 invariant: Callable[[Any, Any], Any] | None = None, tactic: Tactic | None = None) -> Verdict:
+    """The sized ``theorem`` proved for every size by induction on ``on`` (z3 base, step, close),
+    with z3 on ``checks`` (the theorem at small sizes) recorded as a cross-check, not part of the proof."""
+    proof = induction.prove(theorem, on, ctx, invariant=invariant, uses=uses)
+    return cross_checked(proof, {c.name: prove_fast(c, ctx, tactic=tactic) for c in checks})
 
 
 # ---------------------------------------------------------------------------------------
@@ -212,29 +216,50 @@ DENSE_DRIFT = tuple(dense_drift_claim(n) for n in DENSE_DIMS)
 declare_bound(DENSE_DRIFT, "drift", "bound")
 
 
+DENSE_DRIFT_ALL = sized_claim(
+    "dense-drift-l1-linf", "din:nat[1,] dout:nat[1,]", "W[dout,din] b[dout] x[din] xp[din]",
+    lambda o, v: o.all(o.le(o.abs((v.W @ v.xp + v.b) - (v.W @ v.x + v.b)), v.w * o.norm1(v.xp - v.x))),
+    hypotheses={"w_bounds": lambda o, v: widths.entries_bounded(o, v.W, v.w)},
+    terms={"drift": lambda o, v: o.norminf((v.W @ v.xp + v.b) - (v.W @ v.x + v.b)),
+           "bound": lambda o, v: v.w * o.norm1(v.xp - v.x)},
+    scalars="w",
+)
+"""Every output entry of ``dense W b x' − dense W b x`` is at most ``w·‖x' − x‖₁`` in absolute value,
+for every input and output width (``W`` stored by output, :mod:`.widths`)."""
+DENSE_DRIFT_AT = (DENSE_DRIFT_ALL.at(din=2, dout=2),)
+declare_bound(DENSE_DRIFT_AT, "drift", "bound")
+
+
 @obligation(
     id="lean_mlp.dense_drift_l1_linf",
     source=Source(DOC, "the dense ℓ1→ℓ∞ operator bound ('A dense layer's output moves by at most w·‖Δinput‖₁ per entry')"),
     statement="If every entry of W is at most w in absolute value, each entry of dense W b x' − dense W b x is at most "
     "w·‖x' − x‖₁ in absolute value.",
-    scope="input width d_in = 1, 2, 3 (any output width: each output entry reads one column), universally over ℝ (z3)",
+    scope="every input width d_in and output width d_out, by induction over the output entries (z3 base and step), "
+    "each entry from the one-column bound proved by induction over d_in; cross-check, not part of the proof: "
+    "z3 over ℝ at d_in = d_out = 2",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.dense_drift_l1_linf",
-    claims=DENSE_DRIFT,
-    theorem=DENSE_DRIFT,
+    claims=DENSE_DRIFT_AT,
+    theorem=DENSE_DRIFT_ALL,
 )
 def dense_drift_l1_linf(ctx):
     """002: "A dense layer's output moves by at most w·‖Δinput‖₁ per entry — the ℓ1→ℓ∞
     operator bound used at every dense crossing of the chain." Output entry k of
-    ``dense W b x`` is ``∑ⱼ xⱼWⱼₖ + b_k`` (``W[input][output]``), so it depends on column k only
-    and the claim for one column is the claim for any output width. z3 proves the negation
-    unsatisfiable (nonlinear real arithmetic) for d_in = 1, 2, 3, through the pipeline that names
-    the ``If`` terms and hands the case analysis to z3's core solver (:func:`prove_fast`).
+    ``dense W b x`` is ``∑ⱼ xⱼWⱼₖ + b_k`` (``W[input][output]``); the sized claim stores W by
+    output (row k = column k), so it reads ``W @ x + b``.
+
+    Method: induction over the output entries d_out (a new entry is one more row); each new
+    entry is bounded by the one-column lemma ``widths.dense_drift_col`` (the new column's
+    entries bounded by w), itself proved by induction over d_in: a new input adds
+    ``W_i·(x'_i − x_i)`` to the difference and ``w·|x'_i − x_i|`` to the bound, and
+    ``|W_i| ≤ w``. So the proof covers every d_in × d_out; z3 at 2×2 checks the encoding.
 
     Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
     """
-    return prove_each("z3 on the negation, for each input width", DENSE_DRIFT, ctx,
-                      family="d_in = " + ", ".join(map(str, DENSE_DIMS)), tactic=ITE_SMT)
+    return by_induction(DENSE_DRIFT_ALL, "dout", ctx, DENSE_DRIFT_AT, tactic=ITE_SMT, uses=[
+        widths.use("dense_drift_col", W=lambda s: s.new("W"), b=lambda s: s.new("b"), x=lambda s: s.x,
+                   xp=lambda s: s.xp, w=lambda s: s.w)])
 
 
 TILE_SHAPES = ((1, 1), (2, 3), (3, 2), (3, 4), (4, 4))
@@ -321,61 +346,73 @@ WEIGHT_DIFF = tuple(symbolic.zero_claim(f"dense-weight-diff-eq-{r}x{c}-col{j}",
                     for r, c in WEIGHT_DIFF_SHAPES for j in range(c))
 
 
+WEIGHT_DIFF_ALL = sized_claim(
+    "dense-weight-diff-eq", "din:nat[1,] dout:nat[1,]", "W[dout,din] e[dout,din] b[dout] x[din]",
+    lambda o, v: o.all(o.eq(((v.W + v.e) @ v.x + v.b) - (v.W @ v.x + v.b), v.e @ v.x)),
+)
+"""``dense (W + e) b x − dense W b x = (∑ᵢ xᵢ·eᵢⱼ)ⱼ`` for every d_in × d_out (W, e stored by output: row j
+is column j, so entry j reads only the column-j slice of e)."""
+WEIGHT_DIFF_AT = (WEIGHT_DIFF_ALL.at(din=2, dout=2),)
+#: The reference ``mlp.dense`` on sympy symbols at two shapes: checks that ``W @ x + b`` is its encoding.
+WEIGHT_DIFF_REFERENCE = tuple(c for c in WEIGHT_DIFF if c.name.startswith(("dense-weight-diff-eq-2x3-", "dense-weight-diff-eq-3x2-")))
+
+
 @obligation(
     id="lean_mlp.dense_weight_diff_eq",
     source=Source(DOC4, "the dense pre-activation difference under a weight perturbation, exactly"),
     statement="dense (W + e) b x − dense W b x = (∑_i x_i·e_ij)_j: column j of the difference reads only the column-j "
     "slice of e (and b cancels).",
-    scope="d_in×d_out = 1×1, 2×2, 2×3, 3×2, 4×3 with symbolic entries (sympy; an exact polynomial identity)",
+    scope="every d_in×d_out, by induction over the output entries (z3 base and step), each entry from the "
+    "one-column identity proved by induction over d_in; cross-checks, not part of the proof: z3 at 2×2, and sympy "
+    "on the reference mlp.dense at 2×3 and 3×2 (the encoding W @ x + b is the reference dense)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.dense_weight_diff_eq",
-    theorem=WEIGHT_DIFF,
+    claims=WEIGHT_DIFF_AT,
+    theorem=WEIGHT_DIFF_ALL,
 )
 def dense_weight_diff_eq(ctx):
     """004: "The dense pre-activation difference under a weight perturbation, exactly: column j
     only sees the column-j slice of the perturbation." Using the reference ``mlp.dense`` on
     sympy symbols, the difference of each output entry j minus ∑ᵢ xᵢ·eᵢⱼ expands to 0, and the
     remaining entries of e (columns other than j) do not occur in it (checked on its free
-    symbols). A polynomial identity at each shape and column: the theorem is :data:`WEIGHT_DIFF`
-    (sympy zero claims, proved by ``symbolic.decide``; the free-symbol check is a lemma step).
+    symbols).
 
-    Survives mutation: WEIGHT_DIFF_SHAPES = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    Method: the theorem is :data:`WEIGHT_DIFF_ALL` (W and e stored by output, so entry j is
+    ``row_j(W + e)·x + b_j − (row_j(W)·x + b_j) = row_j(e)·x``): induction over the outputs, each
+    new entry from the one-column identity ``widths.weight_diff_col``, itself proved by induction
+    over the inputs (a new input adds ``xᵢ(Wᵢ + eᵢ)``, ``xᵢWᵢ`` and ``xᵢeᵢ``). So the proof covers
+    every shape. Cross-checks: z3 at 2×2, and the sympy identity on the reference ``mlp.dense`` at
+    2×3 and 3×2 (with the free-symbol check), which ties the encoding to the reference layer.
+
+    Survives mutation: WEIGHT_DIFF_SHAPES = (: the shapes are cross-checks of a statement proved at every shape
     """
-    parts = {}
-    claims = iter(WEIGHT_DIFF)
-    for rows, cols in WEIGHT_DIFF_SHAPES:
-        for j in range(cols):
-            identity = next(claims)
-            with timed() as t:
-                _, diff, others = _weight_diff(rows, cols, j, with_others=True)
-                alone = not (diff.free_symbols & others)
-                step = t.step("sympy", symbolic.version(), f"{rows}×{cols}, column {j}: free symbols of Δ(dense)_j",
-                              "no entry of e outside column j" if alone else "reads e outside column j")
-            parts[identity.name] = symbolic.decide(identity, "sympy polynomial identity", lemmas=[(alone, step)])
-    return all_of("sympy polynomial identity, per shape and column", parts,
-                  family="d_in×d_out = " + ", ".join(f"{r}×{c}" for r, c in WEIGHT_DIFF_SHAPES))
+    proof = induction.prove(WEIGHT_DIFF_ALL, "dout", ctx, uses=[
+        widths.use("weight_diff_col", W=lambda s: s.new("W"), e=lambda s: s.new("e"), x=lambda s: s.x,
+                   b=lambda s: s.new("b"))])
+    checks = {c.name: smt.prove(c, ctx) for c in WEIGHT_DIFF_AT}
+    checks.update(reference_weight_diff(WEIGHT_DIFF_REFERENCE))
+    return cross_checked(proof, checks)
 
 
-def col_drift_claim(n: int) -> Claim:
-    """``|xᵢ| ≤ a`` ⇒ ``|∑ᵢ xᵢ·eᵢⱼ| ≤ a·∑ᵢ |eᵢⱼ|`` (one column j)."""
-    xs, es = names("x", n), names("e", n)
-
-    def drift(o, v):
-        return o.abs(total([v[x] * v[e] for x, e in zip(xs, es)]))
-
-    def bound(o, v):
-        return v.a * l1(o, [v[e] for e in es])
-
-    return claim(
-        f"col-drift-refined-d{n}", [*xs, *es, "a"],
-        lambda o, v: o.le(drift(o, v), bound(o, v)),
-        hypotheses={"input_bounds": lambda o, v: entries_bounded(o, [v[x] for x in xs], v.a)},
-        terms={"drift": drift, "bound": bound},
-    )
+def reference_weight_diff(claims: Sequence[Any]) -> dict[str, Verdict]:
+    """The sympy identity on the reference ``mlp.dense`` for each of ``claims`` (with the free-symbol check)."""
+    out = {}
+    for identity in claims:
+        rows, cols, j = (int(n) for n in
+                         identity.name.removeprefix("dense-weight-diff-eq-").replace("x", "-").replace("col", "").split("-"))
+        with timed() as t:
+            _, diff, others = _weight_diff(rows, cols, j, with_others=True)
+            alone = not (diff.free_symbols & others)
+            step = t.step("sympy", symbolic.version(), f"{rows}×{cols}, column {j}: free symbols of Δ(dense)_j",
+                          "no entry of e outside column j" if alone else "reads e outside column j")
+        out[identity.name] = symbolic.decide(identity, "sympy polynomial identity", lemmas=[(alone, step)])
+    return out
 
 
-COL_DRIFT = tuple(col_drift_claim(n) for n in (1, 2, 3, 4))
-declare_bound(COL_DRIFT, "drift", "bound")
+COL_DRIFT_ALL = widths.CLAIMS["col_drift"]
+"""``|xᵢ| ≤ a`` ⇒ ``|∑ᵢ xᵢ·eᵢⱼ| ≤ a·∑ᵢ |eᵢⱼ|`` for one column j of every input width (:mod:`.widths`)."""
+COL_DRIFT_AT = (COL_DRIFT_ALL.at(n=3),)
+declare_bound(COL_DRIFT_AT, "drift", "bound")
 
 
 @obligation(
@@ -383,58 +420,37 @@ declare_bound(COL_DRIFT, "drift", "bound")
     source=Source(DOC4, "Column-refined drift"),
     statement="If |x_i| ≤ a for every i, the column-j pre-activation moves by at most a·∑_i |e_ij| (the column-j ℓ1 "
     "mass of the perturbation, not the total mass).",
-    scope="input width d_in = 1, 2, 3, 4, universally over ℝ (z3); the difference is ∑_i x_i·e_ij by dense_weight_diff_eq",
+    scope="every input width d_in, by induction over the inputs (z3 base and step); the difference is ∑_i x_i·e_ij "
+    "by dense_weight_diff_eq; cross-check, not part of the proof: z3 over ℝ at d_in = 3",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.col_drift_refined",
     uses=("lean_mlp.dense_weight_diff_eq",),
-    claims=COL_DRIFT,
-    theorem=COL_DRIFT,
+    claims=COL_DRIFT_AT,
+    theorem=COL_DRIFT_ALL,
 )
 def col_drift_refined(ctx):
     """004: "the column-j pre-activation moves by at most a times the column-j ℓ1 mass (not the
     total mass — this is what keeps the hidden-layer Lipschitz constant width-free)." By
-    ``dense_weight_diff_eq`` the column-j difference is ∑ᵢ xᵢ·eᵢⱼ; z3 proves the bound on it
-    for each width (nonlinear real arithmetic, negation ``unsat``; z3's nlsat procedure after the
-    ``If`` terms are named, :func:`prove_fast`).
+    ``dense_weight_diff_eq`` the column-j difference is ∑ᵢ xᵢ·eᵢⱼ. Induction over the inputs:
+    a new input i adds xᵢ·eᵢⱼ to the sum and a·|eᵢⱼ| to the bound, and |xᵢ·eᵢⱼ| ≤ a·|eᵢⱼ| since
+    |xᵢ| ≤ a (z3 base and step, nonlinear real arithmetic). So the proof covers every width; z3
+    at d_in = 3 (nlsat after the ``If`` terms are named, :func:`prove_fast`) checks the encoding.
 
-    Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict input bounds are a stronger hypothesis; the bound still follows
-    Survives mutation: COL_DRIFT = tuple(col_drift_claim(n) for n in (1, 2, 3, 4)): another input width is an instance of the same width-free statement, and z3 proves it too
-    Survives mutation: in `names`: the variable names only; named as a matrix or a vector, the claim is the same statement over other names (or fails to build, and is killed)
+    Survives mutation: return o.all(o.le(o.abs(x), bound)): strict input bounds are a stronger hypothesis; the bound still follows
     """
-    return prove_each("z3 on the negation, for each input width", COL_DRIFT, ctx, family="d_in = 1, 2, 3, 4",
-                      tactic=NLSAT)
+    return by_induction(COL_DRIFT_ALL, "n", ctx, COL_DRIFT_AT, tactic=NLSAT)
 
 
-def total_drift_claim(rows: int, cols: int) -> Claim:
-    xs, es = names("x", rows), names("e", rows, cols)
-
-    def drift(o, v):
-        x, e = vec(v, "x", rows), mat(v, "e", rows, cols)
-        return total([o.abs(total([x[i] * e[i][j] for i in range(rows)])) for j in range(cols)])
-
-    def bound(o, v):
-        return v.a * l1(o, [v[e] for e in es])
-
-    return claim(
-        f"total-drift-{rows}x{cols}", [*xs, *es, "a"],
-        lambda o, v: o.le(drift(o, v), bound(o, v)),
-        hypotheses={"input_bounds": lambda o, v: entries_bounded(o, [v[x] for x in xs], v.a)},
-        terms={"drift": drift, "bound": bound},
-    )
-
-
-TOTAL_DRIFT_DIRECT = tuple(total_drift_claim(r, c) for r, c in ((1, 2), (2, 2)))
-TOTAL_DRIFT_BY_COLUMNS = (total_drift_claim(2, 3),)
-TOTAL_DRIFT = TOTAL_DRIFT_DIRECT + TOTAL_DRIFT_BY_COLUMNS
-declare_bound(TOTAL_DRIFT, "drift", "bound")
-
-
-def column_lemmas(rows: int, cols: int) -> list[smt.Lemma]:
-    """One instance of the (proved) column-refined drift per column j."""
-    def at(j):
-        return lambda o, v: {**{f"x_{i}": v[f"x_{i}"] for i in range(rows)},
-                             **{f"e_{i}": v[f"e_{i}_{j}"] for i in range(rows)}, "a": v.a}
-    return [smt.Lemma(COL_DRIFT[rows - 1], at(j)) for j in range(cols)]
+TOTAL_DRIFT_ALL = sized_claim(
+    "total-drift-le", "din:nat[1,] dout:nat[1,]", "e[dout,din] x[din]",
+    lambda o, v: o.le(o.norm1(v.e @ v.x), v.a * o.norm1(v.e)),
+    hypotheses={"input_bounds": lambda o, v: widths.entries_bounded(o, v.x, v.a)},
+    terms={"drift": lambda o, v: o.norm1(v.e @ v.x), "bound": lambda o, v: v.a * o.norm1(v.e)},
+    scalars="a",
+)
+"""``∑ⱼ |∑ᵢ xᵢ·eᵢⱼ| ≤ a·‖e‖₁`` for every d_in × d_out (e stored by output: row j is column j)."""
+TOTAL_DRIFT_AT = (TOTAL_DRIFT_ALL.at(din=2, dout=2),)
+declare_bound(TOTAL_DRIFT_AT, "drift", "bound")
 
 
 @obligation(
@@ -442,39 +458,30 @@ def column_lemmas(rows: int, cols: int) -> list[smt.Lemma]:
     source=Source(DOC, "'Summed over all coordinates, the pre-activation drift is bounded by a·‖e‖₁ total'"),
     statement="If |x_i| ≤ a for every i, ∑_j |∑_i x_i·e_ij| ≤ a·‖e‖₁: the summed pre-activation drift is at most a "
     "times the total ℓ1 mass of the weight perturbation.",
-    scope="d_in×d_out = 1×2, 2×2 directly and 2×3 from the proved column-refined drift instances, "
-    "universally over ℝ (z3; 3×2 and 3×3 time out)",
+    scope="every d_in×d_out, by induction over the output columns (z3 base and step), each column from the "
+    "column-refined drift proved by induction over d_in; cross-check, not part of the proof: z3 over ℝ at 2×2",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.total_drift_le",
     uses=("lean_mlp.col_drift_refined", "lean_mlp.col_l1_mass_tiles"),
-    claims=TOTAL_DRIFT,
-    theorem=TOTAL_DRIFT,
+    claims=TOTAL_DRIFT_AT,
+    theorem=TOTAL_DRIFT_ALL,
 )
 def total_drift_le(ctx):
     """002: "Summed over all coordinates, the pre-activation drift is bounded by a·‖e‖₁ total —
-    the column masses tile the flat index set." Stated directly (sum over columns of the
-    column drifts ≤ a × total mass, with the total mass written as the sum of all |eᵢⱼ|, which
-    is the flat ℓ1 mass by ``col_l1_mass_tiles``). z3 proves 1×2 and 2×2 outright; for the larger
-    shapes (where z3 times out on the nonlinear problem) it is given, as extra assertions, the
-    instances of ``col_drift_refined`` for each column (proved by that obligation, which this
-    one uses) and proves the remaining linear step. z3 is given a tactic pipeline
-    (:func:`prove_fast`): nlsat for the direct shapes, its core solver (case splitting over the
-    named ``If`` terms) for the step from the column lemmas. The column lemma is proved here as
-    well (the same z3 proof as ``col_drift_refined``'s at that width), so no lemma stays assumed.
+    the column masses tile the flat index set."
 
-    Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
-    Survives mutation: COL_DRIFT = tuple(col_drift_claim(n) for n in (1, 2, 3, 4)): another column width is an instance of the same width-free lemma, and z3 proves it too
-    Survives mutation: TOTAL_DRIFT_BY_COLUMNS = (: another shape is an instance of the same statement, and z3 proves it too
+    Method: the theorem is :data:`TOTAL_DRIFT_ALL`, the perturbation stored by output column
+    (row j of ``e`` is column j; ``‖e‖₁`` is the sum of every |entry| in either layout, which is
+    what ``col_l1_mass_tiles`` says of the flattening). Induction over the columns: a new column
+    adds ``|e_j·x|`` to the left side and ``a·‖e_j‖₁`` to the right, and the column-refined drift
+    (``col_drift_refined``'s theorem, proved by induction over d_in in :mod:`.widths` and carried
+    in this proof's fact, so no lemma stays assumed) bounds the first by the second. So the proof
+    covers every shape; z3 at 2×2 checks the encoding.
+
+    Survives mutation: return o.all(o.le(o.abs(x), bound)): strict entry bounds are a stronger hypothesis; the conclusion still follows
     """
-    parts = {c.name: prove_fast(c, ctx, tactic=NLSAT) for c in TOTAL_DRIFT_DIRECT}
-    for c in TOTAL_DRIFT_BY_COLUMNS:
-        rows, cols = (int(n) for n in c.name.rsplit("-", 1)[1].split("x"))
-        parts[c.name] = prove_fast(c, ctx, tactic=ITE_SMT, lemmas=column_lemmas(rows, cols))
-        lemma = COL_DRIFT[rows - 1]
-        if lemma.name not in parts:  # the lemma the instances rest on, proved here so the chain is closed
-            parts[lemma.name] = prove_fast(lemma, ctx, tactic=NLSAT)
-    return all_of("z3 on the negation, for each shape (larger shapes from the column lemmas)", parts,
-                  family="d_in×d_out = 1×2, 2×2, 2×3")
+    return by_induction(TOTAL_DRIFT_ALL, "dout", ctx, TOTAL_DRIFT_AT, tactic=NLSAT, uses=[
+        widths.use("col_drift", e=lambda s: s.new("e"), x=lambda s: s.x, a=lambda s: s.a)])
 
 
 def relu_dense_drift_claim(n: int, factor: Any = 1) -> Claim:
@@ -505,18 +512,33 @@ RELU_DENSE_DRIFT = tuple(relu_dense_drift_claim(n) for n in (1, 2))
 declare_bound(RELU_DENSE_DRIFT, "drift", "bound")
 
 
+RELU_DENSE_DRIFT_ALL = sized_claim(
+    "relu-dense-drift", "din:nat[1,] dout:nat[1,]", "W[dout,din] b[dout] y[din] yp[din]",
+    lambda o, v: o.all(o.le(o.abs((v.W @ o.relu(v.yp) + v.b) - (v.W @ o.relu(v.y) + v.b)), v.w * v.B)),
+    hypotheses={"w_bounds": lambda o, v: widths.entries_bounded(o, v.W, v.w),
+                "input_drift_mass": lambda o, v: o.le(o.norm1(v.yp - v.y), v.B)},
+    terms={"drift": lambda o, v: o.norminf((v.W @ o.relu(v.yp) + v.b) - (v.W @ o.relu(v.y) + v.b)),
+           "bound": lambda o, v: v.w * v.B},
+    scalars="w B",
+)
+"""ReLU then dense: every output entry moves by at most ``w·B``, every d_in × d_out (W stored by output)."""
+RELU_DENSE_DRIFT_AT = (RELU_DENSE_DRIFT_ALL.at(din=2, dout=1),)
+declare_bound(RELU_DENSE_DRIFT_AT, "drift", "bound")
+
+
 @obligation(
     id="lean_mlp.relu_dense_drift",
     source=Source(DOC, "'ReLU then a dense layer: an input drift of ℓ1 mass B moves each output entry by at most w·B'"),
     statement="If |W_jk| ≤ w and ‖y' − y‖₁ ≤ B, every entry of dense W b (relu y') − dense W b (relu y) is at most w·B "
     "in absolute value.",
-    scope="input width 1, 2 (one output entry = one column), universally over ℝ (z3; width 3 times out, also when "
-    "given the ReLU and dense-drift instances as lemmas)",
+    scope="every input and output width, by induction over the output entries (z3 base and step), each entry "
+    "from the one-column bound proved by induction over the inputs (invariant: drift ≤ w·‖y' − y‖₁, w ≥ 0); "
+    "cross-check, not part of the proof: z3 over ℝ at d_in = 2, d_out = 1",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.relu_dense_drift",
     uses=("lean_mlp.relu_lipschitz", "lean_mlp.dense_drift_l1_linf"),
-    claims=RELU_DENSE_DRIFT,
-    theorem=RELU_DENSE_DRIFT,
+    claims=RELU_DENSE_DRIFT_AT,
+    theorem=RELU_DENSE_DRIFT_ALL,
 )
 def relu_dense_drift(ctx):
     """002: ReLU then a dense layer — the composition of ``relu_lipschitz`` (ℓ1 mass does not
@@ -525,12 +547,20 @@ def relu_dense_drift(ctx):
     nlsat procedure after the ``If`` terms are named, :func:`prove_fast`). Width 3
     times out within 20 s, with or without the two lemmas as extra assertions.
 
+    Method now: induction. For one output entry (``widths.relu_dense_col``, induction over the
+    inputs) the invariant is ``|Δ| ≤ w·‖y' − y‖₁ ∧ w ≥ 0``: a new input adds
+    ``W_i·(relu y'_i − relu y_i)``, at most ``w·|y'_i − y_i|`` (ReLU is 1-Lipschitz, ``|W_i| ≤ w``);
+    the closing query uses ``‖y' − y‖₁ ≤ B``. The matrix statement is then an induction over the
+    output entries instantiating that lemma at each new row. Every width; z3 at width 2 checks
+    the encoding.
+
     Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
     Survives mutation: RELU_DENSE_DRIFT = tuple(: another input width is an instance of the same statement, and z3 proves it too
     Survives mutation: o.le(l1(o, [v[yp] - v[y] for y, yp in zip(ys, yps)]), v.B): a strict input-drift hypothesis is stronger; the bound still follows
     """
-    return prove_each("z3 on the negation, for each input width", RELU_DENSE_DRIFT, ctx, family="input width 1, 2",
-                      tactic=NLSAT)
+    return by_induction(RELU_DENSE_DRIFT_ALL, "dout", ctx, RELU_DENSE_DRIFT_AT, tactic=NLSAT, uses=[
+        widths.use("relu_dense_col", W=lambda s: s.new("W"), b=lambda s: s.new("b"), y=lambda s: s.y,
+                   yp=lambda s: s.yp, w=lambda s: s.w, B=lambda s: s.B)])
 
 
 # ---------------------------------------------------------------------------------------
@@ -561,6 +591,25 @@ def segment_margin_claim(n: int) -> Claim:
 
 
 SEGMENT_MARGIN = tuple(segment_margin_claim(n) for n in (1, 2, 4))
+SEGMENT_MARGIN_ALL = sized_claim(
+    "segment-margin-freezes", "n:nat[1,]", "e[n]",
+    lambda o, v: same_strict_sign(o, v.z0, v.zt),
+    hypotheses={
+        "t_in_unit": lambda o, v: o.and_(o.le(0, v.t), o.le(v.t, 1)),
+        "step_radius": lambda o, v: o.le(o.norm1(v.e), v.D),
+        "drift": lambda o, v: o.le(o.abs(v.zt - v.z0), v.rho * o.norm1(v.e * v.t)),
+        "margin": lambda o, v: o.lt(v.rho * v.D, o.abs(v.z0)),
+    },
+    terms={"z0": lambda o, v: v.z0, "zt": lambda o, v: v.zt},
+    scalars="t rho D z0 zt",
+)
+""":func:`segment_margin_claim` at every parameter dimension n."""
+SEGMENT_MARGIN_AT = (SEGMENT_MARGIN_ALL.at(n=2),)
+
+
+def _segment_invariant(o: Any, v: Any) -> Any:
+    """``‖e‖₁ ≥ 0`` and ``‖t·e‖₁ = t·‖e‖₁`` for t ≥ 0 (the hypotheses on sums are read at the close)."""
+    return o.and_(o.ge(o.norm1(v.e), 0), o.implies(o.ge(v.t, 0), o.eq(o.norm1(v.e * v.t), v.t * o.norm1(v.e))))
 
 
 @obligation(
@@ -568,12 +617,13 @@ SEGMENT_MARGIN = tuple(segment_margin_claim(n) for n in (1, 2, 4))
     source=Source(DOC, "'A per-entry drift inside the margin keeps a pre-activation off the kink along the whole segment'"),
     statement="For any parameter map Z whose entries move by at most ρ·‖t·e‖₁ between v and v + t·e, if ‖e‖₁ ≤ D and "
     "ρ·D < |Z v k| then Z (v + t·e) k has the strict sign of Z v k for every t ∈ [0, 1].",
-    scope="parameter dimension n = 1, 2, 4, Z arbitrary (it enters only through its two values), universally over ℝ (z3)",
+    scope="every parameter dimension n, Z arbitrary (it enters only through its two values), by induction over n "
+    "(invariant ‖t·e‖₁ = t·‖e‖₁ ≥ 0; z3 base, step and close); cross-check, not part of the proof: z3 over ℝ at n = 2",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.segment_margin_freezes",
     uses=("lean_mlp.sign_stable_of_close",),
-    claims=SEGMENT_MARGIN,
-    theorem=SEGMENT_MARGIN,
+    claims=SEGMENT_MARGIN_AT,
+    theorem=SEGMENT_MARGIN_ALL,
 )
 def segment_margin_freezes(ctx):
     """002: "for any parameter map Z whose entries move by at most ρ·‖e‖₁, the margin
@@ -585,11 +635,15 @@ def segment_margin_freezes(ctx):
     two values as free reals tied only by that hypothesis, so the proof covers every map Z at
     that parameter dimension.
 
+    Method: induction over n with the invariant ``‖e‖₁ ≥ 0 ∧ (t ≥ 0 ⇒ ‖t·e‖₁ = t·‖e‖₁)`` (a new
+    entry adds |t·eₙ| = t·|eₙ|); the closing query then has |zt − z0| ≤ ρ·t·‖e‖₁, ‖e‖₁ ≤ D, t ∈ [0, 1]
+    and ρ·D < |z0|, from which z3 gets the sign. Every n; z3 at n = 2 checks the encoding.
+
     Survives mutation: return o.and_(o.implies(o.gt(before, 0), o.gt(after, 0)), o.implies(o.lt(before, 0), o.lt(after, 0))): the margin hypothesis keeps the starting value off 0, so ≥ and > (≤ and <) agree on it and a shifted test of it only narrows the cases; a non-strict or shifted-down test of the end value is a weaker conclusion (a stronger one is killed)
     Survives mutation: o.and_(o.le(0, v.t), o.le(v.t, 1)): a narrower t range is a stronger hypothesis; the conclusion holds on all of [0, 1]
     Survives mutation: SEGMENT_MARGIN = tuple(: another parameter dimension is an instance of the same statement, and z3 proves it too
     """
-    return prove_each("z3 on the negation, for each parameter dimension", SEGMENT_MARGIN, ctx, family="n = 1, 2, 4")
+    return by_induction(SEGMENT_MARGIN_ALL, "n", ctx, SEGMENT_MARGIN_AT, invariant=_segment_invariant)
 
 
 def margin_claim(rows: int, cols: int, k: int = 0) -> Claim:
@@ -617,6 +671,38 @@ def margin_claim(rows: int, cols: int, k: int = 0) -> Claim:
 MARGIN = tuple(margin_claim(r, c) for r, c in ((1, 1), (2, 1), (2, 2), (3, 2)))
 
 
+def _z(o: Any, v: Any, moved: bool) -> Any:
+    """``dense (W + t·e) b x`` (``moved``) or ``dense W b x``, W and e stored by output."""
+    return (v.W + v.e * v.t if moved else v.W) @ v.x + v.b
+
+
+MARGIN_ALL = sized_claim(
+    "margin-keeps-offkink", "din:nat[1,] dout:nat[1,]", "W[dout,din] e[dout,din] b[dout] x[din]",
+    lambda o, v: o.all(o.implies(o.lt(v.a * v.D, o.abs(_z(o, v, False))), same_strict_sign(o, _z(o, v, False), _z(o, v, True)))),
+    hypotheses={
+        "t_in_unit": lambda o, v: o.and_(o.le(0, v.t), o.le(v.t, 1)),
+        "input_bounds": lambda o, v: widths.entries_bounded(o, v.x, v.a),
+        "step_radius": lambda o, v: o.le(o.norm1(v.e), v.D),
+    },
+    scalars="t a D",
+)
+"""For every entry k with the margin ``a·D < |z_k|``, z_k keeps its strict sign along the segment; every
+d_in × d_out, the whole perturbation's ℓ1 mass at most D."""
+MARGIN_AT = (MARGIN_ALL.at(din=2, dout=1),)
+
+
+def _margin_invariant(o: Any, v: Any) -> Any:
+    """``‖e‖₁ ≥ 0``, and the conclusion for the entries so far whenever their mass is within D."""
+    return o.and_(o.ge(o.norm1(v.e), 0), o.implies(o.le(o.norm1(v.e), v.D), MARGIN_ALL.conclusion(o, v)))
+
+
+def _margin_uses(W: str = "W") -> list[Any]:
+    return [widths.use("segment_linear", W=lambda s: s.new(W), e=lambda s: s.new("e"), x=lambda s: s.x, t=lambda s: s.t),
+            widths.use("col_drift", e=lambda s: s.new("e"), x=lambda s: s.x, a=lambda s: s.a),
+            widths.use("bound_nonneg", x=lambda s: s.x, a=lambda s: s.a),
+            library.use("norm1_nonneg", x=lambda s: s.new("e"))]
+
+
 def margin_cases(c: Claim) -> Cases | None:
     """For the shapes past 2×2, the pre-activation z(0)_0 at v, whose two signs split the margin
     query (each point lies in one; z3's default solver in each); the smaller shapes, which z3
@@ -636,28 +722,36 @@ def margin_cases(c: Claim) -> Cases | None:
     source=Source(DOC, "margin_keeps_offkink ('The margin keeps the pre-activation off the kink along the whole segment')"),
     statement="If |x_i| ≤ a, ‖e‖₁ ≤ D and a·D < |z_k| where z = dense W b x, then for every t ∈ [0, 1] the "
     "pre-activation (dense (W + t·e) b x)_k is off the kink with the sign of z_k.",
-    scope="weight shapes d_in×d_out = 1×1, 2×1, 2×2, 3×2 (entry k = 0, the others by symmetry), every t ∈ [0, 1], "
-    "universally over ℝ (z3)",
+    scope="every d_in×d_out and every entry k, every t ∈ [0, 1], by induction over the output entries (z3 base and "
+    "step; each new entry from the column-refined drift and the segment's linearity, both proved by induction over "
+    "d_in); cross-check, not part of the proof: z3 over ℝ at d_in = 2, one entry",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.margin_keeps_offkink",
     uses=("lean_mlp.col_drift_refined", "lean_mlp.segment_margin_freezes"),
-    claims=MARGIN,
-    theorem=MARGIN,
+    claims=MARGIN_AT,
+    theorem=MARGIN_ALL,
 )
 def margin_keeps_offkink(ctx):
     """002/004: "With the step's ℓ1 mass at most D and inputs bounded by a, the pre-activation
     drifts by at most a·D — strictly inside the margin — so every point of [v, v + e] is off the
     kink with the original sign." The perturbation e is a whole d_in×d_out matrix (its ℓ1 mass
     counts every column, although entry k only sees column k). t is a variable, so the proof is
-    for every point of the segment at once. z3 on the negation (nonlinear: t·eᵢⱼ·xᵢ).
+    for every point of the segment at once.
+
+    Method: the theorem is :data:`MARGIN_ALL` (W, e stored by output; "every entry k with its
+    margin keeps its sign"). Induction over the output entries with the invariant
+    ``‖e‖₁ ≥ 0 ∧ (‖e‖₁ ≤ D ⇒ the conclusion so far)``: a new entry k has
+    ``z_k(t) = z_k(0) + t·(e_k·x)`` (``widths.segment_linear``), ``|e_k·x| ≤ a·‖e_k‖₁``
+    (``widths.col_drift``), ``a ≥ 0`` (``widths.bound_nonneg``) and ``0 ≤ ‖e_k‖₁ ≤ D``, so it moves
+    by at most ``a·D`` < its margin; the earlier entries keep theirs since their mass only
+    shrinks. Each lemma is proved by induction over d_in. z3 at d_in = 2 (one entry) checks the encoding.
 
     Survives mutation: return o.and_(o.implies(o.gt(before, 0), o.gt(after, 0)), o.implies(o.lt(before, 0), o.lt(after, 0))): the margin hypothesis keeps the starting value off 0, so ≥ and > (≤ and <) agree on it and a shifted test of it only narrows the cases; a non-strict or shifted-down test of the end value is a weaker conclusion (a stronger one is killed)
     Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
     Survives mutation: o.and_(o.le(0, v.t), o.le(v.t, 1)): a narrower t range is a stronger hypothesis; the conclusion holds on all of [0, 1]
     Survives mutation: MARGIN = tuple(: another shape is an instance of the same statement, and z3 proves it too
     """
-    return prove_each("z3 on the negation, for each shape", MARGIN, ctx,
-                      family="d_in×d_out = 1×1, 2×1, 2×2, 3×2", cases=margin_cases)
+    return by_induction(MARGIN_ALL, "dout", ctx, MARGIN_AT, uses=_margin_uses(), invariant=_margin_invariant)
 
 
 def margin1_claim(d0: int, d1: int, factor: Any = 1) -> Claim:
@@ -689,6 +783,30 @@ def margin1_claim(d0: int, d1: int, factor: Any = 1) -> Claim:
 MARGIN1 = tuple(margin1_claim(d0, d1) for d0, d1 in ((1, 1), (1, 2)))
 
 
+def _z1(o: Any, v: Any, moved: bool) -> Any:
+    """``dense W₁ b₁ (relu (dense (W₀ + t·e) b₀ x))`` (``moved``) or at t = 0; W₀, e, W₁ stored by output."""
+    W0 = v.W0 + v.e * v.t if moved else v.W0
+    return v.W1 @ o.relu(W0 @ v.x + v.b0) + v.b1
+
+
+MARGIN1_ALL = sized_claim(
+    "margin1-keeps-offkink", "d0:nat[1,] d1:nat[1,] d2:nat[1,]",
+    "W0[d1,d0] e[d1,d0] b0[d1] W1[d2,d1] b1[d2] x[d0]",
+    lambda o, v: o.all(o.implies(o.lt(v.w1 * v.a * v.D, o.abs(_z1(o, v, False))),
+                                 same_strict_sign(o, _z1(o, v, False), _z1(o, v, True)))),
+    hypotheses={
+        "t_in_unit": lambda o, v: o.and_(o.le(0, v.t), o.le(v.t, 1)),
+        "input_bounds": lambda o, v: widths.entries_bounded(o, v.x, v.a),
+        "w1_bounds": lambda o, v: widths.entries_bounded(o, v.W1, v.w1),
+        "step_radius": lambda o, v: o.le(o.norm1(v.e), v.D),
+    },
+    scalars="t a w1 D",
+)
+"""Every middle entry l with the margin ``w₁·a·D < |z₁_l|`` keeps its strict sign along the segment;
+every d₀ × d₁ × d₂."""
+MARGIN1_AT = (MARGIN1_ALL.at(d0=1, d1=2, d2=1),)
+
+
 def margin1_cases(c: Claim) -> Cases:
     """The layer-0 pre-activations at v and at v + t·e (the arguments of the relus), whose sign
     patterns split the margin1 query into ReLU-free cases."""
@@ -707,13 +825,15 @@ def margin1_cases(c: Claim) -> Cases:
     source=Source(DOC, "the layer-1 margin ('the layer-1 analogue of margin_keeps_offkink')"),
     statement="With W₀ moving to W₀ + t·e, |x_i| ≤ a, |W₁_jl| ≤ w₁, ‖e‖₁ ≤ D and w₁·a·D < |z₁_l|, the middle "
     "pre-activation z₁ = dense W₁ b₁ (relu (dense W₀ b₀ x)) keeps the strict sign of z₁_l at every t ∈ [0, 1].",
-    scope="d₀×d₁ = 1×1 and 1×2 for W₀ (one middle entry l; it reads one column of W₁), every t ∈ [0, 1], "
-    "universally over ℝ (z3; 2×2 times out, also with the drift lemmas)",
+    scope="every d₀×d₁ for W₀ and every number d₂ of middle entries, every t ∈ [0, 1], by induction over the middle "
+    "entries, each from the one-entry margin proved by induction over d₁ (invariant: drift ≤ w₁·a·t·‖e‖₁; the "
+    "column drift, the segment's linearity and a ≥ 0 by induction over d₀); z3 base, step and close; "
+    "cross-check, not part of the proof: z3 over ℝ at d₀×d₁ = 1×2, one middle entry",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.margin1_keeps_offkink",
     uses=("lean_mlp.margin_keeps_offkink", "lean_mlp.relu_dense_drift"),
-    claims=MARGIN1,
-    theorem=MARGIN1,
+    claims=MARGIN1_AT,
+    theorem=MARGIN1_ALL,
 )
 def margin1_keeps_offkink(ctx):
     """002: "The layer-1 margin keeps the middle pre-activation off the kink along the segment:
@@ -725,12 +845,22 @@ def margin1_keeps_offkink(ctx):
     at v + t·e (:func:`margin1_cases`): the patterns cover ℝⁿ, so all cases ``unsat`` is the
     negation ``unsat``, and each case is a ReLU-free problem z3 settles quickly.
 
+    Method now: induction. One middle entry (``widths.margin1_col``) by induction over the
+    hidden units d₁ with the invariant ``‖e‖₁ ≥ 0 ∧ w₁ ≥ 0 ∧ |Δz₁| ≤ w₁·a·t·‖e‖₁``: a new unit j
+    adds ``W₁ⱼ·(relu z₀ⱼ(t) − relu z₀ⱼ(0))``, and ``|z₀ⱼ(t) − z₀ⱼ(0)| = t·|e_j·x| ≤ t·a·‖e_j‖₁``
+    (the segment's linearity and the column drift, each by induction over d₀); the closing query
+    reads ‖e‖₁ ≤ D and the margin. The theorem, every middle entry l with its margin, is then an
+    induction over d₂ instantiating it at each new row of W₁ (W₀, e, W₁ stored by output). z3 at
+    1×2 (one middle entry, :func:`margin1_cases`) checks the encoding.
+
     Survives mutation: return o.and_(o.implies(o.gt(before, 0), o.gt(after, 0)), o.implies(o.lt(before, 0), o.lt(after, 0))): the margin hypothesis keeps the starting value off 0, so ≥ and > (≤ and <) agree on it and a shifted test of it only narrows the cases; a non-strict or shifted-down test of the end value is a weaker conclusion (a stronger one is killed)
     Survives mutation: return o.and_(*(o.le(o.abs(x), bound) for x in xs)): strict entry bounds are a stronger hypothesis; the conclusion still follows
     Survives mutation: o.and_(o.le(0, v.t), o.le(v.t, 1)): a narrower t range is a stronger hypothesis; the conclusion holds on all of [0, 1]
     Survives mutation: MARGIN1 = tuple(: another shape is an instance of the same statement, and z3 proves it too
     Survives mutation: pre1(o, v, 0), "z1_at_v_plus_te": the terms are what the audits print, not part of the claim
     """
-    return prove_each("z3 on the negation, for each shape", MARGIN1, ctx, family="d₀×d₁ = 1×1, 1×2",
-                      cases=margin1_cases)
+    proof = induction.prove(MARGIN1_ALL, "d2", ctx, uses=[widths.use(
+        "margin1_col", W0=lambda s: s.W0, e=lambda s: s.e, b0=lambda s: s.b0, V=lambda s: s.new("W1"), x=lambda s: s.x,
+        b1=lambda s: s.new("b1"), t=lambda s: s.t, a=lambda s: s.a, w1=lambda s: s.w1, D=lambda s: s.D)])
+    return cross_checked(proof, {c.name: prove_fast(c, ctx) for c in MARGIN1_AT})
 
