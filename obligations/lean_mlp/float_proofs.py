@@ -335,15 +335,100 @@ def dot_close(ctx):
     return prove_dot(ctx)
 
 
+TERMWISE = claim(
+    "lean_mlp.float.termwise", "W c ct w C ec",
+    lambda o, v: o.and_(o.le(o.abs(v.W * v.ct), v.w * (v.C + v.ec)), o.le(o.abs(v.W * v.ct - v.W * v.c), v.w * v.ec)),
+    {"|W| ≤ w": lambda o, v: o.le(o.abs(v.W), v.w), "|c| ≤ C": lambda o, v: o.le(o.abs(v.c), v.C),
+     "|c̃ − c| ≤ ec": lambda o, v: o.le(o.abs(v.ct - v.c), v.ec)})
+"""One term of the contraction: |W·c̃| ≤ w(C + ec) and |W·c̃ − W·c| ≤ w·ec."""
+
+COT_ASSEMBLY = claim(
+    "lean_mlp.float.cot_assembly", "F V X A G0 G1 Gm Gm1 N w C ec z zt E",
+    lambda o, v: o.le(o.abs(o.ite(o.gt(v.zt, 0), v.F, 0) - o.ite(o.gt(v.z, 0), v.X, 0)),
+                      v.N * v.w * v.ec + v.Gm * (v.N * v.w * (v.C + v.ec)) + v.N * _mu(o) * (1 + v.Gm1)),
+    {"rounding: |F − V| ≤ G1·A + N·μ(1 + G0)": lambda o, v: o.le(o.abs(v.F - v.V), v.G1 * v.A + v.N * _mu(o) * (1 + v.G0)),
+     "0 ≤ A ≤ N·w(C + ec)": lambda o, v: o.and_(o.ge(v.A, 0), o.le(v.A, v.N * v.w * (v.C + v.ec))),
+     "input error: |V − X| ≤ N·w·ec": lambda o, v: o.le(o.abs(v.V - v.X), v.N * v.w * v.ec),
+     "0 ≤ G0, 0 ≤ G1 ≤ Gm, G0 ≤ Gm1": lambda o, v: o.and_(o.ge(v.G0, 0), o.ge(v.G1, 0), o.le(v.G1, v.Gm), o.le(v.G0, v.Gm1)),
+     "N ≥ 0": lambda o, v: o.ge(v.N, 0),
+     "margin: |z̃ − z| ≤ E < |z|": lambda o, v: o.and_(o.le(o.abs(v.zt - v.z), v.E), o.lt(v.E, o.abs(v.z)))})
+"""The margin keeps the masks equal; the rounding and the input error add up to layerBudget."""
+
+
+def _contraction(o: Any, v: Any) -> Any:
+    """fl(Σⱼ Wⱼ·c̃ⱼ) in path form (m rounded products, no bias)."""
+    return o.dot(v.W * v.ct * (1 + v.d) + v.h, o.rowprod(1 + v.D))
+
+
+def _layer_budget_no_bias(o: Any, v: Any) -> Any:
+    """layerBudget(u, m, w, C, 0, ec) = m·w·ec + γ_m·m·w·(C + ec) + m·μ·(1 + γ_(m−1))."""
+    return v.m * v.w * v.ec + _gamma(o, v.m) * (v.m * v.w * (v.C + v.ec)) + v.m * _mu(o) * (1 + _gamma(o, v.m - 1))
+
+
+COT_STEP_CLOSE = sized_claim(
+    "lean_mlp.float.cot_step_close", "m:nat[1,] K:nat[0,]", "W[m] c[m] ct[m] d[m] h[m] D[m,K]",
+    lambda o, v: o.le(o.abs(o.ite(o.gt(v.zt, 0), _contraction(o, v), 0) - o.ite(o.gt(v.z, 0), o.dot(v.W, v.c), 0)),
+                      _layer_budget_no_bias(o, v)),
+    {"|W| ≤ w": lambda o, v: o.all(o.le(o.abs(v.W), v.w)),
+     "|c| ≤ C": lambda o, v: o.all(o.le(o.abs(v.c), v.C)),
+     "|c̃ − c| ≤ ec": lambda o, v: o.all(o.le(o.abs(v.ct - v.c), v.ec)),
+     "margin: |z̃ − z| ≤ E < |z|": lambda o, v: o.and_(o.le(o.abs(v.zt - v.z), v.E), o.lt(v.E, o.abs(v.z))),
+     "products rounded: RN(Wⱼc̃ⱼ) = Wⱼc̃ⱼ(1 + dⱼ) + hⱼ, |dⱼ| ≤ u": lambda o, v: o.all(o.le(o.abs(v.d), _u(o))),
+     "products' underflow: |hⱼ| ≤ μ": lambda o, v: o.all(o.le(o.abs(v.h), _mu(o))),
+     "additions on term j's path rounded: |Dⱼₖ| ≤ u": lambda o, v: o.all(o.le(o.abs(v.D), _u(o))),
+     "a path has at most m − 1 additions": lambda o, v: o.le(v.K + 1, v.m),
+     "γ_m defined: m·u < 1": lambda o, v: _defined(o, v.m)},
+    scalars="z zt E w C ec")
+"""``cot_step_close`` for every contraction length m: one entry l of mask(z̃, fl(Wᵀc̃)) (W the
+column W_·l, z = z_l) against mask(z, Wᵀc), any summation order (path form), within
+layerBudget(u, m, w, C, 0, ec)."""
+
+
+def _cot_invariant(o: Any, v: Any) -> Any:
+    """After m terms: Σ|W c̃| within m·w(C + ec), the input error within m·w·ec, and (γ_(K+1)
+    defined) the rounding error within γ_(K+1)·Σ|W c̃| + m·μ(1 + γ_K)."""
+    a = o.norm1(v.W * v.ct)
+    return o.and_(o.ge(a, 0), o.le(a, v.m * v.w * (v.C + v.ec)),
+                  o.le(o.abs(o.dot(v.W, v.ct) - o.dot(v.W, v.c)), v.m * v.w * v.ec),
+                  o.implies(_defined(o, v.K + 1), o.le(o.abs(_contraction(o, v) - o.dot(v.W, v.ct)),
+                                                       _gamma(o, v.K + 1) * a + v.m * _mu(o) * (1 + _gamma(o, v.K)))))
+
+
+def prove_cot_step_every_m(ctx: Any) -> Verdict:
+    """COT_STEP_CLOSE by induction on m (K fixed): the new term's bounds (termwise) and its
+    rounded path (rounded_leaf with Lemma 3.1); the close: K + 1 ≤ m (γ monotone), the margin's
+    equal masks and the sum of the errors (cot_assembly)."""
+    lemmas = {"rounding_product": rounding_product(ctx), "gamma_step": smt.prove(GAMMA_STEP, ctx),
+              "gamma_monotone": smt.prove(GAMMA_MONOTONE, ctx), "rounded_leaf": smt.prove(ROUNDED_LEAF, ctx),
+              "termwise": smt.prove(TERMWISE, ctx), "cot_assembly": smt.prove(COT_ASSEMBLY, ctx)}
+    failed = _proved(lemmas)
+    if failed:
+        return unknown("induction on the contraction length m", "a lemma is not proved: " + failed)
+    return induction.prove(COT_STEP_CLOSE, "m", ctx, invariant=_cot_invariant, uses=[
+        Use(ROUNDING_PRODUCT, lemmas["rounding_product"], {"d": lambda s: s.new("D")}),
+        Use(GAMMA_STEP, lemmas["gamma_step"], {"k": lambda s: s.size("K")}),
+        Use(TERMWISE, lemmas["termwise"], {"W": lambda s: s.new("W"), "c": lambda s: s.new("c"), "ct": lambda s: s.new("ct"),
+                                           "w": lambda s: s.w, "C": lambda s: s.C, "ec": lambda s: s.ec}),
+        Use(ROUNDED_LEAF, lemmas["rounded_leaf"], {
+            "p": lambda s: s.new("W") * s.new("ct"), "d": lambda s: s.new("d"), "h": lambda s: s.new("h"),
+            "P": lambda s: s.ops.prod(1 + s.new("D")),
+            "G0": lambda s: _gamma(s.ops, s.size("K")), "G1": lambda s: _gamma(s.ops, s.size("K") + 1)}),
+        Use(GAMMA_MONOTONE, lemmas["gamma_monotone"], {"j": lambda s: s.size("K") + 1, "k": lambda s: s.size("m")}),
+        Use(GAMMA_MONOTONE, lemmas["gamma_monotone"], {"j": lambda s: s.size("K"), "k": lambda s: s.size("m") - 1}),
+        Use(COT_ASSEMBLY, lemmas["cot_assembly"], {
+            "F": lambda s: _contraction(s.ops, s), "V": lambda s: s.ops.dot(s.W, s.ct), "X": lambda s: s.ops.dot(s.W, s.c),
+            "A": lambda s: s.ops.norm1(s.W * s.ct), "G0": lambda s: _gamma(s.ops, s.size("K")),
+            "G1": lambda s: _gamma(s.ops, s.size("K") + 1), "Gm": lambda s: _gamma(s.ops, s.size("m")),
+            "Gm1": lambda s: _gamma(s.ops, s.size("m") - 1), "N": lambda s: s.size("m"), "w": lambda s: s.w,
+            "C": lambda s: s.C, "ec": lambda s: s.ec, "z": lambda s: s.z, "zt": lambda s: s.zt, "E": lambda s: s.E}),
+    ])
+
+
 def prove_cot_step(ctx: Any, fmt: b32.Format = b32.BINARY32) -> Verdict:
     from obligations.lean_mlp import float_lemmas as fl
 
-    def build(acc: Any) -> None:
-        fl.layer_lemmas(acc)
-        acc.add(*fl.layer_dominance(fmt, fl.FANINS, bias=False))
-
-    proof = _lemma_proof(build, "z3 over ℝ (termwise bounds, mask agreement, layer error) + layerBudget dominance (sympy)",
-                         "BOUNDED", fl.FANIN_TEXT + " (contraction length m)")
+    proof = _budget_code_agrees(prove_cot_step_every_m(ctx), fl.layer_dominance(fmt, fl.FANINS, bias=False),
+                                "layer_budget")
     return _falsify(proof, check_cot_step, ctx, fmt)
 
 
@@ -352,11 +437,16 @@ def prove_cot_step(ctx: Any, fmt: b32.Format = b32.BINARY32) -> Verdict:
     source=Source(DOC4, "mlp_w1_grad_close: … the masked W₂ᵀ contraction (cot_step_close, under the quantitative margin E₁ < |z₁ⱼ|)"),
     statement="Under the margin |z̃ − z| ≤ E < min|z|, the float masked contraction mask(z̃, fl(Wᵀc̃)) is within "
     "layerBudget(u, m, w, C, 0, ec) of mask(z, Wᵀc), per entry (|W| ≤ w, |c| ≤ C, |c̃ − c| ≤ ec, m terms).",
-    scope="for all real W, c, z, z̃ and binary32 operands, every summation order, at m = 1…64, 128, 256, 512, 1024 "
-    "(bounded; z3 over ℝ on the summed termwise bounds)" + PROOF_NOTE,
+    scope="every contraction length m (with m·u < 1), all real W, c, c̃, z, z̃, every entry and every summation order, by "
+    "induction over the m terms (z3 base, step and close; Lemma 3.1 by induction over the path length): rounding errors "
+    "as arrays of bounded reals, an order in path form as in lean_mlp.float.dot_close (that every parenthesisation has "
+    "it is not machine-checked); the budget code binary32.layer_budget is checked to compute the theorem's bound at "
+    "m = 1…64, 128, …, 1024" + PROOF_NOTE,
     expect=Expect.HOLDS,
     lean="FloatBridge.cot_step_close",
     uses=("lean_mlp.float.dot_close", "lean_mlp.float.relu_exact_in_float"),
+    theorem=COT_STEP_CLOSE,
+    claims=(COT_STEP_CLOSE.at(m=2, K=1),),
 )
 def cot_step_close(ctx):
     """``cot_step_close``: z3 proves the margin keeps the masks equal (|z̃ − z| ≤ E < |z| ⇒ same
