@@ -235,6 +235,18 @@ class _Reading:
                 return self.aggregate("sum", self.lift("mul", lambda a, b: a * b, (w.elem(c), x)))
         return SymArr(f"matmul({w.key},{x.key})", w.size, 1, elem, depends)
 
+    def rowprod(self, w: Any) -> SymArr:
+        """The vector of a matrix's row products: its entry for a new row is that row's product (an
+        aggregate over the inner size); rows whose length is the induction size change with it."""
+        if not (isinstance(w, SymArr) and w.depth == 2):
+            raise ClaimMisuse("o.rowprod takes a matrix (W[n,m]) and gives the vector of its rows' products")
+        depends = w.depends or w.inner == self.on
+        elem = None
+        if w.elem is not None:
+            def elem(c: Any) -> Any:
+                return self.aggregate("prod", w.elem(c))
+        return SymArr(f"rowprod({w.key})", w.size, 1, elem, depends)
+
     # --- aggregates
     def aggregate(self, agg: str, a: Any) -> Any:
         if not isinstance(a, SymArr):
@@ -303,6 +315,7 @@ class _SymOps:
     def minv(self, a: Any) -> Any: return self._r.aggregate("minv", a)
     def all(self, b: Any) -> Any: return self._r.aggregate("all", b)
     def any(self, b: Any) -> Any: return self._r.aggregate("any", b)
+    def rowprod(self, w: Any) -> Any: return self._r.rowprod(w)
     def dot(self, a: Any, b: Any) -> Any: return self.sum(a * b)
     def sumsq(self, a: Any) -> Any: return self.sum(a * a)
     def norm1(self, a: Any) -> Any: return self.sum(self.abs(a))
@@ -312,8 +325,9 @@ class _SymOps:
 class StepView:
     """What a lemma's binding sees: ``s.x`` a whole array, ``s.new("W")`` the new entry (a scalar)
     or row (an array) of an array indexed by the induction size, ``s.size("m")`` a size, and
-    ``s.o`` the proof's ops (entrywise on arrays), so a lemma's array can be bound to an expression
-    such as ``s.o.relu(s.W @ s.x + s.b)`` (an array named ``o`` is then read as ``s["o"]``)."""
+    ``s.o`` the proof's ops (entrywise on arrays, with the aggregates), so a lemma's array or scalar can
+    be bound to an expression such as ``s.o.relu(s.W @ s.x + s.b)`` or ``s.o.prod(1 + s.new("D"))`` —
+    the very terms the claim's parts build (an array named ``o`` is then read as ``s["o"]``)."""
 
     def __init__(self, reading: _Reading, env: Env) -> None:
         object.__setattr__(self, "_r", reading)

@@ -17,8 +17,9 @@ the aggregates, each defined by its recurrence over the outer index:
 and the derived ones ``o.dot(a, b) = o.sum(a*b)``, ``o.sumsq(a) = o.sum(a*a)`` (ℓ2², and the
 Frobenius norm² of a matrix), ``o.norm1(a) = o.sum(|a|)``, ``o.norminf(a) = o.maxv(|a|)``. Arithmetic
 on arrays is entrywise (``v.x - v.y``, ``v.W * v.M``, a scalar broadcast), every op of ``o`` applies
-entrywise to arrays (``o.relu(v.x)``, ``o.eq(v.m, 0)``), and ``v.W @ v.x`` is the matrix–vector
-product (a vector over the rows). ``v.n`` is a size as a number.
+entrywise to arrays (``o.relu(v.x)``, ``o.eq(v.m, 0)``), ``v.W @ v.x`` is the matrix–vector
+product (a vector over the rows) and ``o.rowprod(v.W)`` the vector of the rows' products
+(``Π_j W_ij``, 1 for an empty row). ``v.n`` is a size as a number.
 
 Two interpretations:
 
@@ -213,6 +214,11 @@ class SizedOps:
 
     def any(self, b: Any) -> Any:
         return self.base.or_(*self._entries(b, "any"))
+
+    def rowprod(self, m: Any) -> Vec:
+        if not isinstance(m, Vec) or m.depth != 2:
+            raise ClaimMisuse("o.rowprod takes a matrix (W[n,m]) and gives the vector of its rows' products")
+        return Vec(_fold_prod(list(row.items)) for row in m.items)
 
     def dot(self, a: Any, b: Any) -> Any:
         return self.sum(a * b)

@@ -390,3 +390,64 @@ def test_the_capstones_do_not_rest_on_the_exp_measurement():
             todo.extend(obs[i].uses)
     assert "lean_mlp.float.exp_accuracy" not in seen
     assert not any(i.endswith("_float32") for i in seen)
+
+
+# ---------------------------------------------------------------------------------------
+# dot_close and cot_step_close for every fan-in (sized theorems, induction)
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ob_id", ["lean_mlp.float.dot_close", "lean_mlp.float.cot_step_close"])
+def test_dot_and_cot_step_are_proved_for_every_fan_in(ob_id):
+    """Proved against the declared sized theorem, universal (every fan-in), with the z3 check
+    at the least size recorded as a cross-check."""
+    from checker.kernel.sized import is_sized
+
+    ob = next(o for o in discover("obligations").obligations if o.id == ob_id)
+    assert any(is_sized(t) for t in (ob.theorem if isinstance(ob.theorem, tuple) else (ob.theorem,)))
+    r = run_obligation(ob_id)
+    assert r.status is Status.PROVED and r.certificate.grade is Grade.UNIVERSAL, r.certificate.reason
+    assert "cross_checks" in r.certificate.data
+
+
+def _dot_variant(conclusion=None, drop=None):
+    from checker.kernel.sized import sized_claim
+
+    orig = proofs.DOT_CLOSE
+    hyps = {h.name: h.formula for h in orig.hypotheses if h.name != drop}
+    return sized_claim(orig.name, "n:nat[1,] K:nat[0,]", "x[n] y[n] d[n] h[n] D[n,K] e[K]", conclusion or orig.conclusion,
+                       hyps, scalars="b beta:int[0,1]")
+
+
+def _dot_lhs(o, v):
+    return o.abs(proofs._float_dot(o, v) - (o.dot(v.x, v.y) + v.b))
+
+
+_G, _MU = proofs._gamma, proofs._mu
+DOT_MUTANTS = {
+    "slope γ_(m−1) (the last addition not counted)": lambda: _dot_variant(lambda o, v: o.le(
+        _dot_lhs(o, v), _G(o, v.n + v.beta - 1) * (o.norm1(v.x * v.y) + o.abs(v.b)) + v.n * _MU(o) * (1 + _G(o, v.n + v.beta - 1)))),
+    "no underflow term": lambda: _dot_variant(lambda o, v: o.le(_dot_lhs(o, v), _G(o, v.n + v.beta) * (o.norm1(v.x * v.y) + o.abs(v.b)))),
+    "paths longer than m − 1": lambda: _dot_variant(drop="a path has at most m − 1 additions, m = n + β leaves"),
+    "products' underflow unbounded": lambda: _dot_variant(drop="products' underflow: |hᵢ| ≤ μ"),
+}
+
+
+@pytest.mark.parametrize("mutant", sorted(DOT_MUTANTS))
+def test_a_mutated_dot_theorem_is_not_proved(mutant, monkeypatch):
+    """The induction does not prove the sized theorem with a smaller budget or a hypothesis
+    dropped (each mutant is false at some size, e.g. all roundings at +u for the smaller slopes)."""
+    monkeypatch.setattr(proofs, "DOT_CLOSE", DOT_MUTANTS[mutant]())
+    assert proofs.prove_dot_every_n(CTX).status is Status.UNKNOWN
+
+
+def test_a_cot_step_theorem_without_the_margin_is_not_proved(monkeypatch):
+    """Without |z̃ − z| ≤ E < |z| the masks may differ: the induction does not prove it."""
+    from checker.kernel.sized import sized_claim
+
+    orig = proofs.COT_STEP_CLOSE
+    hyps = {h.name: h.formula for h in orig.hypotheses if not h.name.startswith("margin")}
+    assert len(hyps) == len(orig.hypotheses) - 1
+    monkeypatch.setattr(proofs, "COT_STEP_CLOSE", sized_claim(
+        orig.name, "m:nat[1,] K:nat[0,]", "W[m] c[m] ct[m] d[m] h[m] D[m,K]", orig.conclusion, hyps, scalars="z zt E w C ec"))
+    assert proofs.prove_cot_step_every_m(CTX).status is Status.UNKNOWN
