@@ -55,7 +55,7 @@ def test_outcome(ob_id, status):
     cover), the float32 cross-checks and the exp measurement as evidence."""
     r = run_obligation(ob_id)
     assert r.status is status, r.certificate.reason
-    assert r.outcome in (Outcome.CONFIRMED, Outcome.EVIDENCE)
+    assert r.outcome in (Outcome.CONFIRMED, Outcome.PARTIAL, Outcome.EVIDENCE)
     if status is Status.PROVED:
         assert r.certificate.grade is not None and (r.certificate.grade is Grade.UNIVERSAL or r.certificate.over)
 
