@@ -53,8 +53,26 @@ STABILITY_RECURSION = claim(
 )
 RELU_NORM = claim("relu-norm-le", "a", lambda o, v: o.le(o.relu(v.a) * o.relu(v.a), v.a * v.a))
 
+STABILITY_LAYER_ALL = sized_claim(
+    "common-noise-cancels", "n:nat[0,]", "a[n] c[n] g[n]",
+    lambda o, v: o.le(o.sumsq((o.relu(v.a) + v.g * v.s) - (o.relu(v.c) + v.g * v.s)), o.sumsq(v.a - v.c)),
+    scalars="s")
+"""The layer step for every width n: ‖(ReLU(a) + σg) − (ReLU(a') + σg)‖² ≤ ‖a − a'‖²."""
+RELU_NORM_ALL = sized_claim("relu-norm-le-every-width", "n:nat[0,]", "a[n]",
+                            lambda o, v: o.le(o.sumsq(o.relu(v.a)), o.sumsq(v.a)))
+"""‖ReLU(a)‖² ≤ ‖a‖² for every width."""
+DOT_SPLIT = sized_claim(
+    "dot-difference-split", "m:nat[0,]", "r[m] t[m] h[m] k[m]",
+    lambda o, v: o.eq(o.dot(v.r, v.h) - o.dot(v.t, v.k), o.dot(v.r, v.h - v.k) + o.dot(v.r - v.t, v.k)))
+"""Lemma: r·h − t·k = r·(h − k) + (r − t)·k, for rows of every length."""
+DECOMPOSITION = sized_claim(
+    "layer-difference-decomposition", "n:nat[1,] m:nat[1,]", "B[n,m] C[n,m] h[m] k[m] b[n] c[n]",
+    lambda o, v: o.all(o.eq((v.B @ v.h + v.b) - (v.C @ v.k + v.c), v.B @ (v.h - v.k) + (v.B - v.C) @ v.k + (v.b - v.c))))
+"""Bh + b − (B'h' + b') = B(h − h') + (B − B')h' + (b − b') for every n×m block."""
+
 
 def _decomposition_checks():
+    """The 3×3 identity (a cross-check of DECOMPOSITION) and the Gaussian moments (part of the proof)."""
     sp = symbolic.sympy()
     n = 3
     bm, bp = sp.Matrix(n, n, sp.symbols("B0:9")), sp.Matrix(n, n, sp.symbols("C0:9"))
@@ -64,8 +82,9 @@ def _decomposition_checks():
     from sympy.stats import E, Normal
 
     g = Normal("G", 0, 1)
-    return [
-        symbolic.zero_step(sum(sp.expand(x) ** 2 for x in diff), "Bh + b − (B'h' + b') − [B(h − h') + (B − B')h' + (b − b')] (3×3)"),
+    identity = [symbolic.zero_step(sum(sp.expand(x) ** 2 for x in diff),
+                                   "Bh + b − (B'h' + b') − [B(h − h') + (B − B')h' + (b − b')] (3×3)")]
+    return identity, [
         symbolic.zero_step(E(g**2) - 1, "E G² − 1 (so E‖G_ℓ‖ ≤ √(E‖G_ℓ‖²) = √n_ℓ)"),
         symbolic.zero_step(E(sp.Abs(g)) - sp.sqrt(2 / sp.pi), "E|G| − √(2/π) (finite first moment)"),
     ]
@@ -76,13 +95,16 @@ def _decomposition_checks():
     source=Source(DOC, "Theorem thm:parameterstability (eq:parameterstability): common input/noise coupling"),
     statement="Under a common input and common hidden noise, ‖z_θ − z_θ'‖ ≤ Σ_{ℓ=1}^{4} (Π_{k>ℓ} ‖B_k‖_op)"
     "(‖B_ℓ − B'_ℓ‖_op ‖h'_{ℓ−1}‖ + ‖b_ℓ − b'_ℓ‖), and the right side has finite expectation for Gaussian inputs.",
-    scope="the layer step with common noise for widths 1 and 2 universally (z3), the decomposition identity for symbolic "
-    "3×3 blocks (sympy), the unrolled recursion over ℝ≥0 (z3); first moments: sympy.stats; as data beside the proof, a "
-    "rigorous finite bound of E‖h'_ℓ‖ on the seeded 067A-shaped network",
+    scope="every width and every n×m block, by induction (z3 base and step): the layer step with common noise "
+    "‖(ReLU(a) + σg) − (ReLU(a') + σg)‖ ≤ ‖a − a'‖, ‖ReLU(a)‖ ≤ ‖a‖, and the decomposition Bh + b − (B'h' + b') = "
+    "B(h − h') + (B − B')h' + (b − b'); the unrolled four-layer recursion over ℝ≥0 (z3); first moments: sympy.stats. "
+    "The passage from these to operator norms (‖Bx‖ ≤ ‖B‖_op‖x‖ and the triangle inequality) is the definition, not "
+    "machine-checked. Cross-checks, not part of the proof: z3 at widths 1 and 2, sympy at 3×3, and a rigorous finite "
+    "bound of E‖h'_ℓ‖ on the seeded 067A-shaped network",
     expect=Expect.HOLDS,
     lean="Psy01A.parameter_stability",
     claims=(*STABILITY_LAYER, STABILITY_RECURSION, RELU_NORM),
-    theorem=(*STABILITY_LAYER, STABILITY_RECURSION, RELU_NORM),
+    theorem=(STABILITY_LAYER_ALL, DECOMPOSITION, STABILITY_RECURSION, RELU_NORM_ALL),
 )
 def parameter_stability(ctx):
     """Reconstruction (lost display): with e_ℓ = ‖h_ℓ − h'_ℓ‖, e₀ = 0 (equal inputs), "common
@@ -91,9 +113,12 @@ def parameter_stability(ctx):
     the displayed sum. Moments: E‖h'_ℓ‖ ≤ ‖B'_ℓ‖E‖h'_{ℓ−1}‖ + ‖b'_ℓ‖ + σ√n_ℓ (‖ReLU(a)‖ ≤ ‖a‖,
     E‖G_ℓ‖ ≤ √n_ℓ), finite when E‖u‖ is.
 
-    Method: z3 proves the noise-cancelling ReLU step ‖(ReLU(a) + σg) − (ReLU(a') + σg)‖² ≤
-    ‖a − a'‖² for widths 1 and 2, ReLU(a)² ≤ a², and the unrolled recursion; sympy checks the
-    decomposition identity and E G² = 1, E|G| = √(2/π). For the seeded 067A-shaped network (σ =
+    Method: induction over the width proves the noise-cancelling ReLU step ‖(ReLU(a) + σg) −
+    (ReLU(a') + σg)‖² ≤ ‖a − a'‖² and ‖ReLU(a)‖² ≤ ‖a‖² for every width, and induction over the
+    rows the decomposition Bh + b − (B'h' + b') = B(h − h') + (B − B')h' + (b − b') for every n×m
+    block (each row by the lemma DOT_SPLIT, proved by induction over the columns); z3 proves the
+    unrolled recursion; sympy E G² = 1, E|G| = √(2/π). Cross-checks (data): z3 at widths 1 and 2,
+    sympy's 3×3 identity. For the seeded 067A-shaped network (σ =
     1/5, ν = 1/2) the moment recursion is evaluated with rigorous operator-norm bounds, giving
     an explicit finite bound on E‖h'_ℓ‖ (E‖u‖ ≤ 3√2 + ν√2 + 1).
 
@@ -103,10 +128,20 @@ def parameter_stability(ctx):
     Survives mutation: if a.nrows() <= a.ncols(): both Gram matrices have the same largest eigenvalue, so either side of the tie gives the same norm bound
     """
     flint = _flint()
-    parts = {f"noise cancels, width {c.name[-1]} (z3)": smt.prove(c, ctx) for c in STABILITY_LAYER}
-    parts["‖ReLU(a)‖ ≤ ‖a‖ (z3)"] = smt.prove(RELU_NORM, ctx)
-    parts["unrolled recursion (z3)"] = smt.prove(STABILITY_RECURSION, ctx)
-    parts["identity and moments (sympy)"] = symbolic.conclude("sympy", _decomposition_checks())
+    dot_split = induction.prove(DOT_SPLIT, "m", ctx)
+    identity, gaussian = _decomposition_checks()
+    parts = {
+        "noise cancels, every width (induction)": induction.prove(STABILITY_LAYER_ALL, "n", ctx),
+        "‖ReLU(a)‖ ≤ ‖a‖, every width (induction)": induction.prove(RELU_NORM_ALL, "n", ctx),
+        "decomposition, every n×m (induction)": induction.prove(DECOMPOSITION, "n", ctx, uses=[induction.Use(
+            DOT_SPLIT, dot_split, {"r": lambda s: s.new("B"), "t": lambda s: s.new("C"), "h": lambda s: s.h,
+                                   "k": lambda s: s.k})]),
+        "unrolled recursion (z3)": smt.prove(STABILITY_RECURSION, ctx),
+        "Gaussian moments (sympy)": symbolic.conclude("sympy", gaussian),
+    }
+    cross = {f"noise cancels, width {c.name[-1]} (z3)": smt.prove(c, ctx) for c in STABILITY_LAYER}
+    cross["‖ReLU(a)‖ ≤ ‖a‖, scalar (z3)"] = smt.prove(RELU_NORM, ctx)
+    cross["decomposition at 3×3 (sympy)"] = symbolic.conclude("sympy", identity)
     old = flint.ctx.prec
     flint.ctx.prec = ARB_PREC
     try:
@@ -130,8 +165,8 @@ def parameter_stability(ctx):
                     bounds=[to_interval(m).describe(12) for m in moments]) \
         if finite else unknown("rigorous arb", "a bound is not finite", step)
     # The seeded network's explicit moment bound illustrates the recursion: data, not the grade.
-    return cross_checked(all_of("z3 + sympy", parts, family="layer step for widths 1, 2", lemmas=True),
-                         {"finite first moments on the seeded network (arb)": seeded})
+    cross["finite first moments on the seeded network (arb)"] = seeded
+    return cross_checked(all_of("induction + z3 + sympy", parts, lemmas=True), cross)
 
 
 # ---------------------------------------------------------------------------------------
