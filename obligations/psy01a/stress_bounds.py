@@ -36,8 +36,8 @@ from fractions import Fraction
 
 from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
-from checker.backends import exact, interval, sampling, smt, symbolic
-from checker.claims import claim
+from checker.backends import exact, induction, interval, sampling, smt, symbolic
+from checker.claims import claim, sized_claim
 from checker.kernel.verdicts import all_of, fmt, supported, timed, trusted, unknown, with_data
 from obligations.grading import cross_checked
 from obligations.psy01a import cue
@@ -124,17 +124,39 @@ PATH_RECURSION = claim(
 )
 
 
+NOISY_STEP = sized_claim(
+    "noisy-layer-step", "n:nat[0,]", "a[n] b[n] g[n]",
+    lambda o, v: o.le(o.sumsq(o.relu(v.a) + v.g * v.s - o.relu(v.b)), (v.t + v.s * v.u) * (v.t + v.s * v.u)),
+    {"t ≥ ‖a − b‖": lambda o, v: o.le(o.sumsq(v.a - v.b), v.t * v.t),
+     "u ≥ ‖g‖": lambda o, v: o.le(o.sumsq(v.g), v.u * v.u)},
+    scalars="s:real[0,] t:real[0,] u:real[0,]")
+"""The hidden-layer step for every width n: ‖(ReLU(a) + σg) − ReLU(b)‖ ≤ ‖a − b‖ + σ‖g‖ (stated for every
+t ≥ ‖a − b‖ and u ≥ ‖g‖, squared, so no square root is needed)."""
+
+
+def _noisy_step_invariant(o, v):
+    """What the induction carries: the expansion of ‖p + σg‖² (p = ReLU(a) − ReLU(b)), ReLU 1-Lipschitz
+    in ‖·‖², Cauchy–Schwarz for p and g, and the squares' signs."""
+    p = o.relu(v.a) - o.relu(v.b)
+    return o.and_(
+        o.eq(o.sumsq(o.relu(v.a) + v.g * v.s - o.relu(v.b)), o.sumsq(p) + 2 * v.s * o.dot(p, v.g) + v.s * v.s * o.sumsq(v.g)),
+        o.le(o.sumsq(p), o.sumsq(v.a - v.b)), o.ge(o.sumsq(v.g), 0), o.ge(o.sumsq(p), 0),
+        o.le(o.dot(p, v.g) * o.dot(p, v.g), o.sumsq(p) * o.sumsq(v.g)))
+
+
 @obligation(
     id="psy01a.stress_path_bound",
     source=Source(DOC, "Proposition (eq:stresspathbound): 'For any input and Gaussian realization, [...]'"),
     statement="For any input and noise realisation, ‖z(u; σ) − z(u; 0)‖₂ ≤ σ Σ_{r=1}^{3} (Π_{ℓ=r+1}^{4} ‖B_ℓ‖_op) ‖G_r‖₂.",
-    scope="the layer step for every width (ReLU 1-Lipschitz coordinatewise, z3; Euclidean with common noise for 2 and 3 "
-    "coordinates, z3), the unrolled recursion over ℝ≥0 (z3), and the whole inequality end to end for the scalar-width "
-    "network universally over ℝ¹³ (z3); spot-checked on the seeded 067A-shaped network",
+    scope="the noisy hidden-layer step ‖(ReLU(a) + σg) − ReLU(b)‖ ≤ ‖a − b‖ + σ‖g‖ for every width (induction, z3 "
+    "base, step and close), ReLU 1-Lipschitz (z3), the unrolled recursion over ℝ≥0 (z3); the passage to operator norms "
+    "(‖B(h − h')‖ ≤ ‖B‖_op‖h − h'‖) is the definition, not machine-checked. Cross-checks, not part of the proof: the "
+    "whole inequality end to end for the scalar-width network over ℝ¹³ and the common-noise step for 2 and 3 "
+    "coordinates (z3); a float spot check on the seeded 067A-shaped network",
     expect=Expect.HOLDS,
     lean="Psy01A.stress_path_bound",
     claims=(RELU_LIPSCHITZ, *RELU_EUCLID, PATH_RECURSION, PATH_SCALAR),
-    theorem=(RELU_LIPSCHITZ, *RELU_EUCLID, PATH_RECURSION, PATH_SCALAR),
+    theorem=(RELU_LIPSCHITZ, NOISY_STEP, PATH_RECURSION),
 )
 def stress_path_bound(ctx):
     """Reconstruction of the lost display from the proof ("Apply the 1-Lipschitz property of
@@ -142,10 +164,11 @@ def stress_path_bound(ctx):
     downstream operator norms"): with δ_ℓ = ‖h_ℓ^σ − h_ℓ^0‖₂, δ₁ = σ‖G₁‖ (the first
     preactivation is deterministic), δ_ℓ ≤ ‖B_ℓ‖δ_{ℓ−1} + σ‖G_ℓ‖, ‖Δz‖ ≤ ‖B₄‖δ₃.
 
-    Method: z3 proves |relu(a) − relu(b)| ≤ |a − b| (so ReLU is 1-Lipschitz in ‖·‖₂ for any
-    width, coordinatewise), the Euclidean step with noise added after the ReLU for 2 and 3
-    coordinates, the unrolled recursion, and the whole bound for the scalar network (all
-    widths 1, |·| = operator norm) universally. The seeded 067A-shaped network gives a float
+    Method: induction over the width proves the noisy step ‖(ReLU(a) + σg) − ReLU(b)‖² ≤
+    (t + σu)² for every t ≥ ‖a − b‖, u ≥ ‖g‖ (NOISY_STEP: the invariant carries the expansion of
+    the square, ReLU 1-Lipschitz and Cauchy–Schwarz), z3 proves |relu(a) − relu(b)| ≤ |a − b| and
+    the unrolled recursion. Cross-checks (data): z3 proves the whole bound for the scalar network
+    (all widths 1, |·| = operator norm) and the common-noise step for 2 and 3 coordinates. The seeded 067A-shaped network gives a float
     spot check (no violation in 200 noise draws; recorded, not part of the proof).
 
     Survives mutation: global_sigmas: tuple[Fraction, ...] = (: the bound holds at every noise level; the levels are example inputs
@@ -166,12 +189,13 @@ def stress_path_bound(ctx):
             bound = sigma * sum(math.prod(norms[r:]) * float(np.linalg.norm(g[r - 1])) for r in (1, 2, 3))
             worst = max(worst, dz / bound)
         spot = {"draws": 200, "max_ratio_deviation_over_bound": worst, "time_s": round(t.elapsed, 3)}
-    parts = {"ReLU 1-Lipschitz (z3)": smt.prove(RELU_LIPSCHITZ, ctx)}
-    parts.update({f"Euclidean layer step, {c.name} (z3)": smt.prove(c, ctx) for c in RELU_EUCLID})
-    parts["unrolled recursion (z3)"] = smt.prove(PATH_RECURSION, ctx)
-    parts["scalar network end to end (z3)"] = smt.prove(PATH_SCALAR, ctx, tactic=smt.NLSAT, cases=path_scalar_cases)
-    return with_data(all_of("z3 lemmas + scalar end-to-end proof", parts,
-                            family="Euclidean layer step for widths 2, 3; end to end for width 1"), spot_check=spot)
+    parts = {"ReLU 1-Lipschitz (z3)": smt.prove(RELU_LIPSCHITZ, ctx),
+             "noisy layer step, every width (induction)": induction.prove(NOISY_STEP, "n", ctx,
+                                                                          invariant=_noisy_step_invariant),
+             "unrolled recursion (z3)": smt.prove(PATH_RECURSION, ctx)}
+    cross = {f"common-noise step, {c.name} (z3)": smt.prove(c, ctx) for c in RELU_EUCLID}
+    cross["scalar network end to end (z3)"] = smt.prove(PATH_SCALAR, ctx, tactic=smt.NLSAT, cases=path_scalar_cases)
+    return with_data(cross_checked(all_of("induction + z3 lemmas", parts, lemmas=True), cross), spot_check=spot)
 
 
 # ---------------------------------------------------------------------------------------
