@@ -325,7 +325,7 @@ class StepView:
 
     def new(self, name: str) -> Any:
         r = self._r
-        if r.mode == "close":
+        if r.mode == "close" or r.copy is None:
             raise _NoNew(name)
         a = self._env[name]
         if not isinstance(a, SymArr) or a.elem is None:
@@ -403,7 +403,9 @@ class _Proof:
         r = self.r
         out = []
         for use in self.uses:
-            for c in copies:
+            # With no copy (a base case at size 0) a lemma whose bindings read no new entry is still
+            # instantiated once: it is a proved fact about the whole arrays (copy None: s.new skips it).
+            for c in copies or [None]:
                 r.mode, r.copy = mode, c
                 view = StepView(r, self.env())
                 try:
