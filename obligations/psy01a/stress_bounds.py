@@ -45,6 +45,7 @@ from obligations.psy01a.examples import example_instance
 from obligations.psy01a.setup import HIDDEN_TOTAL
 from obligations.psy01a.stress_certificates import (concrete_network, frozen_certificates, global_bound_at_most,
                                                     global_certificates)
+from obligations.psy01a import stress_claims
 from obligations.psy01a.stress_claims import RELU_LIPSCHITZ, SUP_LE_EUCLID, _scalar_net, classified_as
 from obligations.psy01a.stress_network import SPEC, _np, evaluation_set, forward, predict, stress_network
 
@@ -237,14 +238,17 @@ def _tail_checks():
     source=Source(DOC, "Theorem (eq:globalstress): 'Let H = n1+n2+n3 = 640, let 0 < δ < 1, and define [R_δ]. Then [...]'"),
     statement="With R_δ = √(2 log(2H/δ)) and C_θ = Σ_r √n_r Π_{ℓ>r} ‖B_ℓ‖_op, "
     "S_θ(σ) ≥ P{m(z_θ(X, c; 0), Y) > 2σR_δC_θ} − δ; computed on a concrete network it gives a certified lower bound.",
-    scope="the tail and union bounds symbolically (sympy), the margin step for 4 classes and every label (z3); evaluated, as "
-    "data beside the proof, for the seeded 067A-shaped network (H = 640, δ = 1/20) on its seeded 48-input visual test set, "
-    "rigorously (arb balls)",
+    scope="the tail and union bounds symbolically (sympy); by induction (z3 base and step), for every number of classes "
+    "and every label, the margin step (smallest-index ties), and for every width ‖·‖∞ ≤ ‖·‖₂ and ‖G_r‖₂² ≤ n_r R_δ² on "
+    "max|G_i| ≤ R_δ; p(1 − δ) ≥ p − δ (z3); the path bound is psy01a.stress_path_bound. Cross-checks, not part of the "
+    "proof: z3 for 4 classes and each label and in ℝ⁴; evaluated for the seeded 067A-shaped network (H = 640, δ = 1/20) "
+    "on its seeded 48-input visual test set, rigorously (arb balls)",
     expect=Expect.HOLDS,
     lean="Psy01A.global_stress_certificate",
     uses=("psy01a.stress_path_bound", "psy01a.margin_two_lipschitz"),
     claims=(*PRESERVE, SUP_LE_EUCLID, EVENT_BOUND),
-    theorem=(*PRESERVE, SUP_LE_EUCLID, EVENT_BOUND),
+    theorem=(stress_claims.PRESERVE_ALL, stress_claims.SUP_LE_EUCLID_ALL, stress_claims.BOUNDED_COORDINATES_NORM,
+             EVENT_BOUND),
 )
 def global_stress_certificate(ctx):
     """Reconstruction: R_δ = √(2 log(2H/δ)) is the radius at which the union bound of the
@@ -255,8 +259,11 @@ def global_stress_certificate(ctx):
     Method. The tail bound is reduced by hand to a form sympy decides: g(r) = 2e^{−r²/2} −
     P{|G| > r} has g(0) = 1, g(∞) = 0 and g′(r) = e^{−r²/2}(√(2/π) − 2r), which changes sign
     once (at 1/√(2π)), so g increases then decreases to 0 and stays positive. sympy checks
-    each fact and that H·2e^{−R_δ²/2} = δ. z3 proves that a margin above 2ε survives any
-    ε-sup-norm change (every label, 4 classes), that ‖·‖∞ ≤ ‖·‖₂, and p(1 − δ) ≥ p − δ.
+    each fact and that H·2e^{−R_δ²/2} = δ. Induction proves that a margin above 2ε survives any
+    ε-sup-norm change (every number of classes and label: over the classes before y, with the
+    classes after y a lemma proved by induction over them), that ‖·‖∞ ≤ ‖·‖₂ and ‖g‖₂² ≤ nR² when
+    every |g_i| ≤ R (every width); z3 proves p(1 − δ) ≥ p − δ, and, as cross-checks, the margin
+    step for 4 classes and ‖·‖∞ ≤ ‖·‖₂ in ℝ⁴.
     The concrete certificate computes rigorous operator-norm upper bounds (‖M^k‖_F^{1/2k},
     k = 64), C_θ, R_δ and the clean margins with arb balls and counts the inputs whose margin
     provably exceeds 2σR_δC_θ. The bound is conservative (vacuous at σ = 1/5), as the text says.
@@ -267,9 +274,12 @@ def global_stress_certificate(ctx):
     """
     sym = symbolic.conclude("sympy tail + union bound", _tail_checks())
     parts = {"tail and union bound (sympy)": sym}
-    parts.update({f"margin step y = {y} (z3)": smt.prove(c, ctx) for y, c in enumerate(PRESERVE)})
-    parts["‖·‖∞ ≤ ‖·‖₂ (z3)"] = smt.prove(SUP_LE_EUCLID, ctx)
+    parts["margin step, every K and label (induction)"] = stress_claims.prove_preserve(ctx)
+    parts["‖·‖∞ ≤ ‖·‖₂, every width (induction)"] = stress_claims.prove_sup_le_euclid(ctx)
+    parts["‖G‖₂² ≤ nR² on max|G_i| ≤ R (induction)"] = induction.prove(stress_claims.BOUNDED_COORDINATES_NORM, "n", ctx)
     parts["exceptional event (z3)"] = smt.prove(EVENT_BOUND, ctx)
+    cross = {f"margin step, 4 classes, y = {y} (z3)": smt.prove(c, ctx) for y, c in enumerate(PRESERVE)}
+    cross["‖·‖∞ ≤ ‖·‖₂ in ℝ⁴ (z3)"] = smt.prove(SUP_LE_EUCLID, ctx)
     with timed() as t:
         cert = global_certificates()
         step = t.step("interval", interval.version(), "rigorous global certificate on the concrete network",
@@ -278,8 +288,9 @@ def global_stress_certificate(ctx):
                       rows=cert["global"]) if cert["H"] == HIDDEN_TOTAL else \
         unknown("rigorous arb enclosures", f"H = {cert['H']} ≠ 640", step)
     # The theorem's grade is its proof's; the concrete network is one evaluation of it, kept as data.
-    proof = all_of("sympy + z3", parts, family="4 classes", lemmas=True)
-    return with_data(cross_checked(proof, {"concrete certificate (arb)": concrete}), H=cert["H"], delta=fmt(SPEC.delta),
+    cross["concrete certificate (arb)"] = concrete
+    proof = all_of("sympy + induction + z3", parts, lemmas=True)
+    return with_data(cross_checked(proof, cross), H=cert["H"], delta=fmt(SPEC.delta),
                      R_delta=cert["R_delta"], opnorm_upper=cert["opnorm_upper"], C_theta_upper=cert["C_theta_upper"],
                      certificate=cert["global"], test_size=SPEC.test_size, network_seed=SPEC.seed)
 
