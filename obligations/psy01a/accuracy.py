@@ -20,11 +20,11 @@ from typing import Any
 
 from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
-from checker.backends import interval, smt, symbolic
-from checker.claims import claim
+from checker.backends import induction, interval, library, smt, symbolic
+from checker.claims import claim, sized_claim
 from checker.kernel.verdicts import all_of, fmt, timed, trusted, unknown, with_data
 from obligations.grading import cross_checked
-from obligations.psy01a import cue, stress_claims
+from obligations.psy01a import cue, cue_use, stress_claims
 
 DOC = "000_1ea2e46c3d2f64bf.txt"
 K = 4
@@ -149,24 +149,111 @@ def _modulus_checks():
     ]
 
 
+# --- the same steps for every number of classes and every number of atoms (sized claims, by induction)
+
+
+def _big_margin(o, v, e):
+    """|m(z, y)| > 2e with m = z_y − max_{j≠y} z_j, the other classes split into zb (before y) and za (after y):
+    every other z_j < z_y − 2e, or some z_j > z_y + 2e (as in cue_use.SAME_CORRECTNESS_ALL)."""
+    return o.or_(o.and_(o.all(o.lt(v.zb, v.zy - 2 * e)), o.all(o.lt(v.za, v.zy - 2 * e))),
+                 o.any(o.gt(v.zb, v.zy + 2 * e)), o.any(o.gt(v.za, v.zy + 2 * e)))
+
+
+def _sup_le(o, v, e):
+    """‖z − w‖∞ ≤ e."""
+    return o.and_(o.le(o.abs(v.zy - v.wy), e), o.all(o.le(o.abs(v.zb - v.wb), e)), o.all(o.le(o.abs(v.za - v.wa), e)))
+
+
+def _differs(o, v):
+    return o.ne(cue_use._classified(o, v.zy, v.zb, v.za), cue_use._classified(o, v.wy, v.wb, v.wa))
+
+
+_SPLIT = ("p:nat[0,] q:nat[0,]", "zb[p] wb[p] za[q] wa[q]")
+EVENT_ALL = sized_claim(
+    "accuracy-change-event", *_SPLIT,
+    lambda o, v: o.or_(o.not_(_big_margin(o, v, v.t)), o.not_(_sup_le(o, v, v.t))),
+    {"t > 0": lambda o, v: o.gt(v.t, 0), "correctness differs": _differs}, scalars="zy wy t")
+"""Correctness changes only in {|m| ≤ 2t} ∪ {D > t}, for every number of classes and every label (smallest-index ties)."""
+UNIFORM_ALL = sized_claim(
+    "accuracy-change-uniform", *_SPLIT,
+    lambda o, v: o.not_(_big_margin(o, v, v.eta)),
+    {"D ≤ η": lambda o, v: _sup_le(o, v, v.eta), "correctness differs": _differs}, scalars="zy wy eta")
+"""With D ≤ η, correctness changes only where |m| ≤ 2η, for every number of classes and every label."""
+
+
+def _sup_one(o, v):
+    return o.max(o.abs(v.zy - v.wy), o.norminf(v.z - v.w))
+
+
+RAMP_MARGIN_ALL = sized_claim(
+    "ramp-margin", "n:nat[1,]", "z[n] w[n]",
+    lambda o, v: o.le(o.abs(_ramp(o, v.zy - o.maxv(v.z), v.g) - _ramp(o, v.wy - o.maxv(v.w), v.g)), 2 * _sup_one(o, v) / v.g),
+    {"γ > 0": lambda o, v: o.gt(v.g, 0)}, scalars="zy wy g")
+"""|ψ_γ(m(z, y)) − ψ_γ(m(w, y))| ≤ 2‖z − w‖∞/γ for K = n + 1 ≥ 2 classes and every label (z_y and the others, as
+in cue.MARGIN_LIPSCHITZ)."""
+MARKOV_LAW_ALL = sized_claim(
+    "markov-law", "n:nat[0,]", "p[n] d[n]",
+    lambda o, v: o.le(o.sum(v.p * o.ite(o.gt(v.d, v.t), 1, 0)), o.sum(v.p * v.d) / v.t),
+    {"a law": lambda o, v: o.eq(o.sum(v.p), 1), "p ≥ 0": lambda o, v: o.all(o.ge(v.p, 0)),
+     "D ≥ 0": lambda o, v: o.all(o.ge(v.d, 0)), "t > 0": lambda o, v: o.gt(v.t, 0)},
+    scalars="t")
+"""Markov's inequality P{D > t} ≤ E D/t for a law on any number n of atoms."""
+RAMP_LAW_ALL = sized_claim(
+    "ramp-expectation-law", "n:nat[0,]", "p[n] x[n] d[n]",
+    lambda o, v: o.le(o.abs(o.sum(v.p * v.x)), 2 * o.sum(v.p * v.d) / v.g),
+    {"a law": lambda o, v: o.eq(o.sum(v.p), 1), "p ≥ 0": lambda o, v: o.all(o.ge(v.p, 0)),
+     "pointwise |ψ(m) − ψ(m')| ≤ 2D/γ": lambda o, v: o.all(o.le(o.abs(v.x), 2 * v.d / v.g)),
+     "γ > 0": lambda o, v: o.gt(v.g, 0)},
+    scalars="g")
+"""|E(ψ(m) − ψ(m'))| ≤ 2 E D/γ for a law on any number n of atoms."""
+
+
+def _prove_every_size(ctx):
+    same = cue_use.prove_same_correctness(ctx)
+
+    def same_at(scalar):
+        return induction.Use(cue_use.SAME_CORRECTNESS_ALL, same, {
+            "zb": lambda s: s.zb, "wb": lambda s: s.wb, "za": lambda s: s.za, "wa": lambda s: s.wa,
+            "zy": lambda s: s.zy, "wy": lambda s: s.wy, "eta": lambda s: s[scalar]})
+
+    # The pointwise steps are SAME_CORRECTNESS_ALL read contrapositively: no invariant is carried (true).
+    return {
+        "change event, every K and label (induction)": induction.prove(
+            EVENT_ALL, "p", ctx, invariant=lambda o, v: o.and_(), uses=[same_at("t")]),
+        "uniform version, every K and label (induction)": induction.prove(
+            UNIFORM_ALL, "p", ctx, invariant=lambda o, v: o.and_(), uses=[same_at("eta")]),
+        "ramp through the margin, every K and label (induction)": induction.prove(
+            RAMP_MARGIN_ALL, "n", ctx, uses=[library.use("max_lipschitz", x=lambda s: s.z, y=lambda s: s.w)]),
+        "Markov, every number of atoms (induction)": induction.prove(MARKOV_LAW_ALL, "n", ctx),
+        "ramp expectation, every number of atoms (induction)": induction.prove(RAMP_LAW_ALL, "n", ctx),
+    }
+
+
 @obligation(
     id="psy01a.accuracy_stability",
     source=Source(DOC, "Theorem thm:accuracystability (eq:accuracyexpectation, eq:surrogatestability)"),
     statement="For every t > 0, |Q_θ − Q_θ'| ≤ P{|m(z_θ, Y)| ≤ 2t} + E D/t; if D ≤ η a.s. then |Q_θ − Q_θ'| ≤ "
     "P{|m(z_θ, Y)| ≤ 2η}; under P{|m| ≤ 2t} ≤ Ct^β optimising t gives an O((E D)^{β/(β+1)}) modulus (Lipschitz in η for "
     "β = 1 under the uniform bound); and the 1/γ ramp satisfies |E ψ_γ(m_θ) − E ψ_γ(m_θ')| ≤ 2 E D/γ.",
-    scope="pointwise steps for 4 classes and every label with smallest-index ties (z3), union and Markov steps over "
-    "every law on 16 atoms / 3-atom laws (z3), the optimisation over t for all C, E, β > 0 (sympy), the ramp's Lipschitz "
-    "constant 1/γ (z3; an attaining instance is kept as data)",
+    scope="by induction (z3 base and step): the pointwise steps for every number of classes and every label with "
+    "smallest-index ties, and Markov and the ramp expectation for laws on any number of atoms; the union step over every "
+    "law on the 16 atoms of four events, Markov pointwise, the ramp's Lipschitz constant 1/γ (z3; an attaining "
+    "instance is kept as data); the optimisation over t for all C, E, β > 0 (sympy). Cross-checks, not part of the "
+    "proof: z3 for 4 classes and each label and for 3-atom laws",
     expect=Expect.HOLDS,
     lean="Psy01A.accuracy_stability",
     uses=("psy01a.margin_two_lipschitz", "psy01a.parameter_stability"),
     claims=(*EVENT, *UNIFORM, MARKOV_POINTWISE, MARKOV_LAW, UNION_STEP, LIPSCHITZ_BETA1, RAMP_LIPSCHITZ, *RAMP_MARGIN, RAMP_LAW),
-    theorem=(*EVENT, *UNIFORM, MARKOV_POINTWISE, MARKOV_LAW, UNION_STEP, LIPSCHITZ_BETA1, RAMP_LIPSCHITZ, *RAMP_MARGIN, RAMP_LAW),
+    theorem=(EVENT_ALL, UNIFORM_ALL, MARKOV_POINTWISE, MARKOV_LAW_ALL, UNION_STEP, LIPSCHITZ_BETA1, RAMP_LIPSCHITZ,
+             RAMP_MARGIN_ALL, RAMP_LAW_ALL),
 )
 def accuracy_stability(ctx):
     """Proof steps, each checked: "Correctness can change only when |m(z_θ, Y)| ≤ 2D. This
-    event is contained in {|m| ≤ 2t} ∪ {D > t}" — z3 proves the pointwise inclusion for every
+    event is contained in {|m| ≤ 2t} ∪ {D > t}" — induction proves the pointwise inclusion for
+    every number of classes and every label (from cue_use.SAME_CORRECTNESS_ALL), Markov and the
+    ramp expectation for laws on any number of atoms, and the ramp bound through the margin for
+    every number of classes (max 1-Lipschitz, a library lemma); z3 proves them at 4 classes and
+    3 atoms as cross-checks. In detail: the inclusion for every
     label (the tie convention puts m = 0 in the exceptional event); |Q_θ − Q_θ'| ≤ P(A) + P(B)
     over every law on the 16 atoms; Markov pointwise (1{D > t} ≤ D/t) and for 3-atom laws.
     Uniform version: D ≤ η makes the change event lie in {|m| ≤ 2η} (z3). Modulus: sympy
@@ -179,21 +266,23 @@ def accuracy_stability(ctx):
     Survives mutation: N_ATOMS = 3: Markov's and the ramp inequality hold for laws on any number of atoms; z3 proves each size
     Survives mutation: return o.min(1, o.max(0, m / g)): a ramp clipped to [0, 2] (or another level) is still 1/γ-Lipschitz
     """
-    parts = {}
-    parts.update({f"{c.name} (z3)": smt.prove(c, ctx) for c in EVENT})
-    parts.update({f"{c.name} (z3)": smt.prove(c, ctx) for c in UNIFORM})
-    for c in (MARKOV_POINTWISE, MARKOV_LAW, UNION_STEP, LIPSCHITZ_BETA1, RAMP_LIPSCHITZ, RAMP_LAW):
+    parts = _prove_every_size(ctx)
+    for c in (MARKOV_POINTWISE, UNION_STEP, LIPSCHITZ_BETA1, RAMP_LIPSCHITZ):
         parts[f"{c.name} (z3)"] = smt.prove(c, ctx, timeout_ms=30_000)
+    parts["optimising t (sympy)"] = symbolic.conclude("sympy", _modulus_checks())
+    cross = {f"{c.name} (z3)": smt.prove(c, ctx) for c in (*EVENT, *UNIFORM)}
+    for c in (MARKOV_LAW, RAMP_LAW):
+        cross[f"{c.name} (z3)"] = smt.prove(c, ctx, timeout_ms=30_000)
     for y, c in enumerate(RAMP_MARGIN):
         lemmas = (smt.Lemma(RAMP_LIPSCHITZ, lambda o, v, y=y: {"a": cue.signed_margin(o, _zw(v)[0], y),
                                                               "b": cue.signed_margin(o, _zw(v)[1], y), "g": v.g}),
                   smt.Lemma(cue._lipschitz_claim(K, y), lambda o, v: {**{f"z{i}": v[f"z{i}"] for i in range(K)},
                                                                       **{f"w{i}": v[f"w{i}"] for i in range(K)}}))
-        parts[f"{c.name} (z3, from the ramp and margin lemmas)"] = smt.prove(c, ctx, timeout_ms=30_000, lemmas=lemmas)
-    parts["optimising t (sympy)"] = symbolic.conclude("sympy", _modulus_checks())
-    proof = all_of("z3 + sympy", parts, family=f"{K} classes; laws on 16 atoms (union step) and 3 atoms (Markov, ramp)")
+        cross[f"{c.name} (z3, from the ramp and margin lemmas)"] = smt.prove(c, ctx, timeout_ms=30_000, lemmas=lemmas)
+    proof = all_of("induction + z3 + sympy", parts, lemmas=True)
     # That 1/γ is attained is a tightness remark beside the statement: a witness, kept as data.
-    return cross_checked(proof, {"ramp constant 1/γ attained (z3 instance)": smt.find_instance(RAMP_TIGHT, ctx)})
+    cross["ramp constant 1/γ attained (z3 instance)"] = smt.find_instance(RAMP_TIGHT, ctx)
+    return cross_checked(proof, cross)
 
 
 # ---------------------------------------------------------------------------------------
