@@ -344,6 +344,45 @@ def _soft_checks():
     ]
 
 
+def _soft_checks_every_n():
+    """The same steps for a symbolic number N of weights: the soft count is a sympy Sum over i = 1 … N of
+    the sigmoid of an indexed weight a[i] = |W_i|, r the Sum of s_i(1 − s_i) over NT; the derivatives
+    are taken through the Sum (the derivative of a finite sum is the sum of the derivatives), the
+    limits of the generic summand s_i and the mean of N ones."""
+    sp = symbolic.sympy()
+    q, p, dq = sp.symbols("q p dq", real=True)
+    tt = sp.Symbol("T", positive=True)
+    n = sp.Symbol("N", integer=True, positive=True)
+    i, k = sp.symbols("i k", integer=True, positive=True)
+    a = sp.IndexedBase("a", nonnegative=True)  # a[i] = |W_i|
+    w = sp.IndexedBase("W", real=True)
+    x = sp.Symbol("x", real=True)
+    sig = lambda z: 1 / (1 + sp.exp(-z))  # noqa: E731
+    si = sig((a[i] - q) / tt)
+    count = sp.Sum(si, (i, 1, n)) / n
+    r = sp.Sum(si * (1 - si), (i, 1, n)) / (n * tt)
+    from sympy.calculus.util import continuous_domain
+
+    qf = sp.Function("Q")(p)
+    lin = sp.diff(count.subs(q, qf) - p, p).subs(sp.diff(qf, p), dq)
+    coeff, const = sp.diff(lin, dq), lin.subs(dq, 0)
+    sk = sig((a[k] - q) / tt)
+    b_prime = sp.diff(w[k] * sk.subs(q, qf), p).subs(sp.diff(qf, p), -1 / r.subs(q, qf)).subs(qf, q)
+    return [
+        symbolic.zero_step(sp.diff(sig(x), x) - sig(x) * (1 - sig(x)), "σ′ − σ(1 − σ)"),
+        symbolic.true_step(sig(x) * (1 - sig(x)) > 0, "σ(1 − σ) > 0"),
+        symbolic.zero_step(sp.diff(count, q) + r, "∂_q[(1/N)Σ_{i≤N} s_i] + r(q), every N: strictly decreasing (r > 0)"),
+        symbolic.true_step(sp.Eq(continuous_domain(si, q, sp.S.Reals), sp.S.Reals), "s_i continuous on ℝ"),
+        symbolic.limit_step(si, q, -sp.oo, 1, what="s_i → 1 as q → −∞ (each i)"),
+        symbolic.limit_step(si, q, sp.oo, 0, what="s_i → 0 as q → +∞ (each i)"),
+        symbolic.zero_step(sp.Sum(1, (i, 1, n)).doit() / n - 1, "(1/N)Σ_{i≤N} 1 − 1: the mean of the limits is 1 (and of 0s, 0)"),
+        symbolic.zero_step(const + 1, "d/dp[S(Q(p)) − p] has constant term −1"),
+        symbolic.zero_step(coeff.subs(qf, q) + r, "its Q′-coefficient + r(Q), every N: so Q′(p) = −1/r(Q(p))"),
+        symbolic.zero_step(b_prime - w[k] * sk * (1 - sk) / (tt * r), "∂_p B_k − W_k s_k(1 − s_k)/(T r), every N and k"),
+        symbolic.zero_step(sp.Rational(1, 4) - x * (1 - x) - (x - sp.Rational(1, 2)) ** 2, "1/4 − s(1 − s) − (s − 1/2)²"),
+    ]
+
+
 def _interval_count(q: interval.Interval, weights, temp) -> interval.Interval:
     total = interval.Interval.of(0)
     for wi in weights:
@@ -397,10 +436,11 @@ def _compact_example():
     statement="For T > 0 the soft count (1/N)Σ_i s_i(q) is continuous and strictly decreasing from 1 to 0, so q_ℓ(p) exists "
     "uniquely for p ∈ (0, 1); q_ℓ'(p) = −1/r_ℓ(p); s(1 − s) ≤ 1/4 gives |∂_p B_{ℓ,i}| ≤ |W_{ℓ,i}|/(4T r_ℓ(p)); r_ℓ has a "
     "positive minimum for p in a compact subinterval of (0, 1), so the soft weights are Lipschitz there.",
-    scope="symbolic for N = 3 weights and every T > 0, every |W_i| ≥ 0 (sympy); s(1 − s) ≤ 1/4 (z3 + sympy); the "
+    scope="symbolic for every number N of weights (sympy Sums over i = 1 … N, derivatives through the sum, limits "
+    "termwise), every T > 0, every |W_i| ≥ 0; s(1 − s) ≤ 1/4 (z3 + sympy); the "
     "positive minimum on a compact p-interval from r > 0 and continuity (extreme value theorem, not machine-checked); "
-    "cross-check, not part of the proof: the minimum and the Lipschitz constant rigorously for an 8-weight example, "
-    "T = 1/4, p ∈ [1/10, 9/10]",
+    "cross-checks, not part of the proof: the same steps at N = 3 (sympy), the minimum and the Lipschitz constant "
+    "rigorously for an 8-weight example, T = 1/4, p ∈ [1/10, 9/10]",
     expect=Expect.HOLDS,
     lean="Psy01A.soft_relaxation",
     uses=("psy01a.accuracy_stability", "psy01a.parameter_stability"),
@@ -412,7 +452,7 @@ def soft_relaxation(ctx):
     strictly decreasing from one to zero"); r_ℓ = (1/(N_ℓT))Σ s(1 − s) ("Each summand s(1 − s) is
     positive"); the implicit derivative q' = −1/r and ∂_pB_i = W_i s_i(1 − s_i)/(Tr).
 
-    Method: sympy checks σ' = σ(1 − σ) > 0, the derivative of the soft count (= −r < 0),
+    Method: for a symbolic number N of weights (sympy Sums), sympy checks σ' = σ(1 − σ) > 0, the derivative of the soft count (= −r < 0),
     continuity and both limits (so the intermediate value theorem gives a unique q(p)), the
     implicit derivative from differentiating S(Q(p)) = p, the derivative of the soft weight,
     and 1/4 − s(1 − s) = (s − 1/2)²; z3 proves s(1 − s) ≤ 1/4. The compact-set claim follows
@@ -431,18 +471,20 @@ def soft_relaxation(ctx):
     sp = symbolic.sympy()
     d, f = sp.symbols("d_e f", real=True)
     p = d * (1 - f)
-    checks = _soft_checks() + [symbolic.zero_step(sp.diff(p, d) - (1 - f), "∂p/∂d_e − (1 − f)"),
-                               symbolic.zero_step(sp.diff(p, f) + d, "∂p/∂f + d_e")]
+    checks = _soft_checks_every_n() + [symbolic.zero_step(sp.diff(p, d) - (1 - f), "∂p/∂d_e − (1 − f)"),
+                                       symbolic.zero_step(sp.diff(p, f) + d, "∂p/∂f + d_e")]
     with timed() as t:
         example = _compact_example()
         step = t.step(interval.NAME, interval.version(), "certified q-range and r_min", f"r_min ≥ {example['r_min_lower']:.4g}", **example)
     compact = trusted("rigorous interval bisection", step, grade=Grade.INSTANCES, over="1 example", **example) if example["positive"] else \
         unknown("rigorous interval bisection", "r_min not certified positive", step)
     proof = all_of("sympy + z3", {
-        "existence, uniqueness, derivatives (sympy)": symbolic.conclude("sympy", checks),
+        "existence, uniqueness, derivatives, every N (sympy)": symbolic.conclude("sympy", checks),
         "s(1 − s) ≤ 1/4 (z3)": smt.prove(S_QUARTER, ctx),
-    }, family=f"N = {SOFT_N} weights")
-    # One example of the compact-set claim checks the encoding; it is not the general claim.
+    }, lemmas=True)
+    # One example of the compact-set claim checks the encoding; it is not the general claim. The
+    # same steps written out for N = 3 weights are a cross-check of the symbolic-N sums.
     return with_data(cross_checked(proof, {
+        f"the steps at N = {SOFT_N} weights (sympy)": symbolic.conclude("sympy", _soft_checks()),
         "positive minimum and Lipschitz constant on a compact set, one example (rigorous)": compact,
     }), example_weights=[fmt(w) for w in EXAMPLE_WEIGHTS], temperature=fmt(EXAMPLE_T), p_range=[fmt(x) for x in EXAMPLE_P])
