@@ -311,7 +311,9 @@ class _SymOps:
 
 class StepView:
     """What a lemma's binding sees: ``s.x`` a whole array, ``s.new("W")`` the new entry (a scalar)
-    or row (an array) of an array indexed by the induction size, ``s.size("m")`` a size."""
+    or row (an array) of an array indexed by the induction size, ``s.size("m")`` a size, and
+    ``s.ops`` the claim's ops (entrywise on arrays, with the aggregates), to bind a lemma to an
+    expression of the arrays (``s.ops.relu(s.B @ s.h)``) exactly as the claim's parts build it."""
 
     def __init__(self, reading: _Reading, env: Env) -> None:
         object.__setattr__(self, "_r", reading)
@@ -334,6 +336,10 @@ class StepView:
 
     def size(self, name: str) -> Any:
         return self._r.size_term(name)
+
+    @property
+    def ops(self) -> "_SymOps":
+        return _SymOps(self._r)
 
 
 def _fact_of(value: Any) -> Any:

@@ -46,3 +46,28 @@ def test_a_binding_that_reads_the_new_entry_is_skipped_where_there_is_none():
     sized = sized_claim("sumsq-nonneg-from-zero", "n:nat[0,]", "x[n]", lambda o, v: o.ge(o.sumsq(v.x), 0))
     v = induction.prove(sized, "n", uses=[induction.Use(square, smt.prove(square), {"t": lambda s: s.new("x")})])
     assert v.status is Status.PROVED, v.certificate.reason
+
+
+def test_a_binding_builds_an_expression_with_the_claims_ops():
+    """s.ops lets a lemma be bound to an expression (here ReLU of a matrix–vector product), which
+    then names the same aggregates as the claim's parts: ‖relu(u)‖² ≤ ‖u‖² at u = relu(Bx) and at
+    u = Bx, and ‖Bx‖² ≤ ‖B‖_F²‖x‖², close ‖relu(relu(Bx))‖² ≤ ‖B‖_F²‖x‖²; without the lemma at
+    relu(Bx) (or for a false bound) the proof is unknown."""
+    from checker.backends import library
+
+    relu_norm = sized_claim("relu-shrinks", "n:nat[0,]", "u[n]", lambda o, v: o.le(o.sumsq(o.relu(v.u)), o.sumsq(v.u)))
+    lemma = induction.prove(relu_norm, "n")
+    assert lemma.status is Status.PROVED
+
+    def claim_with(factor):
+        return sized_claim("relu-relu-matvec", "n:nat[1,] m:nat[1,]", "B[n,m] x[m]",
+                           lambda o, v: o.le(o.sumsq(o.relu(o.relu(v.B @ v.x))), factor * o.sumsq(v.B) * o.sumsq(v.x)))
+
+    uses = [induction.Use(relu_norm, lemma, {"u": lambda s: s.ops.relu(s.B @ s.x)}),
+            induction.Use(relu_norm, lemma, {"u": lambda s: s.B @ s.x}),
+            library.use("matvec_frobenius", A=lambda s: s.B, x=lambda s: s.x)]
+    true = lambda o, v: o.and_()  # noqa: E731  (no invariant: the lemmas close it)
+    proved = induction.prove(claim_with(1), "n", uses=uses, invariant=true)
+    assert proved.status is Status.PROVED, proved.certificate.reason
+    assert induction.prove(claim_with(1), "n", uses=uses[1:], invariant=true).status is Status.UNKNOWN
+    assert induction.prove(claim_with(0), "n", uses=uses, invariant=true).status is Status.UNKNOWN
