@@ -376,6 +376,100 @@ GATE_LEMMA = claim(
 FROZEN_AGREE = _frozen_network_claim(1)
 
 
+# --- the same steps for every number of events and every width (sized claims, by induction)
+
+
+def _zero_one(o, x):
+    return o.all(o.or_(o.eq(x, 0), o.eq(x, 1)))
+
+
+EVENT_ROW = sized_claim(
+    "event-row", "k:nat[0,]", "row[k] one[k] e[k]",
+    lambda o, v: o.and_(o.or_(o.eq(o.dot(v.row, v.one), v.k), o.le(o.dot(v.row, v.one), v.k - 1)),
+                        o.le(o.dot(v.row, v.one), v.k),
+                        o.implies(o.eq(o.dot(v.row, v.one), v.k), o.eq(o.dot(v.row, v.e), o.sum(v.e))),
+                        o.ge(o.dot(v.row, v.e), 0)),
+    {"row is 0/1": lambda o, v: _zero_one(o, v.row), "one = 1": lambda o, v: o.all(o.eq(v.one, 1)),
+     "e is 0/1": lambda o, v: _zero_one(o, v.e)})
+"""Lemma: an atom's 0/1 incidence row over k events counts at most k events (an integer: k, or at most k − 1),
+and when it is in all k it is in the event e selects."""
+
+
+def _in_all(o, v):
+    """P(∩_j A_j): the atoms whose incidence row is all ones (its count equals k)."""
+    return o.sum(v.p * o.ite(o.eq(v.I @ v.one, v.k), 1, 0))
+
+
+BONFERRONI_ALL = sized_claim(
+    "bonferroni", "a:nat[1,] k:nat[1,]", "p[a] I[a,k] one[k] e[k]",
+    lambda o, v: o.and_(o.ge(_in_all(o, v), 1 - v.k + o.dot(v.p, v.I @ v.one)), o.le(_in_all(o, v), o.dot(v.p, v.I @ v.e))),
+    {"a probability law": lambda o, v: o.eq(o.sum(v.p), 1), "p ≥ 0": lambda o, v: o.all(o.ge(v.p, 0)),
+     "I is 0/1": lambda o, v: _zero_one(o, v.I), "one = 1": lambda o, v: o.all(o.eq(v.one, 1)),
+     "e selects one event": lambda o, v: _zero_one(o, v.e), "Σe = 1": lambda o, v: o.eq(o.sum(v.e), 1)})
+"""Bonferroni and containment for k events over every law on a atoms (any numbers): I[a, j] = 1 when atom a lies in
+event A_j, so P(A_j) = Σ_a p_a I[a, j] and Σ_j P(A_j) = p·(I 1); then P(∩A_j) ≥ 1 − Σ_j (1 − P(A_j)) = 1 − k + p·(I 1),
+and P(∩A_j) ≤ P(A_j) = p·(I e_j) for the event e selects (every j, as e ranges over the unit vectors)."""
+
+
+def _bonferroni_invariant(o, v):
+    return o.and_(o.ge(_in_all(o, v), o.dot(v.p, v.I @ v.one) - (v.k - 1) * o.sum(v.p)),
+                  o.le(_in_all(o, v), o.dot(v.p, v.I @ v.e)))
+
+
+def _same_sign_all(o, clean, frozen):
+    return o.all(o.or_(o.and_(o.gt(clean, 0), o.ge(frozen, 0)), o.and_(o.lt(clean, 0), o.le(frozen, 0))))
+
+
+def _frozen_net(o, v):
+    """The three hidden layers of widths n1, n2, n3 (first-layer preactivation a1 deterministic), clean,
+    noisy and frozen-gate (gates D_ℓ = 1{clean preactivation > 0}), as in _frozen_network_claim."""
+    h1, h1c = o.relu(v.a1) + v.g1 * v.s, o.relu(v.a1)
+    a2c, a2 = v.B2 @ h1c + v.b2, v.B2 @ h1 + v.b2
+    h2, h2f = o.relu(a2) + v.g2 * v.s, o.ite(o.gt(a2c, 0), a2, 0) + v.g2 * v.s
+    a3c = v.B3 @ o.relu(a2c) + v.b3
+    a3, a3f = v.B3 @ h2 + v.b3, v.B3 @ h2f + v.b3
+    h3, h3f = o.relu(a3) + v.g3 * v.s, o.ite(o.gt(a3c, 0), a3f, 0) + v.g3 * v.s
+    return {"a2c": a2c, "a2": a2, "h2": h2, "h2f": h2f, "a3c": a3c, "a3f": a3f, "h3": h3, "h3f": h3f}
+
+
+FROZEN_AGREE_ALL = sized_claim(
+    "frozen-gates-agree", "n1:nat[1,] n2:nat[1,] n3:nat[1,]",
+    "a1[n1] g1[n1] B2[n2,n1] b2[n2] g2[n2] B3[n3,n2] b3[n3] g3[n3] B4[n3]",
+    lambda o, v: o.eq(o.dot(v.B4, _frozen_net(o, v)["h3"]), o.dot(v.B4, _frozen_net(o, v)["h3f"])),
+    {"no layer-2 frozen sign differs from its clean gate":
+         lambda o, v: _same_sign_all(o, _frozen_net(o, v)["a2c"], _frozen_net(o, v)["a2"]),
+     "no layer-3 frozen sign differs from its clean gate":
+         lambda o, v: _same_sign_all(o, _frozen_net(o, v)["a3c"], _frozen_net(o, v)["a3f"])},
+    scalars="s")
+"""If no frozen preactivation sign differs from its clean gate, the noisy ReLU network's logit B₄h₃ equals the
+frozen-gate network's, for all hidden widths n1, n2, n3 (each logit is one row B₄ of the head)."""
+GATE_LAYER = sized_claim(
+    "frozen-gate-layer", "n:nat[0,]", "c[n] a[n] g[n]",
+    lambda o, v: o.all(o.eq(o.relu(v.a) + v.g * v.s, o.ite(o.gt(v.c, 0), v.a, 0) + v.g * v.s)),
+    {"signs agree with the clean gates": lambda o, v: _same_sign_all(o, v.c, v.a)}, scalars="s")
+"""Lemma: a layer whose preactivation signs agree with its clean gates is the gated identity, every width."""
+DOT_OF_EQUAL = sized_claim(
+    "dot-of-equal-vectors", "n:nat[0,]", "r[n] u[n] w[n]",
+    lambda o, v: o.eq(o.dot(v.r, v.u), o.dot(v.r, v.w)), {"u = w": lambda o, v: o.all(o.eq(v.u, v.w))})
+"""Lemma: r·u = r·w when u = w entrywise."""
+
+
+def _prove_frozen_every_size(ctx):
+    row = induction.prove(EVENT_ROW, "k", ctx)
+    gate = induction.prove(GATE_LAYER, "n", ctx)
+    equal = induction.prove(DOT_OF_EQUAL, "n", ctx)
+    return {
+        "Bonferroni / containment, every number of events and atoms (induction)": induction.prove(
+            BONFERRONI_ALL, "a", ctx, invariant=_bonferroni_invariant,
+            uses=[induction.Use(EVENT_ROW, row, {"row": lambda s: s.new("I"), "one": lambda s: s.one, "e": lambda s: s.e})]),
+        "agreement induction end to end, every width (induction)": induction.prove(FROZEN_AGREE_ALL, "n3", ctx, uses=[
+            induction.Use(GATE_LAYER, gate, {"c": lambda s: _frozen_net(s.ops, s)["a2c"], "a": lambda s: _frozen_net(s.ops, s)["a2"],
+                                             "g": lambda s: s.g2, "s": lambda s: s.s}),
+            induction.Use(DOT_OF_EQUAL, equal, {"r": lambda s: s.new("B3"), "u": lambda s: _frozen_net(s.ops, s)["h2"],
+                                                "w": lambda s: _frozen_net(s.ops, s)["h2f"]})]),
+    }
+
+
 def _gaussian_checks():
     sp = symbolic.sympy()
     from sympy.stats import Normal, P
@@ -396,14 +490,15 @@ def _gaussian_checks():
     statement="The noisy network agrees with the frozen-gate network except with probability ≤ ε_gate, and "
     "max{0, 1 − Σ_{j≠y}(1 − p_j) − ε_gate} ≤ s_θ(u, y; σ) ≤ min{1, min_{j≠y} p_j + ε_gate}; averaged over a test set "
     "this gives certified lower and upper bounds on the stressed accuracy.",
-    scope="the probability steps over every law (z3: Bonferroni on 3 pairwise events, the coupling step), the "
-    "gate lemma coordinatewise for any width and the agreement induction end to end for scalar hidden layers (z3), "
-    "the Gaussian formulas (sympy.stats); evaluated, as data beside the proof, on the seeded 067A-shaped network, 48 seeded "
-    "visual-task inputs, σ = 1/5, rigorously (arb + Interval.Phi)",
+    scope="by induction (z3 base and step): Bonferroni and containment for any number of pairwise events over every "
+    "law on any number of atoms, and the agreement of the noisy and frozen-gate networks end to end for all hidden "
+    "widths; the coupling step over every law and the gate lemma (z3), the Gaussian formulas (sympy.stats). "
+    "Cross-checks, not part of the proof: z3 for 3 events on 8 atoms and for scalar hidden layers; evaluated on the "
+    "seeded 067A-shaped network, 48 seeded visual-task inputs, σ = 1/5, rigorously (arb + Interval.Phi)",
     expect=Expect.HOLDS,
     lean="Psy01A.frozen_gate_certificate",
     claims=(BONFERRONI, COUPLING, GATE_LEMMA, FROZEN_AGREE),
-    theorem=(BONFERRONI, COUPLING, GATE_LEMMA, FROZEN_AGREE),
+    theorem=(BONFERRONI_ALL, COUPLING, GATE_LEMMA, FROZEN_AGREE_ALL),
 )
 def frozen_gate_certificate(ctx):
     """Reconstruction (lost displays): D_ℓ = diag 1{a⁰_ℓ > 0}; the frozen network
@@ -412,12 +507,16 @@ def frozen_gate_certificate(ctx):
     v_{2,i} = ‖(B₂)_i‖, v_{3,i}² = ‖(B₃D₂B₂)_i‖² + ‖(B₃)_i‖²; ε_gate = Σ Φ(−|a⁰|/(σv)); the
     pairwise frozen margins are N(m_j, σ²s_j²), s_j = ‖J_y − J_j‖, p_j = Φ(m_j/(σs_j)).
 
-    Method: sympy.stats gives the sign-flip and positivity probabilities of a Gaussian; z3
-    proves Bonferroni (lower) and containment (upper) over every law on the 8 atoms of the 3
-    pairwise events, the coupling |s − s̃| ≤ P(disagree) ≤ ε_gate, the induction step
+    Method: sympy.stats gives the sign-flip and positivity probabilities of a Gaussian;
+    induction over the atoms proves Bonferroni (lower) and containment (upper) for any number of
+    events over every law on any number of atoms (an atom's incidence row by a lemma over the
+    events), and induction over the last hidden layer the agreement end to end for all widths
+    (layer 2 is the gated identity by a lemma over its units, so the layer-3 preactivations
+    agree); z3 proves the coupling |s − s̃| ≤ P(disagree) ≤ ε_gate, the induction step
     coordinatewise (a frozen sign that agrees with its clean gate makes ReLU equal the gated
-    identity, for any width), and the whole induction end to end for scalar hidden layers
-    (width 2 is beyond z3's nonlinear arithmetic in the time limit). The concrete bounds are
+    identity, for any width), and, as cross-checks, Bonferroni on 8 atoms and the whole
+    agreement end to end for scalar hidden layers (z3 alone: width 2 is beyond its nonlinear
+    arithmetic in the time limit). The concrete bounds are
     computed with arb balls and Interval.Phi; gates with |a⁰|/(σv) ≥ 9 are bounded together by
     Φ(−9) each (Φ increasing).
 
@@ -426,10 +525,11 @@ def frozen_gate_certificate(ctx):
     Survives mutation: o.ge(v[a], 0) for a: strict positivity of the atoms is a stronger hypothesis; the bound still follows
     """
     parts = {"Gaussian formulas (sympy.stats)": symbolic.conclude("sympy.stats", _gaussian_checks()),
-             "Bonferroni / containment (z3)": smt.prove(BONFERRONI, ctx),
              "coupling step (z3)": smt.prove(COUPLING, ctx),
              "gate lemma, every coordinate of any width (z3)": smt.prove(GATE_LEMMA, ctx),
-             "agreement induction end to end, scalar widths (z3)": smt.prove(FROZEN_AGREE, ctx, timeout_ms=30_000)}
+             **_prove_frozen_every_size(ctx)}
+    cross = {"Bonferroni / containment, 3 events on 8 atoms (z3)": smt.prove(BONFERRONI, ctx),
+             "agreement end to end, scalar widths (z3)": smt.prove(FROZEN_AGREE, ctx, timeout_ms=30_000)}
     with timed() as t:
         cert = frozen_certificates()
         lo, hi = cert["frozen_lower"], cert["frozen_upper"]
@@ -439,8 +539,9 @@ def frozen_gate_certificate(ctx):
     concrete = trusted("rigorous enclosures", step, grade=Grade.INSTANCES, over="the concrete network") if ok else \
         unknown("rigorous enclosures", "a certified lower bound exceeds its upper bound", step)
     # The theorem's grade is its proof's; the concrete network is one evaluation of it, kept as data.
-    proof = all_of("sympy + z3", parts, family="agreement induction end to end at scalar hidden widths", lemmas=True)
-    return with_data(cross_checked(proof, {"concrete certificate (arb + Interval.Phi)": concrete}), sigma=fmt(SPEC.sigma),
+    cross["concrete certificate (arb + Interval.Phi)"] = concrete
+    proof = all_of("sympy + induction + z3", parts, lemmas=True)
+    return with_data(cross_checked(proof, cross), sigma=fmt(SPEC.sigma),
                      certified_lower=fmt(lo), certified_upper=fmt(hi), lower_float=float(lo), upper_float=float(hi),
                      max_eps_gate=float(max(c.eps_gate for c in per if c.eps_gate is not None)),
                      trivial_inputs=sum(1 for c in per if c.eps_gate is None), test_size=len(per),
