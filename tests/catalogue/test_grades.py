@@ -98,7 +98,6 @@ SIZE_LOOPS = (
     "lean_mlp.loss_grad_logit_input",
     "lean_mlp.relu_mask_dense_transpose_eq",
     "lean_mlp.mlp_hidden_differentiable",
-    "psy01a.masked_opnorm_frobenius",
     "controller_bound.theorem2_single_layer",
     "controller_bound.corollary1_corrected",
     "lean_mlp.linear_descent_implication",
@@ -106,8 +105,8 @@ SIZE_LOOPS = (
 )
 
 #: Proved results that are universal by their method (one claim or size-free lemmas).
-UNIVERSAL = ("lean_mlp.relu_lipschitz", "psy01a.margin_two_lipschitz", "lean_mlp.sign_stable_of_close", "psy01a.comparison_model.cue_drop",
-             "psy01a.comparison_corollary", "rmt_jacobian.condition_ii_prime_typo", "psy01a.fixed_masks_commute")
+UNIVERSAL = ("lean_mlp.relu_lipschitz", "psy01a.margin_two_lipschitz", "psy01a.masked_opnorm_frobenius",
+             "lean_mlp.sign_stable_of_close", "psy01a.comparison_model.cue_drop", "psy01a.comparison_corollary", "rmt_jacobian.condition_ii_prime_typo", "psy01a.fixed_masks_commute")
 
 #: Statements about concrete points (the shipped example network, a stated witness).
 INSTANCES = ("lean_mlp.mlp_hidden_float_sgd_descends_example", "psy01a.learning_breaks_nesting",
