@@ -106,7 +106,8 @@ SIZE_LOOPS = (
 
 #: Proved results that are universal by their method (one claim or size-free lemmas).
 UNIVERSAL = ("lean_mlp.relu_lipschitz", "psy01a.margin_two_lipschitz", "psy01a.masked_opnorm_frobenius",
-             "lean_mlp.sign_stable_of_close", "psy01a.comparison_model.cue_drop", "psy01a.comparison_corollary", "rmt_jacobian.condition_ii_prime_typo", "psy01a.fixed_masks_commute")
+             "lean_mlp.sign_stable_of_close", "psy01a.comparison_model.cue_drop", "psy01a.comparison_corollary",
+             "rmt_jacobian.condition_ii_prime_typo", "psy01a.fixed_masks_commute")
 
 #: Statements about concrete points (the shipped example network, a stated witness).
 INSTANCES = ("lean_mlp.mlp_hidden_float_sgd_descends_example", "psy01a.learning_breaks_nesting",
