@@ -10,6 +10,7 @@ each cross-check under ``cross_checks`` in the certificate data.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Mapping
 
 from checker.kernel.model import Status, Verdict
@@ -37,3 +38,15 @@ def cross_checked(proof: Verdict, checks: Mapping[str, Verdict]) -> Verdict:
         return unknown(proof.certificate.method, f"the proof holds but a cross-check did not pass: {reasons}",
                        *proof.certificate.steps, cross_checks=recorded)
     return with_data(proof, cross_checks=recorded)
+
+
+def at_sizes(verdict: Verdict, **sizes: int) -> Verdict:
+    """``verdict``, about a sized claim read at ``sizes`` (``THEOREM.at(n=2)``), with a refutation's
+    witness labelled by those sizes: the runner then re-checks it exactly against the sized theorem
+    at them (a witness without its sizes names no size of the theorem and would be rejected).
+    Anything but a refutation is returned as it is."""
+    c = verdict.certificate
+    if verdict.status is not Status.REFUTED or not c.witness:
+        return verdict
+    labelled = {**{n: str(k) for n, k in sizes.items()}, **dict(c.witness)}
+    return Verdict(verdict.status, replace(c, witness=labelled), fact=verdict.fact)

@@ -7,7 +7,7 @@ from checker.kernel.declare import declare_bound
 from checker.backends import induction, library, smt
 from checker.claims import claim, sized_claim
 from checker.kernel.verdicts import all_of
-from obligations.grading import cross_checked
+from obligations.grading import at_sizes, cross_checked
 from obligations.psy01a.examples import example_instance
 
 DOC = "000_1ea2e46c3d2f64bf.txt"
@@ -56,12 +56,16 @@ def _sized_sup(o, v):
     return o.max(o.abs(v.zy - v.wy), o.norminf(v.z - v.w))
 
 
-MARGIN_LIPSCHITZ = sized_claim(
-    "margin-two-lipschitz", "n:nat[1,]", "z[n] w[n]",
-    lambda o, v: o.le(_sized_gap(o, v), 2 * _sized_sup(o, v)),
-    terms={"margin_change": _sized_gap, "sup_distance": _sized_sup},
-    scalars="zy wy",
-)
+def _sized_lipschitz_claim(constant=2):
+    return sized_claim(
+        "margin-two-lipschitz", "n:nat[1,]", "z[n] w[n]",
+        lambda o, v: o.le(_sized_gap(o, v), constant * _sized_sup(o, v)),
+        terms={"margin_change": _sized_gap, "sup_distance": _sized_sup},
+        scalars="zy wy",
+    )
+
+
+MARGIN_LIPSCHITZ = _sized_lipschitz_claim()
 """For K = n + 1 ≥ 2 classes and a label y: the logits z ∈ ℝ^K written as the label's logit ``zy`` and
 the other n = K − 1 logits ``z[n]`` (in any order: the margin and ‖·‖∞ do not depend on it), so
 m(z, y) = zy − max z[n] and ‖z − z'‖∞ = max(|zy − wy|, ‖z[n] − w[n]‖∞). Every label of every K is
@@ -89,15 +93,18 @@ def margin_two_lipschitz(ctx):
     Method: the theorem splits the logits into the label's and the K − 1 others (MARGIN_LIPSCHITZ)
     and is proved for every K by induction over the others: |max z − max z'| ≤ ‖z − z'‖∞ (library
     ``max_lipschitz``, itself proved by induction) at each size, then the triangle inequality in z3.
-    Independently, z3 proves each (K, y) case over ℝ^{2K} for K = 2…6 in the original indexing
-    (a cross-check of the encoding: a refuted case would refute the result).
+    Independently, z3 proves the theorem at K = 2, 3, 4 and each (K, y) case over ℝ^{2K} for
+    K = 2…6 in the original indexing (cross-checks of the encoding: a counterexample to the
+    theorem at a size refutes the result, re-checked exactly at that size).
 
     Survives mutation: CLASS_COUNTS = (2, 3, 4, 5, 6): the bound holds for every class count; another count list is proved too
     Survives mutation: if j != y)): the mutated margin z_y − max_{j=y} z_j is identically 0, trivially 2-Lipschitz (the attained constant is checked by margin_two_lipschitz_tight)
     """
     proof = induction.prove(MARGIN_LIPSCHITZ, "n", ctx, uses=[
         library.use("max_lipschitz", x=lambda s: s.z, y=lambda s: s.w)])
-    return cross_checked(proof, {c.name: smt.prove(c, ctx) for c in LIPSCHITZ})
+    checks = {c.name: at_sizes(smt.prove(c, ctx), n=n) for n in (1, 2, 3) for c in (MARGIN_LIPSCHITZ.at(n=n),)}
+    checks.update({c.name: smt.prove(c, ctx) for c in LIPSCHITZ})
+    return cross_checked(proof, checks)
 
 
 def _tight_claim(k: int):
