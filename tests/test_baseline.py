@@ -70,6 +70,17 @@ def _check(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           cwd=project, capture_output=True, text=True, timeout=600)
 
 
+def _margin_constant(text: str, constant: int) -> str:
+    """cue.py with the margin constant 2 replaced in both claim builders (the sized theorem and the
+    per-size claims it is cross-checked against)."""
+    edits = [("def _sized_lipschitz_claim(constant=2):", f"def _sized_lipschitz_claim(constant={constant}):"),
+             ("def _lipschitz_claim(k: int, y: int, constant=2):", f"def _lipschitz_claim(k: int, y: int, constant={constant}):")]
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
 def test_edits_are_caught_through_the_cache(tmp_path):
     """In a copy: unchanged re-check exits 0; editing a constant, or a helper the obligation
     imports, names the obligation's change and exits 1 — with the cache warm."""
@@ -82,9 +93,7 @@ def test_edits_are_caught_through_the_cache(tmp_path):
 
     cue = project / "obligations" / "psy01a" / "cue.py"
     text = cue.read_text(encoding="utf-8")
-    assert "def _lipschitz_claim(k: int, y: int, constant=2):" in text
-    cue.write_text(text.replace("def _lipschitz_claim(k: int, y: int, constant=2):",
-                                "def _lipschitz_claim(k: int, y: int, constant=1):"), encoding="utf-8")
+    cue.write_text(_margin_constant(text, 1), encoding="utf-8")
     edited = _check(project, "--baseline", "baseline.json")
     assert edited.returncode == 1
     assert "psy01a.margin_two_lipschitz: refuted instead of proved" in edited.stderr
@@ -110,8 +119,7 @@ def test_weakened_claim_fails_with_a_point_and_expect_only_edit_reruns_nothing(t
     assert _check(project, "--save-baseline", "baseline.json").returncode == 0
     cue = project / "obligations" / "psy01a" / "cue.py"
     text = cue.read_text(encoding="utf-8")
-    cue.write_text(text.replace("def _lipschitz_claim(k: int, y: int, constant=2):",
-                                "def _lipschitz_claim(k: int, y: int, constant=3):"), encoding="utf-8")
+    cue.write_text(_margin_constant(text, 3), encoding="utf-8")
     weaker = _check(project, "--baseline", "baseline.json")
     assert weaker.returncode == 1
     assert "REGRESSION psy01a.margin_two_lipschitz: claim margin-lipschitz-k2-y0 weakened" in weaker.stderr

@@ -189,7 +189,7 @@ def test_the_example_paper_prints_its_coverage_writes_its_macros_and_compiles(tm
     text = out.stdout
     assert text.startswith("paper.tex: 6 theorem-like environments (Proposition 4, Lemma 1, Counterexample 1); "
                            "5 with obligations, 1 without")
-    assert "psy01a.margin_two_lipschitz  proved (K = 2…6 classes, every label)  (confirmed)" in text
+    assert "psy01a.margin_two_lipschitz  proved ∀  (confirmed)" in text
     assert "psy01a.hard_pruning_not_lipschitz  refuted  (confirmed)" in text
     assert "Lemma  lem:relu" in text and "status: no obligation" in text and "constants:" not in text
     macros = (tmp_path / "paper-obstatus.tex").read_text(encoding="utf-8")

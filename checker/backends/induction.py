@@ -341,7 +341,7 @@ class StepView:
 
     def new(self, name: str) -> Any:
         r = self._r
-        if r.mode == "close":
+        if r.mode == "close" or r.copy is None:
             raise _NoNew(name)
         a = self._env[name]
         if not isinstance(a, SymArr) or a.elem is None:
@@ -418,7 +418,9 @@ class _Proof:
         r = self.r
         out = []
         for use in self.uses:
-            for c in copies:
+            # With no copy (a base case at size 0) a lemma whose bindings read no new entry is still
+            # instantiated once: it is a proved fact about the whole arrays (copy None: s.new skips it).
+            for c in copies or [None]:
                 r.mode, r.copy = mode, c
                 view = StepView(r, self.env())
                 try:
@@ -622,11 +624,14 @@ def _family_text(claim: SizedClaim, family: Sequence[Mapping[str, int]]) -> str:
     return "; ".join(", ".join(f"{k} = {v}" for k, v in f.items()) for f in family)
 
 
-def _with_sizes(verdict: Verdict, sizes: Mapping[str, int]) -> Verdict:
-    """A refutation at given sizes, its witness naming the sizes (so it re-checks against the sized claim)."""
+def with_sizes(verdict: Verdict, sizes: Mapping[str, int]) -> Verdict:
+    """``verdict`` about a sized claim read at ``sizes`` (``THEOREM.at(n=2)``): a refutation's witness
+    names the sizes, so that it re-checks against the sized claim; anything else is returned as it is."""
     import dataclasses
 
     c = verdict.certificate
+    if verdict.status is not Status.REFUTED or not c.witness:
+        return verdict
     witness = {**{k: str(v) for k, v in sizes.items()}, **dict(c.witness or {})}
     shrunk = None if c.shrunk_witness is None else {**{k: str(v) for k, v in sizes.items()}, **dict(c.shrunk_witness)}
     return Verdict(verdict.status, dataclasses.replace(c, witness=witness, shrunk_witness=shrunk,
@@ -645,7 +650,7 @@ def at_sizes(claim: SizedClaim, family: Sequence[Mapping[str, int]], ctx: Contex
         v = smt.prove(instance, ctx, timeout_ms=timeout_ms)
         steps.extend(v.certificate.steps)
         if v.status is Status.REFUTED:
-            return _with_sizes(v, sizes)
+            return with_sizes(v, sizes)
         fact = v.fact
         if v.status is not Status.PROVED or not kernel.is_fact(fact) or fact.grade is not Grade.UNIVERSAL \
                 or not kernel.covers(fact, [instance])[0]:
@@ -669,5 +674,5 @@ def search_sizes(claim: SizedClaim, ctx: Context | None = None, *, upto: int = S
             continue
         v = smt.prove(claim.at(**sizes), ctx, timeout_ms=SEARCH_TIMEOUT_MS, rlimit=SEARCH_RLIMIT)
         if v.status is Status.REFUTED:
-            return _with_sizes(v, sizes)
+            return with_sizes(v, sizes)
     return None

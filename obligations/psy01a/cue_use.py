@@ -24,8 +24,8 @@ from typing import Any, Callable, Sequence
 
 from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
-from checker.backends import exact, interval, smt, symbolic
-from checker.claims import claim
+from checker.backends import exact, induction, interval, smt, symbolic
+from checker.claims import claim, sized_claim
 from checker.kernel.verdicts import all_of, fmt, timed, trusted, unknown, with_data
 from obligations.grading import cross_checked
 from obligations.psy01a import arb_linalg, cue, stress_certificates, stress_claims
@@ -270,6 +270,73 @@ CUE_RECURSION = claim(
 )
 
 
+def _classified(o, zy, before, after):
+    """classified_as with the smallest-index tie rule: y beats the classes before it strictly, ties the later ones."""
+    return o.and_(o.all(o.gt(zy, before)), o.all(o.ge(zy, after)))
+
+
+def _same_correctness_hyps(later_only: bool):
+    hyps = {"|z_y − w_y| ≤ η": lambda o, v: o.le(o.abs(v.zy - v.wy), v.eta),
+            "|z_j − w_j| ≤ η, j > y": lambda o, v: o.all(o.le(o.abs(v.za - v.wa), v.eta))}
+    if not later_only:
+        hyps["|z_j − w_j| ≤ η, j < y"] = lambda o, v: o.all(o.le(o.abs(v.zb - v.wb), v.eta))
+        hyps["|m(z, y)| > 2η"] = lambda o, v: o.or_(
+            o.and_(o.all(o.lt(v.zb, v.zy - 2 * v.eta)), o.all(o.lt(v.za, v.zy - 2 * v.eta))),
+            o.any(o.gt(v.zb, v.zy + 2 * v.eta)), o.any(o.gt(v.za, v.zy + 2 * v.eta)))
+    return hyps
+
+
+def _later_same(o, v):
+    """Over the classes after y: a margin above 2η keeps both ties-allowed comparisons, one below −2η breaks both."""
+    return o.and_(
+        o.implies(o.all(o.lt(v.za, v.zy - 2 * v.eta)), o.and_(o.all(o.ge(v.zy, v.za)), o.all(o.ge(v.wy, v.wa)))),
+        o.implies(o.any(o.gt(v.za, v.zy + 2 * v.eta)), o.and_(o.not_(o.all(o.ge(v.zy, v.za))), o.not_(o.all(o.ge(v.wy, v.wa))))))
+
+
+def _earlier_same(o, v):
+    return o.and_(
+        o.implies(o.all(o.lt(v.zb, v.zy - 2 * v.eta)), o.and_(o.all(o.gt(v.zy, v.zb)), o.all(o.gt(v.wy, v.wb)))),
+        o.implies(o.any(o.gt(v.zb, v.zy + 2 * v.eta)), o.and_(o.not_(o.all(o.gt(v.zy, v.zb))), o.not_(o.all(o.gt(v.wy, v.wb))))))
+
+
+SAME_CORRECTNESS_LATER = sized_claim(
+    "cue-certificate-correctness-later-classes", "q:nat[0,]", "za[q] wa[q]", _later_same, _same_correctness_hyps(True),
+    scalars="zy wy eta")
+"""Lemma for SAME_CORRECTNESS_ALL: the classes after the label."""
+SAME_CORRECTNESS_ALL = sized_claim(
+    "cue-certificate-correctness", "p:nat[0,] q:nat[0,]", "zb[p] wb[p] za[q] wa[q]",
+    lambda o, v: o.eq(_classified(o, v.zy, v.zb, v.za), _classified(o, v.wy, v.wb, v.wa)),
+    _same_correctness_hyps(False), scalars="zy wy eta")
+"""|m(z, y)| > 2η and ‖z − w‖∞ ≤ η leave correctness (arg-max, smallest-index ties) unchanged, for every number of
+classes K = p + q + 1 and every label y: z is z_y, zb[p] (the classes before y) and za[q] (those after), w likewise;
+|m| > 2η, m = z_y − max_{j≠y} z_j, is written as "every other z_j < z_y − 2η, or some z_j > z_y + 2η" (the same
+condition whenever there is another class)."""
+
+
+def prove_same_correctness(ctx=None):
+    later = induction.prove(SAME_CORRECTNESS_LATER, "q", ctx)
+    return induction.prove(SAME_CORRECTNESS_ALL, "p", ctx, invariant=_earlier_same, uses=[induction.Use(
+        SAME_CORRECTNESS_LATER, later, {"za": lambda s: s.za, "wa": lambda s: s.wa, "zy": lambda s: s.zy,
+                                        "wy": lambda s: s.wy, "eta": lambda s: s.eta})])
+
+
+ROW_DIFFERENCE = sized_claim(
+    "row-difference", "j:nat[0,]", "r[j] c[j] d[j]",
+    lambda o, v: o.eq(o.dot(v.r, v.c) - o.dot(v.r, v.d), o.dot(v.r, v.c - v.d)))
+"""Lemma: r·c − r·c' = r·(c − c')."""
+FIRST_LAYER_ALL = sized_claim(
+    "first-layer-cue-difference", "n:nat[1,] k:nat[1,] j:nat[1,]", "Bx[n,k] Bc[n,j] x[k] c[j] d[j] b[n]",
+    lambda o, v: o.all(o.eq((v.Bx @ v.x + v.Bc @ v.c + v.b) - (v.Bx @ v.x + v.Bc @ v.d + v.b), v.Bc @ (v.c - v.d))))
+"""B₁(x, c) + b₁ − (B₁(x, c') + b₁) = B_{1,c}(c − c') for B₁ = [B_{1,x} B_{1,c}] of every shape (n units, k input
+and j cue coordinates)."""
+
+
+def prove_first_layer(ctx=None):
+    row = induction.prove(ROW_DIFFERENCE, "j", ctx)
+    return induction.prove(FIRST_LAYER_ALL, "n", ctx, uses=[induction.Use(
+        ROW_DIFFERENCE, row, {"r": lambda s: s.new("Bc"), "c": lambda s: s.c, "d": lambda s: s.d})])
+
+
 def _first_layer_check():
     sp = symbolic.sympy()
     bx, bc = sp.Matrix(3, 2, sp.symbols("p0:6")), sp.Matrix(3, 2, sp.symbols("r0:6"))
@@ -343,26 +410,30 @@ def _concrete_cue_certificate():
                   "|q(c) − q(c')| ≤ [...]'"),
     statement="With η(c, c') = ‖B_{1,c}(c − c')‖₂ Π_{ℓ=2}^{4} ‖B_ℓ‖_op, the clean logits satisfy ‖z(x, c) − z(x, c')‖∞ ≤ η(c, c'), "
     "and |q(c) − q(c')| ≤ P{|m(z_θ(X, c; 0), Y)| ≤ 2η(c, c')}; with c' = c_a and c' = 0 this bounds |Δ| and |Δ₀|.",
-    scope="the first-layer identity for symbolic blocks (sympy), the propagation recursion and ‖·‖∞ ≤ ‖·‖₂ (z3), ReLU "
-    "1-Lipschitz (z3), the correctness step for 4 classes and every label, ties included (z3), the expectation step over "
-    "every law (z3); cross-check, not part of the proof: evaluated rigorously on the seeded 067A-shaped network and its "
-    "48-input test set for three cue pairs",
+    scope="by induction (z3 base and step): the first-layer identity for every shape of [B_{1,x} B_{1,c}], ‖·‖∞ ≤ ‖·‖₂ "
+    "for every width, the correctness step for every number of classes and every label, ties included; the propagation "
+    "recursion, ReLU 1-Lipschitz and the expectation step over every law (z3); the passage to operator norms is the "
+    "definition, not machine-checked. Cross-checks, not part of the proof: sympy at 3 units, z3 for 4 classes and in ℝ⁴, "
+    "and the certificate evaluated rigorously on the seeded 067A-shaped network and its 48-input test set for three cue "
+    "pairs",
     expect=Expect.HOLDS,
     lean="Psy01A.cue_lipschitz_certificate",
     uses=("psy01a.margin_two_lipschitz", "psy01a.stress_path_bound"),
     claims=(*SAME_CORRECTNESS, EXPECTATION_STEP, CUE_RECURSION),
-    theorem=(stress_claims.RELU_LIPSCHITZ, CUE_RECURSION, stress_claims.SUP_LE_EUCLID, *SAME_CORRECTNESS, EXPECTATION_STEP),
+    theorem=(stress_claims.RELU_LIPSCHITZ, CUE_RECURSION, stress_claims.SUP_LE_EUCLID_ALL, SAME_CORRECTNESS_ALL,
+             EXPECTATION_STEP, FIRST_LAYER_ALL),
 )
 def cue_lipschitz_certificate(ctx):
     """Reconstruction: B₁ = [B_{1,x} B_{1,c}], B_{1,c} ∈ ℝ^{256×2}; η(c, c') = ‖B_{1,c}(c − c')‖₂
     Π_{ℓ=2}^{4}‖B_ℓ‖_op ("The first-layer difference is at most ‖B_{1,c}(c − c')‖₂, and
     propagation through the remaining layers gives the logit bound"); q(c) = P{g(X, c; 0) = Y}.
 
-    Method: sympy shows the first-layer preactivations differ by exactly B_{1,c}(c − c') (the
-    x-part cancels); z3 proves ReLU 1-Lipschitz, the propagation recursion, ‖·‖∞ ≤ ‖·‖₂, and
-    that |m(z, y)| > 2η with ‖z − z'‖∞ ≤ η leaves correctness unchanged (smallest-index ties
-    included, so ties fall in the exceptional event), for every label; z3 then proves the
-    expectation step over every law of (correct at c, correct at c', exceptional). On the
+    Method: induction over the units shows the first-layer preactivations differ by exactly
+    B_{1,c}(c − c') (the x-part cancels; each row by a lemma over the cue coordinates), over the
+    width that ‖·‖∞ ≤ ‖·‖₂, and over the classes before the label (those after by a lemma over
+    them) that |m(z, y)| > 2η with ‖z − z'‖∞ ≤ η leaves correctness unchanged (smallest-index ties
+    included, so ties fall in the exceptional event), for every number of classes and label; z3
+    proves ReLU 1-Lipschitz, the propagation recursion, and the expectation step over every law of (correct at c, correct at c', exceptional). On the
     concrete network the certificate is evaluated rigorously (arb) for a nearby cue (informative)
     and for c_a and 0 (valid but vacuous at this network's cue strength).
 
@@ -370,17 +441,20 @@ def cue_lipschitz_certificate(ctx):
     Survives mutation: o.le(v.d2, v.a2 * v.d1): a strict propagation hypothesis is stronger; the bound still follows
     Survives mutation: CUE_PAIRS = (: the cue pairs are example inputs; the certificate holds for every pair
     """
-    parts = {"first-layer identity (sympy)": symbolic.conclude("sympy", [_first_layer_check()]),
+    parts = {"first-layer identity, every shape (induction)": prove_first_layer(ctx),
              "ReLU 1-Lipschitz (z3)": smt.prove(stress_claims.RELU_LIPSCHITZ, ctx),
              "propagation recursion (z3)": smt.prove(CUE_RECURSION, ctx),
-             "‖·‖∞ ≤ ‖·‖₂ (z3)": smt.prove(stress_claims.SUP_LE_EUCLID, ctx)}
-    parts.update({f"correctness unchanged, y = {y} (z3)": smt.prove(c, ctx) for y, c in enumerate(SAME_CORRECTNESS)})
-    parts["expectation step (z3)"] = smt.prove(EXPECTATION_STEP, ctx)
+             "‖·‖∞ ≤ ‖·‖₂, every width (induction)": stress_claims.prove_sup_le_euclid(ctx),
+             "correctness unchanged, every K and label (induction)": prove_same_correctness(ctx),
+             "expectation step (z3)": smt.prove(EXPECTATION_STEP, ctx)}
+    cross = {"first-layer identity, 3 units (sympy)": symbolic.conclude("sympy", [_first_layer_check()]),
+             "‖·‖∞ ≤ ‖·‖₂ in ℝ⁴ (z3)": smt.prove(stress_claims.SUP_LE_EUCLID, ctx)}
+    cross.update({f"correctness unchanged, 4 classes, y = {y} (z3)": smt.prove(c, ctx) for y, c in enumerate(SAME_CORRECTNESS)})
     with timed() as t:
         ok, rows = _concrete_cue_certificate()
         step = t.step("interval", interval.version(), "rigorous cue certificate on the concrete network", "holds" if ok else "fails", rows=rows)
     concrete = trusted("rigorous arb", step, grade=Grade.INSTANCES, over="the concrete network", rows=rows) if ok else \
         unknown("rigorous arb", "the concrete certificate could not be confirmed", step, rows=rows)
     # The seeded network evaluates the certificate; it is one point and must not set the grade.
-    return cross_checked(all_of("sympy + z3", parts, family="4 classes (layer widths enter only through operator norms)",
-                                lemmas=True), {"concrete certificate (arb)": concrete})
+    cross["concrete certificate (arb)"] = concrete
+    return cross_checked(all_of("induction + z3", parts, lemmas=True), cross)

@@ -36,8 +36,8 @@ from fractions import Fraction
 
 from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
-from checker.backends import exact, interval, sampling, smt, symbolic
-from checker.claims import claim
+from checker.backends import exact, induction, interval, sampling, smt, symbolic
+from checker.claims import claim, sized_claim
 from checker.kernel.verdicts import all_of, fmt, supported, timed, trusted, unknown, with_data
 from obligations.grading import cross_checked
 from obligations.psy01a import cue
@@ -45,6 +45,7 @@ from obligations.psy01a.examples import example_instance
 from obligations.psy01a.setup import HIDDEN_TOTAL
 from obligations.psy01a.stress_certificates import (concrete_network, frozen_certificates, global_bound_at_most,
                                                     global_certificates)
+from obligations.psy01a import stress_claims
 from obligations.psy01a.stress_claims import RELU_LIPSCHITZ, SUP_LE_EUCLID, _scalar_net, classified_as
 from obligations.psy01a.stress_network import SPEC, _np, evaluation_set, forward, predict, stress_network
 
@@ -124,17 +125,39 @@ PATH_RECURSION = claim(
 )
 
 
+NOISY_STEP = sized_claim(
+    "noisy-layer-step", "n:nat[0,]", "a[n] b[n] g[n]",
+    lambda o, v: o.le(o.sumsq(o.relu(v.a) + v.g * v.s - o.relu(v.b)), (v.t + v.s * v.u) * (v.t + v.s * v.u)),
+    {"t ≥ ‖a − b‖": lambda o, v: o.le(o.sumsq(v.a - v.b), v.t * v.t),
+     "u ≥ ‖g‖": lambda o, v: o.le(o.sumsq(v.g), v.u * v.u)},
+    scalars="s:real[0,] t:real[0,] u:real[0,]")
+"""The hidden-layer step for every width n: ‖(ReLU(a) + σg) − ReLU(b)‖ ≤ ‖a − b‖ + σ‖g‖ (stated for every
+t ≥ ‖a − b‖ and u ≥ ‖g‖, squared, so no square root is needed)."""
+
+
+def _noisy_step_invariant(o, v):
+    """What the induction carries: the expansion of ‖p + σg‖² (p = ReLU(a) − ReLU(b)), ReLU 1-Lipschitz
+    in ‖·‖², Cauchy–Schwarz for p and g, and the squares' signs."""
+    p = o.relu(v.a) - o.relu(v.b)
+    return o.and_(
+        o.eq(o.sumsq(o.relu(v.a) + v.g * v.s - o.relu(v.b)), o.sumsq(p) + 2 * v.s * o.dot(p, v.g) + v.s * v.s * o.sumsq(v.g)),
+        o.le(o.sumsq(p), o.sumsq(v.a - v.b)), o.ge(o.sumsq(v.g), 0), o.ge(o.sumsq(p), 0),
+        o.le(o.dot(p, v.g) * o.dot(p, v.g), o.sumsq(p) * o.sumsq(v.g)))
+
+
 @obligation(
     id="psy01a.stress_path_bound",
     source=Source(DOC, "Proposition (eq:stresspathbound): 'For any input and Gaussian realization, [...]'"),
     statement="For any input and noise realisation, ‖z(u; σ) − z(u; 0)‖₂ ≤ σ Σ_{r=1}^{3} (Π_{ℓ=r+1}^{4} ‖B_ℓ‖_op) ‖G_r‖₂.",
-    scope="the layer step for every width (ReLU 1-Lipschitz coordinatewise, z3; Euclidean with common noise for 2 and 3 "
-    "coordinates, z3), the unrolled recursion over ℝ≥0 (z3), and the whole inequality end to end for the scalar-width "
-    "network universally over ℝ¹³ (z3); spot-checked on the seeded 067A-shaped network",
+    scope="the noisy hidden-layer step ‖(ReLU(a) + σg) − ReLU(b)‖ ≤ ‖a − b‖ + σ‖g‖ for every width (induction, z3 "
+    "base, step and close), ReLU 1-Lipschitz (z3), the unrolled recursion over ℝ≥0 (z3); the passage to operator norms "
+    "(‖B(h − h')‖ ≤ ‖B‖_op‖h − h'‖) is the definition, not machine-checked. Cross-checks, not part of the proof: the "
+    "whole inequality end to end for the scalar-width network over ℝ¹³ and the common-noise step for 2 and 3 "
+    "coordinates (z3); a float spot check on the seeded 067A-shaped network",
     expect=Expect.HOLDS,
     lean="Psy01A.stress_path_bound",
     claims=(RELU_LIPSCHITZ, *RELU_EUCLID, PATH_RECURSION, PATH_SCALAR),
-    theorem=(RELU_LIPSCHITZ, *RELU_EUCLID, PATH_RECURSION, PATH_SCALAR),
+    theorem=(RELU_LIPSCHITZ, NOISY_STEP, PATH_RECURSION),
 )
 def stress_path_bound(ctx):
     """Reconstruction of the lost display from the proof ("Apply the 1-Lipschitz property of
@@ -142,10 +165,11 @@ def stress_path_bound(ctx):
     downstream operator norms"): with δ_ℓ = ‖h_ℓ^σ − h_ℓ^0‖₂, δ₁ = σ‖G₁‖ (the first
     preactivation is deterministic), δ_ℓ ≤ ‖B_ℓ‖δ_{ℓ−1} + σ‖G_ℓ‖, ‖Δz‖ ≤ ‖B₄‖δ₃.
 
-    Method: z3 proves |relu(a) − relu(b)| ≤ |a − b| (so ReLU is 1-Lipschitz in ‖·‖₂ for any
-    width, coordinatewise), the Euclidean step with noise added after the ReLU for 2 and 3
-    coordinates, the unrolled recursion, and the whole bound for the scalar network (all
-    widths 1, |·| = operator norm) universally. The seeded 067A-shaped network gives a float
+    Method: induction over the width proves the noisy step ‖(ReLU(a) + σg) − ReLU(b)‖² ≤
+    (t + σu)² for every t ≥ ‖a − b‖, u ≥ ‖g‖ (NOISY_STEP: the invariant carries the expansion of
+    the square, ReLU 1-Lipschitz and Cauchy–Schwarz), z3 proves |relu(a) − relu(b)| ≤ |a − b| and
+    the unrolled recursion. Cross-checks (data): z3 proves the whole bound for the scalar network
+    (all widths 1, |·| = operator norm) and the common-noise step for 2 and 3 coordinates. The seeded 067A-shaped network gives a float
     spot check (no violation in 200 noise draws; recorded, not part of the proof).
 
     Survives mutation: global_sigmas: tuple[Fraction, ...] = (: the bound holds at every noise level; the levels are example inputs
@@ -166,12 +190,13 @@ def stress_path_bound(ctx):
             bound = sigma * sum(math.prod(norms[r:]) * float(np.linalg.norm(g[r - 1])) for r in (1, 2, 3))
             worst = max(worst, dz / bound)
         spot = {"draws": 200, "max_ratio_deviation_over_bound": worst, "time_s": round(t.elapsed, 3)}
-    parts = {"ReLU 1-Lipschitz (z3)": smt.prove(RELU_LIPSCHITZ, ctx)}
-    parts.update({f"Euclidean layer step, {c.name} (z3)": smt.prove(c, ctx) for c in RELU_EUCLID})
-    parts["unrolled recursion (z3)"] = smt.prove(PATH_RECURSION, ctx)
-    parts["scalar network end to end (z3)"] = smt.prove(PATH_SCALAR, ctx, tactic=smt.NLSAT, cases=path_scalar_cases)
-    return with_data(all_of("z3 lemmas + scalar end-to-end proof", parts,
-                            family="Euclidean layer step for widths 2, 3; end to end for width 1"), spot_check=spot)
+    parts = {"ReLU 1-Lipschitz (z3)": smt.prove(RELU_LIPSCHITZ, ctx),
+             "noisy layer step, every width (induction)": induction.prove(NOISY_STEP, "n", ctx,
+                                                                          invariant=_noisy_step_invariant),
+             "unrolled recursion (z3)": smt.prove(PATH_RECURSION, ctx)}
+    cross = {f"common-noise step, {c.name} (z3)": smt.prove(c, ctx) for c in RELU_EUCLID}
+    cross["scalar network end to end (z3)"] = smt.prove(PATH_SCALAR, ctx, tactic=smt.NLSAT, cases=path_scalar_cases)
+    return with_data(cross_checked(all_of("induction + z3 lemmas", parts, lemmas=True), cross), spot_check=spot)
 
 
 # ---------------------------------------------------------------------------------------
@@ -213,14 +238,17 @@ def _tail_checks():
     source=Source(DOC, "Theorem (eq:globalstress): 'Let H = n1+n2+n3 = 640, let 0 < δ < 1, and define [R_δ]. Then [...]'"),
     statement="With R_δ = √(2 log(2H/δ)) and C_θ = Σ_r √n_r Π_{ℓ>r} ‖B_ℓ‖_op, "
     "S_θ(σ) ≥ P{m(z_θ(X, c; 0), Y) > 2σR_δC_θ} − δ; computed on a concrete network it gives a certified lower bound.",
-    scope="the tail and union bounds symbolically (sympy), the margin step for 4 classes and every label (z3); evaluated, as "
-    "data beside the proof, for the seeded 067A-shaped network (H = 640, δ = 1/20) on its seeded 48-input visual test set, "
-    "rigorously (arb balls)",
+    scope="the tail and union bounds symbolically (sympy); by induction (z3 base and step), for every number of classes "
+    "and every label, the margin step (smallest-index ties), and for every width ‖·‖∞ ≤ ‖·‖₂ and ‖G_r‖₂² ≤ n_r R_δ² on "
+    "max|G_i| ≤ R_δ; p(1 − δ) ≥ p − δ (z3); the path bound is psy01a.stress_path_bound. Cross-checks, not part of the "
+    "proof: z3 for 4 classes and each label and in ℝ⁴; evaluated for the seeded 067A-shaped network (H = 640, δ = 1/20) "
+    "on its seeded 48-input visual test set, rigorously (arb balls)",
     expect=Expect.HOLDS,
     lean="Psy01A.global_stress_certificate",
     uses=("psy01a.stress_path_bound", "psy01a.margin_two_lipschitz"),
     claims=(*PRESERVE, SUP_LE_EUCLID, EVENT_BOUND),
-    theorem=(*PRESERVE, SUP_LE_EUCLID, EVENT_BOUND),
+    theorem=(stress_claims.PRESERVE_ALL, stress_claims.SUP_LE_EUCLID_ALL, stress_claims.BOUNDED_COORDINATES_NORM,
+             EVENT_BOUND),
 )
 def global_stress_certificate(ctx):
     """Reconstruction: R_δ = √(2 log(2H/δ)) is the radius at which the union bound of the
@@ -231,8 +259,11 @@ def global_stress_certificate(ctx):
     Method. The tail bound is reduced by hand to a form sympy decides: g(r) = 2e^{−r²/2} −
     P{|G| > r} has g(0) = 1, g(∞) = 0 and g′(r) = e^{−r²/2}(√(2/π) − 2r), which changes sign
     once (at 1/√(2π)), so g increases then decreases to 0 and stays positive. sympy checks
-    each fact and that H·2e^{−R_δ²/2} = δ. z3 proves that a margin above 2ε survives any
-    ε-sup-norm change (every label, 4 classes), that ‖·‖∞ ≤ ‖·‖₂, and p(1 − δ) ≥ p − δ.
+    each fact and that H·2e^{−R_δ²/2} = δ. Induction proves that a margin above 2ε survives any
+    ε-sup-norm change (every number of classes and label: over the classes before y, with the
+    classes after y a lemma proved by induction over them), that ‖·‖∞ ≤ ‖·‖₂ and ‖g‖₂² ≤ nR² when
+    every |g_i| ≤ R (every width); z3 proves p(1 − δ) ≥ p − δ, and, as cross-checks, the margin
+    step for 4 classes and ‖·‖∞ ≤ ‖·‖₂ in ℝ⁴.
     The concrete certificate computes rigorous operator-norm upper bounds (‖M^k‖_F^{1/2k},
     k = 64), C_θ, R_δ and the clean margins with arb balls and counts the inputs whose margin
     provably exceeds 2σR_δC_θ. The bound is conservative (vacuous at σ = 1/5), as the text says.
@@ -243,9 +274,12 @@ def global_stress_certificate(ctx):
     """
     sym = symbolic.conclude("sympy tail + union bound", _tail_checks())
     parts = {"tail and union bound (sympy)": sym}
-    parts.update({f"margin step y = {y} (z3)": smt.prove(c, ctx) for y, c in enumerate(PRESERVE)})
-    parts["‖·‖∞ ≤ ‖·‖₂ (z3)"] = smt.prove(SUP_LE_EUCLID, ctx)
+    parts["margin step, every K and label (induction)"] = stress_claims.prove_preserve(ctx)
+    parts["‖·‖∞ ≤ ‖·‖₂, every width (induction)"] = stress_claims.prove_sup_le_euclid(ctx)
+    parts["‖G‖₂² ≤ nR² on max|G_i| ≤ R (induction)"] = induction.prove(stress_claims.BOUNDED_COORDINATES_NORM, "n", ctx)
     parts["exceptional event (z3)"] = smt.prove(EVENT_BOUND, ctx)
+    cross = {f"margin step, 4 classes, y = {y} (z3)": smt.prove(c, ctx) for y, c in enumerate(PRESERVE)}
+    cross["‖·‖∞ ≤ ‖·‖₂ in ℝ⁴ (z3)"] = smt.prove(SUP_LE_EUCLID, ctx)
     with timed() as t:
         cert = global_certificates()
         step = t.step("interval", interval.version(), "rigorous global certificate on the concrete network",
@@ -254,8 +288,9 @@ def global_stress_certificate(ctx):
                       rows=cert["global"]) if cert["H"] == HIDDEN_TOTAL else \
         unknown("rigorous arb enclosures", f"H = {cert['H']} ≠ 640", step)
     # The theorem's grade is its proof's; the concrete network is one evaluation of it, kept as data.
-    proof = all_of("sympy + z3", parts, family="4 classes", lemmas=True)
-    return with_data(cross_checked(proof, {"concrete certificate (arb)": concrete}), H=cert["H"], delta=fmt(SPEC.delta),
+    cross["concrete certificate (arb)"] = concrete
+    proof = all_of("sympy + induction + z3", parts, lemmas=True)
+    return with_data(cross_checked(proof, cross), H=cert["H"], delta=fmt(SPEC.delta),
                      R_delta=cert["R_delta"], opnorm_upper=cert["opnorm_upper"], C_theta_upper=cert["C_theta_upper"],
                      certificate=cert["global"], test_size=SPEC.test_size, network_seed=SPEC.seed)
 
@@ -341,6 +376,100 @@ GATE_LEMMA = claim(
 FROZEN_AGREE = _frozen_network_claim(1)
 
 
+# --- the same steps for every number of events and every width (sized claims, by induction)
+
+
+def _zero_one(o, x):
+    return o.all(o.or_(o.eq(x, 0), o.eq(x, 1)))
+
+
+EVENT_ROW = sized_claim(
+    "event-row", "k:nat[0,]", "row[k] one[k] e[k]",
+    lambda o, v: o.and_(o.or_(o.eq(o.dot(v.row, v.one), v.k), o.le(o.dot(v.row, v.one), v.k - 1)),
+                        o.le(o.dot(v.row, v.one), v.k),
+                        o.implies(o.eq(o.dot(v.row, v.one), v.k), o.eq(o.dot(v.row, v.e), o.sum(v.e))),
+                        o.ge(o.dot(v.row, v.e), 0)),
+    {"row is 0/1": lambda o, v: _zero_one(o, v.row), "one = 1": lambda o, v: o.all(o.eq(v.one, 1)),
+     "e is 0/1": lambda o, v: _zero_one(o, v.e)})
+"""Lemma: an atom's 0/1 incidence row over k events counts at most k events (an integer: k, or at most k − 1),
+and when it is in all k it is in the event e selects."""
+
+
+def _in_all(o, v):
+    """P(∩_j A_j): the atoms whose incidence row is all ones (its count equals k)."""
+    return o.sum(v.p * o.ite(o.eq(v.I @ v.one, v.k), 1, 0))
+
+
+BONFERRONI_ALL = sized_claim(
+    "bonferroni", "a:nat[1,] k:nat[1,]", "p[a] I[a,k] one[k] e[k]",
+    lambda o, v: o.and_(o.ge(_in_all(o, v), 1 - v.k + o.dot(v.p, v.I @ v.one)), o.le(_in_all(o, v), o.dot(v.p, v.I @ v.e))),
+    {"a probability law": lambda o, v: o.eq(o.sum(v.p), 1), "p ≥ 0": lambda o, v: o.all(o.ge(v.p, 0)),
+     "I is 0/1": lambda o, v: _zero_one(o, v.I), "one = 1": lambda o, v: o.all(o.eq(v.one, 1)),
+     "e selects one event": lambda o, v: _zero_one(o, v.e), "Σe = 1": lambda o, v: o.eq(o.sum(v.e), 1)})
+"""Bonferroni and containment for k events over every law on a atoms (any numbers): I[a, j] = 1 when atom a lies in
+event A_j, so P(A_j) = Σ_a p_a I[a, j] and Σ_j P(A_j) = p·(I 1); then P(∩A_j) ≥ 1 − Σ_j (1 − P(A_j)) = 1 − k + p·(I 1),
+and P(∩A_j) ≤ P(A_j) = p·(I e_j) for the event e selects (every j, as e ranges over the unit vectors)."""
+
+
+def _bonferroni_invariant(o, v):
+    return o.and_(o.ge(_in_all(o, v), o.dot(v.p, v.I @ v.one) - (v.k - 1) * o.sum(v.p)),
+                  o.le(_in_all(o, v), o.dot(v.p, v.I @ v.e)))
+
+
+def _same_sign_all(o, clean, frozen):
+    return o.all(o.or_(o.and_(o.gt(clean, 0), o.ge(frozen, 0)), o.and_(o.lt(clean, 0), o.le(frozen, 0))))
+
+
+def _frozen_net(o, v):
+    """The three hidden layers of widths n1, n2, n3 (first-layer preactivation a1 deterministic), clean,
+    noisy and frozen-gate (gates D_ℓ = 1{clean preactivation > 0}), as in _frozen_network_claim."""
+    h1, h1c = o.relu(v.a1) + v.g1 * v.s, o.relu(v.a1)
+    a2c, a2 = v.B2 @ h1c + v.b2, v.B2 @ h1 + v.b2
+    h2, h2f = o.relu(a2) + v.g2 * v.s, o.ite(o.gt(a2c, 0), a2, 0) + v.g2 * v.s
+    a3c = v.B3 @ o.relu(a2c) + v.b3
+    a3, a3f = v.B3 @ h2 + v.b3, v.B3 @ h2f + v.b3
+    h3, h3f = o.relu(a3) + v.g3 * v.s, o.ite(o.gt(a3c, 0), a3f, 0) + v.g3 * v.s
+    return {"a2c": a2c, "a2": a2, "h2": h2, "h2f": h2f, "a3c": a3c, "a3f": a3f, "h3": h3, "h3f": h3f}
+
+
+FROZEN_AGREE_ALL = sized_claim(
+    "frozen-gates-agree", "n1:nat[1,] n2:nat[1,] n3:nat[1,]",
+    "a1[n1] g1[n1] B2[n2,n1] b2[n2] g2[n2] B3[n3,n2] b3[n3] g3[n3] B4[n3]",
+    lambda o, v: o.eq(o.dot(v.B4, _frozen_net(o, v)["h3"]), o.dot(v.B4, _frozen_net(o, v)["h3f"])),
+    {"no layer-2 frozen sign differs from its clean gate":
+         lambda o, v: _same_sign_all(o, _frozen_net(o, v)["a2c"], _frozen_net(o, v)["a2"]),
+     "no layer-3 frozen sign differs from its clean gate":
+         lambda o, v: _same_sign_all(o, _frozen_net(o, v)["a3c"], _frozen_net(o, v)["a3f"])},
+    scalars="s")
+"""If no frozen preactivation sign differs from its clean gate, the noisy ReLU network's logit B₄h₃ equals the
+frozen-gate network's, for all hidden widths n1, n2, n3 (each logit is one row B₄ of the head)."""
+GATE_LAYER = sized_claim(
+    "frozen-gate-layer", "n:nat[0,]", "c[n] a[n] g[n]",
+    lambda o, v: o.all(o.eq(o.relu(v.a) + v.g * v.s, o.ite(o.gt(v.c, 0), v.a, 0) + v.g * v.s)),
+    {"signs agree with the clean gates": lambda o, v: _same_sign_all(o, v.c, v.a)}, scalars="s")
+"""Lemma: a layer whose preactivation signs agree with its clean gates is the gated identity, every width."""
+DOT_OF_EQUAL = sized_claim(
+    "dot-of-equal-vectors", "n:nat[0,]", "r[n] u[n] w[n]",
+    lambda o, v: o.eq(o.dot(v.r, v.u), o.dot(v.r, v.w)), {"u = w": lambda o, v: o.all(o.eq(v.u, v.w))})
+"""Lemma: r·u = r·w when u = w entrywise."""
+
+
+def _prove_frozen_every_size(ctx):
+    row = induction.prove(EVENT_ROW, "k", ctx)
+    gate = induction.prove(GATE_LAYER, "n", ctx)
+    equal = induction.prove(DOT_OF_EQUAL, "n", ctx)
+    return {
+        "Bonferroni / containment, every number of events and atoms (induction)": induction.prove(
+            BONFERRONI_ALL, "a", ctx, invariant=_bonferroni_invariant,
+            uses=[induction.Use(EVENT_ROW, row, {"row": lambda s: s.new("I"), "one": lambda s: s.one, "e": lambda s: s.e})]),
+        "agreement induction end to end, every width (induction)": induction.prove(FROZEN_AGREE_ALL, "n3", ctx, uses=[
+            induction.Use(GATE_LAYER, gate, {"c": lambda s: _frozen_net(s.o, s)["a2c"], "a": lambda s: _frozen_net(s.o, s)["a2"],
+                                             "g": lambda s: s.g2, "s": lambda s: s.s}),
+            induction.Use(DOT_OF_EQUAL, equal, {"r": lambda s: s.new("B3"), "u": lambda s: _frozen_net(s.o, s)["h2"],
+                                                "w": lambda s: _frozen_net(s.o, s)["h2f"]})]),
+    }
+
+
 def _gaussian_checks():
     sp = symbolic.sympy()
     from sympy.stats import Normal, P
@@ -361,14 +490,15 @@ def _gaussian_checks():
     statement="The noisy network agrees with the frozen-gate network except with probability ≤ ε_gate, and "
     "max{0, 1 − Σ_{j≠y}(1 − p_j) − ε_gate} ≤ s_θ(u, y; σ) ≤ min{1, min_{j≠y} p_j + ε_gate}; averaged over a test set "
     "this gives certified lower and upper bounds on the stressed accuracy.",
-    scope="the probability steps over every law (z3: Bonferroni on 3 pairwise events, the coupling step), the "
-    "gate lemma coordinatewise for any width and the agreement induction end to end for scalar hidden layers (z3), "
-    "the Gaussian formulas (sympy.stats); evaluated, as data beside the proof, on the seeded 067A-shaped network, 48 seeded "
-    "visual-task inputs, σ = 1/5, rigorously (arb + Interval.Phi)",
+    scope="by induction (z3 base and step): Bonferroni and containment for any number of pairwise events over every "
+    "law on any number of atoms, and the agreement of the noisy and frozen-gate networks end to end for all hidden "
+    "widths; the coupling step over every law and the gate lemma (z3), the Gaussian formulas (sympy.stats). "
+    "Cross-checks, not part of the proof: z3 for 3 events on 8 atoms and for scalar hidden layers; evaluated on the "
+    "seeded 067A-shaped network, 48 seeded visual-task inputs, σ = 1/5, rigorously (arb + Interval.Phi)",
     expect=Expect.HOLDS,
     lean="Psy01A.frozen_gate_certificate",
     claims=(BONFERRONI, COUPLING, GATE_LEMMA, FROZEN_AGREE),
-    theorem=(BONFERRONI, COUPLING, GATE_LEMMA, FROZEN_AGREE),
+    theorem=(BONFERRONI_ALL, COUPLING, GATE_LEMMA, FROZEN_AGREE_ALL),
 )
 def frozen_gate_certificate(ctx):
     """Reconstruction (lost displays): D_ℓ = diag 1{a⁰_ℓ > 0}; the frozen network
@@ -377,12 +507,16 @@ def frozen_gate_certificate(ctx):
     v_{2,i} = ‖(B₂)_i‖, v_{3,i}² = ‖(B₃D₂B₂)_i‖² + ‖(B₃)_i‖²; ε_gate = Σ Φ(−|a⁰|/(σv)); the
     pairwise frozen margins are N(m_j, σ²s_j²), s_j = ‖J_y − J_j‖, p_j = Φ(m_j/(σs_j)).
 
-    Method: sympy.stats gives the sign-flip and positivity probabilities of a Gaussian; z3
-    proves Bonferroni (lower) and containment (upper) over every law on the 8 atoms of the 3
-    pairwise events, the coupling |s − s̃| ≤ P(disagree) ≤ ε_gate, the induction step
+    Method: sympy.stats gives the sign-flip and positivity probabilities of a Gaussian;
+    induction over the atoms proves Bonferroni (lower) and containment (upper) for any number of
+    events over every law on any number of atoms (an atom's incidence row by a lemma over the
+    events), and induction over the last hidden layer the agreement end to end for all widths
+    (layer 2 is the gated identity by a lemma over its units, so the layer-3 preactivations
+    agree); z3 proves the coupling |s − s̃| ≤ P(disagree) ≤ ε_gate, the induction step
     coordinatewise (a frozen sign that agrees with its clean gate makes ReLU equal the gated
-    identity, for any width), and the whole induction end to end for scalar hidden layers
-    (width 2 is beyond z3's nonlinear arithmetic in the time limit). The concrete bounds are
+    identity, for any width), and, as cross-checks, Bonferroni on 8 atoms and the whole
+    agreement end to end for scalar hidden layers (z3 alone: width 2 is beyond its nonlinear
+    arithmetic in the time limit). The concrete bounds are
     computed with arb balls and Interval.Phi; gates with |a⁰|/(σv) ≥ 9 are bounded together by
     Φ(−9) each (Φ increasing).
 
@@ -391,10 +525,11 @@ def frozen_gate_certificate(ctx):
     Survives mutation: o.ge(v[a], 0) for a: strict positivity of the atoms is a stronger hypothesis; the bound still follows
     """
     parts = {"Gaussian formulas (sympy.stats)": symbolic.conclude("sympy.stats", _gaussian_checks()),
-             "Bonferroni / containment (z3)": smt.prove(BONFERRONI, ctx),
              "coupling step (z3)": smt.prove(COUPLING, ctx),
              "gate lemma, every coordinate of any width (z3)": smt.prove(GATE_LEMMA, ctx),
-             "agreement induction end to end, scalar widths (z3)": smt.prove(FROZEN_AGREE, ctx, timeout_ms=30_000)}
+             **_prove_frozen_every_size(ctx)}
+    cross = {"Bonferroni / containment, 3 events on 8 atoms (z3)": smt.prove(BONFERRONI, ctx),
+             "agreement end to end, scalar widths (z3)": smt.prove(FROZEN_AGREE, ctx, timeout_ms=30_000)}
     with timed() as t:
         cert = frozen_certificates()
         lo, hi = cert["frozen_lower"], cert["frozen_upper"]
@@ -404,8 +539,9 @@ def frozen_gate_certificate(ctx):
     concrete = trusted("rigorous enclosures", step, grade=Grade.INSTANCES, over="the concrete network") if ok else \
         unknown("rigorous enclosures", "a certified lower bound exceeds its upper bound", step)
     # The theorem's grade is its proof's; the concrete network is one evaluation of it, kept as data.
-    proof = all_of("sympy + z3", parts, family="agreement induction end to end at scalar hidden widths", lemmas=True)
-    return with_data(cross_checked(proof, {"concrete certificate (arb + Interval.Phi)": concrete}), sigma=fmt(SPEC.sigma),
+    cross["concrete certificate (arb + Interval.Phi)"] = concrete
+    proof = all_of("sympy + induction + z3", parts, lemmas=True)
+    return with_data(cross_checked(proof, cross), sigma=fmt(SPEC.sigma),
                      certified_lower=fmt(lo), certified_upper=fmt(hi), lower_float=float(lo), upper_float=float(hi),
                      max_eps_gate=float(max(c.eps_gate for c in per if c.eps_gate is not None)),
                      trivial_inputs=sum(1 for c in per if c.eps_gate is None), test_size=len(per),

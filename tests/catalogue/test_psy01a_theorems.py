@@ -35,9 +35,6 @@ WITHOUT_THEOREM = {
     # identity and the learning witness are enumerations of the definition in Python (trusted).
     "psy01a.nested_pruning_identity",
     "psy01a.learning_breaks_nesting",
-    # The proof for every shape is sympy's Lagrange identities over rows of length ≤ 6 (not a claim); the
-    # one claim, the 2×2 case in z3, is its cross-check and would not be the statement.
-    "psy01a.masked_opnorm_frobenius",
     # Supported by sampling on the seeded network (a Monte-Carlo bracket), never proved: no theorem to prove.
     "psy01a.stress_bounds_bracket_montecarlo",
 }
