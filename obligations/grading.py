@@ -10,7 +10,6 @@ each cross-check under ``cross_checks`` in the certificate data.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Mapping
 
 from checker.kernel.model import Status, Verdict
