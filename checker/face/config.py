@@ -13,6 +13,7 @@ upward, is the project's configuration (pytest's rootdir habit)::
     lean_refs = "lean_refs"         # the Lean-style declarations, for `obligations lean`
     cache_dir = ".obligations-cache"
     expected_times = "benchmarks/expected_times.json"   # hand-out order when the cache has no times
+    executor = "dask://scheduler.lab:8786"  # where jobs run (default "local"; needs pip install '.[cluster]')
 
 Paths are relative to the ``pyproject.toml``. Command-line flags override every key. An unknown
 key, or a value of the wrong type, is a usage error naming the file and the key; a file that
@@ -50,6 +51,7 @@ class Config:
     lean_refs: str | None = None
     cache_dir: str | None = None
     expected_times: str | None = None
+    executor: str | None = None
     entry_points: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
@@ -84,6 +86,7 @@ _KEYS = {
     "lean_refs": (_string, "a directory, e.g. \"lean_refs\""),
     "cache_dir": (_string, "a directory, e.g. \".obligations-cache\""),
     "expected_times": (_string, "a path, e.g. \"benchmarks/expected_times.json\""),
+    "executor": (_string, "an executor: \"local\", \"local-cluster:N\" or \"dask://HOST:PORT\""),
 }
 _PATHS = ("baseline", "lean_refs", "cache_dir", "expected_times")
 
