@@ -70,6 +70,16 @@ def test_the_cli_without_dask_fails_cleanly_and_a_local_check_still_runs(tmp_pat
     assert "proved" in good.stdout
 
 
+def test_a_bad_configured_executor_names_the_file_and_the_key(tmp_path):
+    """``[tool.obligations] executor = "cluster"`` is a usage error naming the file and the key."""
+    (tmp_path / "pyproject.toml").write_text('[tool.obligations]\npackages = ["obligations"]\nexecutor = "cluster"\n')
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-m", "checker", "check", "controller_bound.theorem2_tight", "--no-cache", "-q"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2
+    assert re.search(r"pyproject\.toml: \[tool\.obligations\] executor 'cluster' is not known; use 'local'", out.stderr), out.stderr
+
+
 def test_the_handshake_names_the_mismatched_worker():
     """A worker whose versions differ, or that may not start processes, refuses the run by name."""
     mine = cluster.Versions("3.11.7", "0.1.0", (("z3-solver", "4.13"), ("cvc5", None)), "e", "c", True)

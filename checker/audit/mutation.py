@@ -20,9 +20,12 @@ Not mutated, by design: resource and search settings (``timeout_ms``, ``rlimit``
 ``rounds``, ``seed``, ``prec``, …) and literals inside ``range(…)`` (the size of an exhaustive
 scope): changing them does not change what is claimed. Strings are never mutated.
 
-A mutant runs in a child process (one per obligation) with the module re-executed from the
-mutated source under a private registry, within a per-mutant time limit; a mutant whose
-discharge raises, or changes status, is *killed*; one that runs out of time is *undecided*.
+A mutant runs with the module re-executed from the mutated source under a private registry,
+within a per-mutant time limit; a mutant whose discharge raises, or changes status, is *killed*;
+one that runs out of time is *undecided*. The command runs each obligation as jobs in isolated
+worker processes (:func:`plan_job`, then one :func:`mutant_job` per mutant, with a CPU-time budget;
+orchestrated by :mod:`checker.run.mutants`, side by side with ``--jobs``); :func:`run` is the
+older form, one child process per obligation running its mutants one after another.
 The mutation score is killed / (killed + survivors).
 """
 
