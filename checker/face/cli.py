@@ -410,11 +410,13 @@ def cmd_mutate(args: argparse.Namespace) -> ExitCode:
     import json
 
     from checker.audit import mutation
-    from checker.run import mutants
+    from checker.run import mutants, schedule
     from checker.kernel.model import derive_seed
 
     catalogue = _catalogue(args)
     chosen = catalogue.select(args.patterns, include_slow=args.slow)
+    cache_dir = None if args.no_cache else Path(args.cache_dir)
+    expected = {**schedule.load_times_file(args.config.expected_times), **schedule.load_times(cache_dir)}
 
     def show(entry: dict, done: int, total: int, worker: str) -> None:
         if not args.quiet:
@@ -424,7 +426,7 @@ def cmd_mutate(args: argparse.Namespace) -> ExitCode:
 
     with _pool(args) as pool:
         entries = mutants.run(chosen, pool, seed_of=lambda ob: derive_seed(args.seed, ob.id), timeout_s=args.timeout,
-                              memory_mib=args.memory, limit=args.mutants, progress=show)
+                              memory_mib=args.memory, limit=args.mutants, progress=show, expected_times=expected)
     text = json.dumps({"mutation": entries, "summary": mutation.summary(entries)}, indent=2, sort_keys=True) + "\n" \
         if args.format == "json" else mutation.render(entries, markdown=args.format == "markdown", command=(
             f"obligations audit --mutate {' '.join(args.patterns) + ' ' if args.patterns else ''}"

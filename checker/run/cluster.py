@@ -396,7 +396,7 @@ class DaskPool:
     def submit(self, job: Job) -> None:
         self._count += 1
         key = f"obligations-{self.ref.run_id}-{self._count}"
-        future = self.client.submit(run_task, job, self.ref, key=key, pure=False, retries=0)
+        future = self.client.submit(run_task, job, self.ref, key=key, pure=False, retries=0, priority=job.priority)
         self._pending[future] = job
 
     def wait(self, timeout: float) -> list[Done]:

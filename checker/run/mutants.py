@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from checker.audit import mutation
 from checker.run.pools import Done, Job, Pool, drain
 
+_MUTANTS_FIRST = 1e9  # a planned obligation's mutants go before every plan still waiting
 MutationProgress = Callable[[dict[str, Any], int, int, str], None]  # entry, done, total, worker
 
 
@@ -53,9 +54,13 @@ def _why_lost(done: Done, what: str) -> str:
 
 
 def run(obligations: Sequence[Any], pool: Pool, *, seed_of: Callable[[Any], int], timeout_s: float, memory_mib: int,
-        limit: int = 6, time_limit_s: float = 30.0, progress: MutationProgress | None = None) -> list[dict[str, Any]]:
-    """The mutation entry of each obligation, in the given order, computed on ``pool``."""
+        limit: int = 6, time_limit_s: float = 30.0, progress: MutationProgress | None = None,
+        expected_times: Mapping[str, float] | None = None) -> list[dict[str, Any]]:
+    """The mutation entry of each obligation, in the given order, computed on ``pool``. The
+    longest obligations (``expected_times``) start first, and a planned obligation's mutants
+    before the next plan, so that the longest chains do not end the run alone."""
     audits = {ob.id: _Audit(ob, seed_of(ob)) for ob in obligations}
+    expected = {ob.id: float((expected_times or {}).get(ob.id, 0.0)) for ob in obligations}
     finished = 0
     pool.preload({ob.module for ob in obligations})
     # the mutant's CPU budget is enforced inside the job; this wall-clock limit only stops a job
@@ -87,7 +92,8 @@ def run(obligations: Sequence[Any], pool: Pool, *, seed_of: Callable[[Any], int]
             a.entry, a.mutants = entry, [every[i] for i in indices]
             return [Job(f"mutant|{ob_id}|{k}", mutation.MUTANT_JOB,
                         (ob_id, a.ob.module, a.seed, timeout_s, m.index, digest, time_limit_s),
-                        mutant_wall_s, memory_mib, (a.ob.module,)) for k, m in enumerate(a.mutants)]
+                        mutant_wall_s, memory_mib, (a.ob.module,), _MUTANTS_FIRST + expected[ob_id])
+                    for k, m in enumerate(a.mutants)]
         k = int(rest[0])
         frame = _answer(done, "mutant")
         a.answers[k] = (frame[1], frame[2]) if frame is not None else ("undecided", _why_lost(done, "the mutant's job"))
@@ -98,6 +104,6 @@ def run(obligations: Sequence[Any], pool: Pool, *, seed_of: Callable[[Any], int]
         return []
 
     jobs = [Job(f"plan|{ob.id}", mutation.PLAN_JOB, (ob.id, ob.module, audits[ob.id].seed, timeout_s, limit),
-                timeout_s + 10.0, memory_mib, (ob.module,)) for ob in obligations]
+                timeout_s + 10.0, memory_mib, (ob.module,), expected[ob.id]) for ob in obligations]
     drain(pool, jobs, on_done)
     return [audits[ob.id].final or {"id": ob.id, "verdict": "error", "reason": "no answer"} for ob in obligations]
