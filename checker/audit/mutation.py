@@ -20,9 +20,12 @@ Not mutated, by design: resource and search settings (``timeout_ms``, ``rlimit``
 ``rounds``, ``seed``, ``prec``, …) and literals inside ``range(…)`` (the size of an exhaustive
 scope): changing them does not change what is claimed. Strings are never mutated.
 
-A mutant runs in a child process (one per obligation) with the module re-executed from the
-mutated source under a private registry, within a per-mutant time limit; a mutant whose
-discharge raises, or changes status, is *killed*; one that runs out of time is *undecided*.
+A mutant runs with the module re-executed from the mutated source under a private registry,
+within a per-mutant time limit; a mutant whose discharge raises, or changes status, is *killed*;
+one that runs out of time is *undecided*. The command runs each obligation as jobs in isolated
+worker processes (:func:`plan_job`, then one :func:`mutant_job` per mutant, with a CPU-time budget;
+orchestrated by :mod:`checker.run.mutants`, side by side with ``--jobs``); :func:`run` is the
+older form, one child process per obligation running its mutants one after another.
 The mutation score is killed / (killed + survivors).
 """
 
@@ -31,6 +34,7 @@ from __future__ import annotations
 import ast
 import random
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
@@ -425,9 +429,11 @@ def choose(mutants: Sequence[Mutant], limit: int, seed: int) -> list[Mutant]:
     return sorted(picked, key=lambda m: m.index)
 
 
-def _run_mutant(ob: Any, source: str, mutant: Mutant, ctx: Any, time_limit_s: float) -> tuple[str, str | None]:
+def _run_mutant(ob: Any, source: str, mutant: Mutant, ctx: Any, time_limit_s: float,
+                cpu: bool = False) -> tuple[str, str | None]:
     """The mutant's status (its module re-executed from the mutated source under a private
-    registry), or ``("error", why)`` / ``("undecided", why)``."""
+    registry), or ``("error", why)`` / ``("undecided", why)``; the limit is wall-clock seconds, or
+    CPU seconds of this process with ``cpu``."""
     import types
 
     from checker.kernel import declare as declarations
@@ -443,14 +449,14 @@ def _run_mutant(ob: Any, source: str, mutant: Mutant, ctx: Any, time_limit_s: fl
         module.__file__ = ob.file
         module.__package__ = ob.module.rpartition(".")[0]
         try:
-            with _time_limit(time_limit_s):
+            with (_cpu_time_limit if cpu else _time_limit)(time_limit_s):
                 exec(code, module.__dict__)  # noqa: S102 - the project's own source, one literal changed
                 mutated = registry._REGISTRY.get(ob.id)
                 if mutated is None:
                     return "error", "the mutant no longer declares the obligation"
                 verdict = mutated.discharge(ctx)
         except AuditTimeout:
-            return "undecided", f"the mutant did not finish within {time_limit_s:.0f} s"
+            return "undecided", f"the mutant did not finish within {time_limit_s:.0f} s{' of CPU time' if cpu else ''}"
         except Exception as exc:  # noqa: BLE001 - a crashing mutant is killed
             return "error", f"{type(exc).__name__}: {exc}"[:300]
         if not isinstance(verdict, Verdict):
@@ -489,6 +495,126 @@ def audit_obligation(ob: Any, ctx: Any, original_status: str, limit: int = 6, ti
             runs.append(MutantRun(m, status, "survived", explained_by(m, ob.discharge.__doc__), why))
         else:
             runs.append(MutantRun(m, status, "killed", reason=why))
+    return _entry(entry, runs)
+
+
+@contextmanager
+def _cpu_time_limit(seconds: float) -> Iterator[None]:
+    """Interrupt Python code once this process has used ``seconds`` of CPU time (``ITIMER_PROF``,
+    every thread counted; main thread of a Unix process only, else no limit). A mutant job is a
+    process of its own with BLAS pinned to one thread, so the budget does not shrink when other
+    jobs compete for the cores, as a wall-clock one does."""
+    import signal
+    import threading
+
+    from checker.audit.audits import AuditTimeout
+
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def alarm(signum: int, frame: Any) -> None:
+        raise AuditTimeout("mutant CPU-time budget exhausted")
+
+    previous = signal.signal(signal.SIGPROF, alarm)
+    signal.setitimer(signal.ITIMER_PROF, max(0.01, seconds))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+
+
+# ------------------------------------------------------------------------------ jobs
+# One obligation's mutation audit as separate jobs, each run in an isolated worker process by
+# whoever runs jobs (the run room's workers, at home or on a cluster): a *plan* job discharges
+# the original and chooses the mutants; one *mutant* job per chosen mutant; :func:`assemble`
+# makes the entry from their answers. The payloads are plain data (ids, seeds, limits, site
+# indices), never code.
+
+PLAN_JOB = "checker.audit.mutation:plan_job"
+MUTANT_JOB = "checker.audit.mutation:mutant_job"
+
+
+def _load(ob_id: str, module: str) -> Any:
+    import importlib
+
+    from checker.kernel import declaration as registry
+
+    importlib.import_module(module)
+    return registry._REGISTRY[ob_id]
+
+
+def plan_job(send: Any, payload: Any) -> None:
+    """A worker job: discharge the original obligation and choose its mutants. Answers
+    ``["plan", entry, indices, digest]``: the entry so far (a final one when the obligation is
+    not proved or refuted, or has no site), the chosen sites' indices and the digest of the
+    source they index."""
+    import hashlib
+
+    from checker.kernel.model import Context
+
+    ob_id, module, seed, timeout_s, limit = payload
+    try:
+        ob = _load(ob_id, module)
+        ctx = Context(ob_id, seed, timeout_s, False)
+        original = ob.discharge(ctx).status.value
+        source = Path(ob.file).read_text(encoding="utf-8")
+        all_sites = sites(source, ob.discharge.__name__)
+    except BaseException as exc:  # noqa: BLE001 - the obligation's failure is its entry
+        send(["plan", {"id": ob_id, "verdict": "error", "reason": f"{type(exc).__name__}: {exc}"[:500]}, [], None])
+        return
+    entry: dict[str, Any] = {"id": ob_id, "status": original, "sites": len(all_sites)}
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    if original not in ("proved", "refuted"):
+        send(["plan", {**entry, "verdict": "not applicable", "reason": f"the result is {original}, not proved or refuted"},
+              [], digest])
+    elif not all_sites:
+        send(["plan", {**entry, "verdict": "no sites", "reason": "no numeric literal or comparison in the claim or discharge"},
+              [], digest])
+    else:
+        send(["plan", entry, [m.index for m in choose(all_sites, limit, seed)], digest])
+
+
+def mutant_job(send: Any, payload: Any) -> None:
+    """A worker job: run one mutant (its site's index in the module's source) within a CPU-time
+    budget. Answers ``["mutant", status, reason]`` (status ``"error"``/``"undecided"`` with why)."""
+    import hashlib
+
+    from checker.kernel.model import Context
+
+    ob_id, module, seed, timeout_s, index, digest, time_limit_s = payload
+    try:
+        ob = _load(ob_id, module)
+        source = Path(ob.file).read_text(encoding="utf-8")
+        if hashlib.sha256(source.encode("utf-8")).hexdigest() != digest:
+            send(["mutant", "error", f"{ob.file} changed since the mutants were chosen"])
+            return
+        mutant = sites(source, ob.discharge.__name__)[index]
+    except BaseException as exc:  # noqa: BLE001
+        send(["mutant", "error", f"{type(exc).__name__}: {exc}"[:300]])
+        return
+    status, why = _run_mutant(ob, source, mutant, Context(ob_id, seed, timeout_s, False), time_limit_s, cpu=True)
+    send(["mutant", status, why])
+
+
+def assemble(entry: Mapping[str, Any], mutants: Sequence[Mutant], answers: Sequence[tuple[str, str | None]],
+             docstring: str | None) -> dict[str, Any]:
+    """The mutation entry of one obligation from its plan's ``entry`` and each chosen mutant's
+    ``(status, reason)``, in the order of ``mutants`` (as :func:`audit_obligation` makes it)."""
+    original = entry["status"]
+    runs: list[MutantRun] = []
+    for m, (status, why) in zip(mutants, answers, strict=True):
+        if status == "undecided":
+            runs.append(MutantRun(m, status, "undecided", reason=why))
+        elif status == original:
+            runs.append(MutantRun(m, status, "survived", explained_by(m, docstring), why))
+        else:
+            runs.append(MutantRun(m, status, "killed", reason=why))
+    return _entry(dict(entry), runs)
+
+
+def _entry(entry: dict[str, Any], runs: Sequence[MutantRun]) -> dict[str, Any]:
     killed = sum(r.verdict == "killed" for r in runs)
     survived = [r for r in runs if r.verdict == "survived"]
     unexplained = [r for r in survived if r.explanation is None]

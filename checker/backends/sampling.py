@@ -214,3 +214,61 @@ def search(
     if not_rechecked:
         data["float_violations_not_reproduced_exactly"] = not_rechecked
     return supported(method, step, **data)
+
+
+# ------------------------------------------------------------------ sharded Monte-Carlo
+
+SHARDS_VAR = "OBLIGATIONS_SHARDS"  # processes a sharded Monte-Carlo may use (default 1)
+_SHARD_WORK: tuple[Callable[[int, Any], Any], list[Any]] | None = None  # inherited by the forked shards
+
+
+def block_seeds(seed: int, purpose: str, blocks: int) -> list[Any]:
+    """``blocks`` independent seed sequences (``numpy.random.SeedSequence.spawn``) from the stream
+    named ``purpose`` of ``seed``: block ``i``'s stream is the same however the blocks are shared out."""
+    from checker.kernel.model import derive_seed
+
+    if blocks < 1:
+        raise ValueError(f"a sharded Monte-Carlo needs at least one block, got {blocks}")
+    return _np().random.SeedSequence(derive_seed(seed, purpose)).spawn(blocks)
+
+
+def default_shards() -> int:
+    """The processes a sharded Monte-Carlo uses: ``$OBLIGATIONS_SHARDS``, else 1 (the runner
+    already runs one obligation per core)."""
+    import os
+
+    text = os.environ.get(SHARDS_VAR, "1")
+    return int(text) if text.isdigit() and int(text) >= 1 else 1
+
+
+def _run_group(indices: list[int]) -> list[Any]:
+    assert _SHARD_WORK is not None
+    work, seqs = _SHARD_WORK
+    np = _np()
+    return [work(i, np.random.Generator(np.random.PCG64(seqs[i]))) for i in indices]
+
+
+def sharded(work: Callable[[int, Any], Any], blocks: int, *, seed: int, purpose: str, shards: int | None = None) -> list[Any]:
+    """``work(i, rng)`` for each block ``i`` with its own generator (:func:`block_seeds`), in block
+    order: the caller reduces the list in that order, so the figures are bit-identical for any
+    number of ``shards`` (processes forked from this one, each with the process's limits, in
+    its process group; blocks dealt round-robin)."""
+    global _SHARD_WORK
+    import multiprocessing
+
+    seqs = block_seeds(seed, purpose, blocks)
+    shards = max(1, min(blocks, default_shards() if shards is None else shards))
+    _SHARD_WORK = (work, seqs)
+    try:
+        if shards == 1:
+            return _run_group(list(range(blocks)))
+        groups = [list(range(k, blocks, shards)) for k in range(shards)]
+        with multiprocessing.get_context("fork").Pool(shards) as pool:
+            parts = pool.map(_run_group, groups, chunksize=1)
+    finally:
+        _SHARD_WORK = None
+    out: list[Any] = [None] * blocks
+    for group, results in zip(groups, parts):
+        for i, result in zip(group, results):
+            out[i] = result
+    return out

@@ -7,6 +7,7 @@ Defaults come from the project's ``[tool.obligations]`` (:mod:`checker.face.conf
 from __future__ import annotations
 
 import argparse
+import contextlib
 import enum
 import os
 import sys
@@ -79,6 +80,10 @@ def build_parser(commands: Sequence[Command] = ()) -> argparse.ArgumentParser:
         q.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
         q.add_argument("--no-cache", action="store_true", help="re-run everything; neither read nor write the cache")
         q.add_argument("--cache-dir", metavar="DIR", help=f"result cache directory (default: [tool.obligations] cache_dir, else {DEFAULT_CACHE_DIR})")
+        q.add_argument("--executor", metavar="WHERE",
+                       help="where the jobs run: 'local' (this machine's workers, the default), 'local-cluster:N' (a Dask "
+                       "cluster of N workers started for the run) or 'dask://HOST:PORT' (a running Dask scheduler); the "
+                       f"cluster executors need the optional extra: pip install '.[cluster]' (default: [tool.obligations] executor)")
 
     def render_options(q: argparse.ArgumentParser) -> None:
         q.add_argument("--wide", action="store_true", help="table: every column (source, claim, scope, method), nothing cut")
@@ -149,17 +154,20 @@ def _progress(stream=None):
     stream = stream or sys.stderr
     tty = stream.isatty()
 
-    def show(result: Result, done: int, total: int, cached: bool) -> None:
+    def show(result: Result, done: int, total: int, cached: bool, worker: str | None = None) -> None:
         width = len(str(total))
         from checker.report.formats import terminal_safe
 
-        text = terminal_safe(f"[{done:>{width}}/{total}] {result.status.value:<9} {result.id} ({result.time_s:.2f}s{', cached' if cached else ''})")
+        on = f" on {worker}" if worker else ""
+        text = terminal_safe(f"[{done:>{width}}/{total}] {result.status.value:<9} {result.id} "
+                             f"({result.time_s:.2f}s{', cached' if cached else ''}){on}")
         if tty:
             stream.write("\r\033[K" + text + ("\n" if done == total else ""))
         else:
             stream.write(text + "\n")
         stream.flush()
 
+    show.names_worker = True  # type: ignore[attr-defined]
     return show
 
 
@@ -191,9 +199,49 @@ def _run(args: argparse.Namespace, patterns: Sequence[str], catalogue=None, exac
     # With patterns: the rejected declarations they name, and every module that did not import.
     errors = _errors_for(catalogue, patterns, chosen)
     expected = schedule.load_times_file(args.config.expected_times)
-    results = run(chosen, config, errors, progress, cache=cache, package=args.packages[0], expected_times=expected)
+    if _executor(args).is_local:
+        results = run(chosen, config, errors, progress, cache=cache, package=args.packages[0], expected_times=expected)
+    else:
+        from checker.run import cluster
+
+        with _pool(args) as pool:
+            results = cluster.check(chosen, config, pool, errors, progress, cache=cache, package=args.packages[0],
+                                    expected_times=expected)
     schedule.record_times(cache.directory if cache is not None else None, results)
     return results
+
+
+def _executor(args: argparse.Namespace):
+    """The run's executor (:func:`checker.run.cluster.parse_executor`), from ``--executor`` or the configuration."""
+    from checker.run.cluster import LOCAL, parse_executor
+
+    text = getattr(args, "executor", None)
+    if not text:
+        return LOCAL
+    try:
+        return parse_executor(text)
+    except UsageError as exc:
+        configured = args.config.path if args.config.executor == text and args.config.path else None
+        raise UsageError(f"{configured}: [tool.obligations] {exc}" if configured else f"--executor: {exc}") from None
+
+
+@contextlib.contextmanager
+def _pool(args: argparse.Namespace):
+    """The run's pool of isolated workers: this machine's (``--jobs`` at a time) or a Dask cluster's."""
+    from checker.run import cluster
+    from checker.run.pools import LocalPool
+
+    executor = _executor(args)
+    if executor.is_local:
+        pool = LocalPool(args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1))
+        try:
+            yield pool
+        finally:
+            pool.close()
+        return
+    root = str(args.config.root) if args.config.root is not None else os.getcwd()
+    with cluster.connect(executor, tuple(args.packages), root) as pool:
+        yield pool
 
 
 def _select(catalogue, patterns: Sequence[str], include_slow: bool = True):
@@ -367,22 +415,28 @@ def cmd_audit(args: argparse.Namespace) -> ExitCode:
 
 
 def cmd_mutate(args: argparse.Namespace) -> ExitCode:
-    """``audit --mutate``: the mutation audit (:mod:`checker.audit.mutation`), per obligation in a child process."""
+    """``audit --mutate``: the mutation audit (:mod:`checker.audit.mutation`), one isolated job per
+    mutant on the run's workers (:mod:`checker.run.mutants`), ``--jobs`` at a time."""
     import json
 
     from checker.audit import mutation
+    from checker.run import mutants, schedule
     from checker.kernel.model import derive_seed
 
     catalogue = _catalogue(args)
     chosen = catalogue.select(args.patterns, include_slow=args.slow)
+    cache_dir = None if args.no_cache else Path(args.cache_dir)
+    expected = {**schedule.load_times_file(args.config.expected_times), **schedule.load_times(cache_dir)}
 
-    def show(entry: dict, done: int, total: int) -> None:
+    def show(entry: dict, done: int, total: int, worker: str) -> None:
         if not args.quiet:
             print(f"[{done}/{total}] {entry['id']}: {entry.get('verdict')} "
-                  f"(killed {entry.get('killed', 0)}, survived {entry.get('survived', 0)})", file=sys.stderr, flush=True)
+                  f"(killed {entry.get('killed', 0)}, survived {entry.get('survived', 0)})"
+                  f"{'' if worker == 'local' else f' on {worker}'}", file=sys.stderr, flush=True)
 
-    entries = mutation.run(chosen, args.seed, args.timeout, limit=args.mutants, progress=show,
-                           seed_of=lambda ob: derive_seed(args.seed, ob.id))
+    with _pool(args) as pool:
+        entries = mutants.run(chosen, pool, seed_of=lambda ob: derive_seed(args.seed, ob.id), timeout_s=args.timeout,
+                              memory_mib=args.memory, limit=args.mutants, progress=show, expected_times=expected)
     text = json.dumps({"mutation": entries, "summary": mutation.summary(entries)}, indent=2, sort_keys=True) + "\n" \
         if args.format == "json" else mutation.render(entries, markdown=args.format == "markdown", command=(
             f"obligations audit --mutate {' '.join(args.patterns) + ' ' if args.patterns else ''}"
@@ -513,6 +567,7 @@ def _apply_config(args: argparse.Namespace, config: Config) -> None:
         # $OBLIGATIONS_CACHE_DIR (e.g. a CI cache, or a test session's own) before the configuration
         "cache_dir": (os.environ.get("OBLIGATIONS_CACHE_DIR") or config.cache_dir, DEFAULT_CACHE_DIR),
         "format": (config.format, DEFAULT_FORMAT),
+        "executor": (config.executor, "local"),
     }
     if args.command in BUILTIN_COMMANDS:  # a plugin's options are its own
         for key, (configured, builtin) in defaults.items():

@@ -14,6 +14,7 @@ upward, is the project's configuration (pytest's rootdir habit)::
     cache_dir = ".obligations-cache"
     expected_times = "benchmarks/expected_times.json"   # hand-out order when the cache has no times
     require = "universal"           # `check` fails on a proof of some sizes only (a paper's CI)
+    executor = "dask://scheduler.lab:8786"  # where jobs run (default "local"; needs pip install '.[cluster]')
 
 Paths are relative to the ``pyproject.toml``. Command-line flags override every key. An unknown
 key, or a value of the wrong type, is a usage error naming the file and the key; a file that
@@ -52,6 +53,7 @@ class Config:
     cache_dir: str | None = None
     expected_times: str | None = None
     require: str | None = None
+    executor: str | None = None
     entry_points: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
@@ -87,6 +89,7 @@ _KEYS = {
     "cache_dir": (_string, "a directory, e.g. \".obligations-cache\""),
     "expected_times": (_string, "a path, e.g. \"benchmarks/expected_times.json\""),
     "require": (lambda v: v in ("universal",), "\"universal\" (fail on a proof that covers only some sizes)"),
+    "executor": (_string, "an executor: \"local\", \"local-cluster:N\" or \"dask://HOST:PORT\""),
 }
 _PATHS = ("baseline", "lean_refs", "cache_dir", "expected_times")
 

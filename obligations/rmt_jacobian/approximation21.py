@@ -33,14 +33,17 @@ DEPENDENCE_ALPHA = 0.001  # level of the chi-square test of independence
 
 @dataclass(frozen=True, slots=True)
 class Tier:
-    """Widths and the number of independent trials at each."""
+    """Widths and the number of independent trials at each; with ``block`` > 0 the trials of a
+    width are sampled in blocks of that many, each from its own spawned stream
+    (:func:`checker.backends.sampling.sharded`), so they can run in parallel shards."""
 
     name: str
     widths: tuple[tuple[int, int], ...]
+    block: int = 0
 
 
 DEFAULT_TIER = Tier("default", ((256, 160), (512, 80), (1024, 28)))
-SLOW_TIER = Tier("slow", ((256, 240), (512, 120), (1024, 40), (2048, 20)))
+SLOW_TIER = Tier("slow", ((256, 240), (512, 120), (1024, 40), (2048, 20)), block=10)
 
 
 def _np():
@@ -225,6 +228,22 @@ def sample_width(rng: Any, n: int, trials: int) -> dict[str, Any]:
     return {"norms": out, "moments": (moments / trials).tolist(), "pruning": k}
 
 
+def sample_width_blocks(seed: int, purpose: str, n: int, trials: int, block: int, shards: int | None = None) -> dict[str, Any]:
+    """:func:`sample_width` in blocks of ``block`` trials, block ``i`` from the ``i``-th stream
+    spawned from ``purpose`` (:func:`checker.backends.sampling.block_seeds`), run in ``shards``
+    processes and reduced in block order: the same figures, bit for bit, for any ``shards``."""
+    np = _np()
+    blocks = -(-trials // block)
+    counts = [min(block, trials - i * block) for i in range(blocks)]
+    parts = sampling.sharded(lambda i, rng: sample_width(rng, n, counts[i]), blocks, seed=seed, purpose=purpose,
+                             shards=shards)
+    norms = {key: np.concatenate([p["norms"][key] for p in parts]) for key in parts[0]["norms"]}
+    total = np.zeros(MOMENTS)
+    for p, count in zip(parts, counts):
+        total += np.array(p["moments"]) * count
+    return {"norms": norms, "moments": (total / trials).tolist(), "pruning": parts[0]["pruning"], "blocks": blocks}
+
+
 # --- statistics -----------------------------------------------------------------------------
 
 def mean_ci(values: Any) -> tuple[float, float]:
@@ -298,9 +317,13 @@ def run_tier(ctx: Any, tier: Tier) -> tuple[dict[str, Any], list[Any]]:
     for n, trials in tier.widths:
         purpose = f"approximation21/{tier.name}/n={n}"
         with timed() as t:
-            got = sample_width(ctx.rng(purpose), n, trials)
+            if tier.block:
+                got = sample_width_blocks(ctx.seed, purpose, n, trials, tier.block)
+                detail = {"blocks": got["blocks"], "streams": f"SeedSequence.spawn({got['blocks']}) of the stream"}
+            else:
+                got, detail = sample_width(ctx.rng(purpose), n, trials), {}
             steps.append(t.step(sampling.NAME, sampling.version(), f"sample {trials} networks at n = {n}",
-                                f"{4 * trials} spectral norms", seed=ctx.seed, stream=purpose))
+                                f"{4 * trials} spectral norms", seed=ctx.seed, stream=purpose, **detail))
         samples[n], moments[n], pruning[n] = got["norms"], got["moments"], got["pruning"]
     largest = max(n for n, _ in tier.widths)
     with timed() as t:
