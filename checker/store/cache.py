@@ -15,8 +15,10 @@ A result is reused only when nothing it could depend on has changed. Its key has
   module of that closure (e.g. ``obligations/lean_mlp/data/example_mlp.npz``);
 - the installed versions of Python and of the libraries the backends use (read from package
   metadata, without importing them);
-- the limits (timeout, memory), the obligation's seed, the ``slow`` switch and whether the
-  audits ran (an audited result is never served for a plain run, nor the reverse).
+- the limits (timeout, memory), the obligation's seed, the ``slow`` switch, whether the
+  audits ran (an audited result is never served for a plain run, nor the reverse) and whether
+  proofs were confirmed by a second solver (an unconfirmed result is never served to a run
+  that confirms, where a disagreement would make it an error).
 
 Entries are JSON (never pickle: a shared cache must not be able to run code), written
 atomically (temporary file + rename), and authenticated: each carries an HMAC-SHA256 over its
@@ -56,7 +58,7 @@ from checker.store.fingerprint import _imports_of, _module_file, imports_in  # n
 from checker.kernel.model import SCHEMA_VERSION, Obligation, Result, Status
 
 DEFAULT_DIR = ".obligations-cache"
-LIBRARIES = ("sympy", "mpmath", "z3-solver", "numpy", "python-flint", "scipy")
+LIBRARIES = ("sympy", "mpmath", "z3-solver", "numpy", "python-flint", "scipy", "cvc5", "bitwuzla")
 _UNCACHED = (Status.TIMEOUT, Status.ERROR)
 
 
@@ -73,6 +75,12 @@ def _library_versions() -> tuple[tuple[str, str], ...]:
         except metadata.PackageNotFoundError:
             out.append((name, "absent"))
     return tuple(out)
+
+
+def _confirming() -> bool:
+    from checker.backends.confirm import enabled
+
+    return enabled()
 
 
 def _file_digest(path: str) -> str:
@@ -224,6 +232,7 @@ def cache_key(ob: Obligation, *, seed: int, timeout_s: float, memory_mib: int, s
         "seed": seed,
         "slow": slow,
         "audit": audit,
+        "confirm": _confirming(),
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
