@@ -13,6 +13,7 @@ upward, is the project's configuration (pytest's rootdir habit)::
     lean_refs = "lean_refs"         # the Lean-style declarations, for `obligations lean`
     cache_dir = ".obligations-cache"
     expected_times = "benchmarks/expected_times.json"   # hand-out order when the cache has no times
+    confirm = true                  # every z3 proof confirmed by cvc5, every bitwuzla proof by z3 (false: a quick local loop)
 
 Paths are relative to the ``pyproject.toml``. Command-line flags override every key. An unknown
 key, or a value of the wrong type, is a usage error naming the file and the key; a file that
@@ -50,6 +51,7 @@ class Config:
     lean_refs: str | None = None
     cache_dir: str | None = None
     expected_times: str | None = None
+    confirm: bool | None = None
     entry_points: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
@@ -70,6 +72,10 @@ def _string(value: Any) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
+def _boolean(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
 def _packages(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(_string(p) for p in value)
 
@@ -84,6 +90,7 @@ _KEYS = {
     "lean_refs": (_string, "a directory, e.g. \"lean_refs\""),
     "cache_dir": (_string, "a directory, e.g. \".obligations-cache\""),
     "expected_times": (_string, "a path, e.g. \"benchmarks/expected_times.json\""),
+    "confirm": (_boolean, "true or false"),
 }
 _PATHS = ("baseline", "lean_refs", "cache_dir", "expected_times")
 

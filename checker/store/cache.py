@@ -11,8 +11,10 @@ that hashes:
   values of those, and its outcome is recomputed from its cached status;
 - the installed versions of Python and of the libraries the backends use (read from package
   metadata, without importing them);
-- the limits (timeout, memory), the obligation's seed, the ``slow`` switch and whether the
-  audits ran (an audited result is never served for a plain run, nor the reverse);
+- the limits (timeout, memory), the obligation's seed, the ``slow`` switch, whether the
+  audits ran (an audited result is never served for a plain run, nor the reverse) and whether
+  proofs were confirmed by a second solver (an unconfirmed result is never served to a run
+  that confirms, where a disagreement would make it an error);
 
 and it carries the **manifest of what its job really read** (:mod:`checker.store.manifest`,
 recorded in the job by :mod:`checker.run.reads`): every project module the job imported — its
@@ -65,7 +67,7 @@ from checker.store import manifest as manifests
 from checker.store.manifest import VERSION as MANIFEST_VERSION
 
 DEFAULT_DIR = ".obligations-cache"
-LIBRARIES = ("sympy", "mpmath", "z3-solver", "numpy", "python-flint", "scipy")
+LIBRARIES = ("sympy", "mpmath", "z3-solver", "numpy", "python-flint", "scipy", "cvc5", "bitwuzla")
 _UNCACHED = (Status.TIMEOUT, Status.ERROR)
 
 
@@ -82,6 +84,12 @@ def _library_versions() -> tuple[tuple[str, str], ...]:
         except metadata.PackageNotFoundError:
             out.append((name, "absent"))
     return tuple(out)
+
+
+def _confirming() -> bool:
+    from checker.backends.confirm import enabled
+
+    return enabled()
 
 
 def _file_digest(path: str) -> str:
@@ -228,6 +236,7 @@ def cache_key(ob: Obligation, *, seed: int, timeout_s: float, memory_mib: int, s
         "seed": seed,
         "slow": slow,
         "audit": audit,
+        "confirm": _confirming(),
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
