@@ -299,11 +299,11 @@ def cvc5_check(query: Query, rlimit: int | None = None, guard_s: float | None = 
         if memo.active():
             # A guard-cut unknown depends on the machine's load and on the guard: it is shared with the
             # guard, so that another job with no longer a guard is spared the same wait.
-            memo.put("cvc5", memo.key(*parts), {"answer": "cut", "guard": guard})
+            memo.record_second_answer(memo.key(*parts), {"answer": "cut", "guard": guard})
         return answer
     answer = Answer(answer.solver, answer.version, answer.answer, answer.reason, answer.resources, elapsed)
     if memo.active():
-        memo.put("cvc5", memo.key(*parts), answer.to_json())
+        memo.record_second_answer(memo.key(*parts), answer.to_json())
     return answer
 
 
