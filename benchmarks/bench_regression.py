@@ -1,8 +1,10 @@
 """Benchmark re-running only what changed, in a temporary copy of the project (one run).
 
-Prints the wall time of a cold full check, a warm re-check, and a re-check after editing one
-obligation (its discharge function gains a statement) in the largest catalogue module, with the
-last two as ratios to cold, and how many obligations each run discharged.
+Prints the wall time of a cold full check, a warm re-check, a re-check after editing one
+obligation (its discharge function gains a statement) in the largest catalogue module, and a
+re-check after changing one string in one discharge of ``psy01a/cue.py`` (a module other modules
+import: it re-runs only the obligation whose job entered that function), with the last three as
+ratios to cold, and how many obligations each run discharged.
 
     python benchmarks/bench_regression.py [--jobs N] [PATTERN …]
 """
@@ -50,6 +52,26 @@ def edit_one_obligation(module: Path) -> str:
     raise SystemExit(f"no obligation found in {module}")
 
 
+def edit_one_string(module: Path) -> str:
+    """Change the first string literal (not a docstring) in the first discharge function of
+    ``module``; return the function's name."""
+    text = module.read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and any("obligation" in ast.unparse(d) for d in node.decorator_list):
+            body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+            for sub in ast.walk(ast.Module(body=body, type_ignores=[])):
+                if isinstance(sub, ast.Constant) and isinstance(sub.value, str) and sub.lineno == sub.end_lineno:
+                    lines = text.splitlines(keepends=True)
+                    line = lines[sub.lineno - 1]
+                    # the literal's closing quote: insert before it
+                    end = sub.end_col_offset - 1
+                    lines[sub.lineno - 1] = line[:end] + " (edited)" + line[end:]
+                    module.write_text("".join(lines), encoding="utf-8")
+                    return node.name
+    raise SystemExit(f"no string literal in a discharge of {module}")
+
+
 def main() -> None:
     args = sys.argv[1:]
     with tempfile.TemporaryDirectory() as tmp:
@@ -61,11 +83,16 @@ def main() -> None:
         module = largest_module(project)
         name = edit_one_obligation(module)
         edited, ran_edit, cached_edit = check(project, args)
+        cue = project / "obligations" / "psy01a" / "cue.py"
+        string_name = edit_one_string(cue)
+        string, ran_string, cached_string = check(project, args)
         rel = module.relative_to(project)
         print(f"cold:  {cold:7.2f} s  ({ran_cold} discharged)")
         print(f"warm:  {warm:7.2f} s  ({ran_warm} discharged, {cached} cached)   warm/cold = {warm / cold:.3f}")
         print(f"edit:  {edited:7.2f} s  ({ran_edit} discharged, {cached_edit} cached)   edit/cold = {edited / cold:.3f}"
               f"   ({name} in {rel}, the largest catalogue module)")
+        print(f"string: {string:7.2f} s  ({ran_string} discharged, {cached_string} cached)   string/cold = {string / cold:.3f}"
+              f"   (one string in {string_name} in obligations/psy01a/cue.py)")
 
 
 if __name__ == "__main__":

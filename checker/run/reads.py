@@ -59,14 +59,34 @@ def _engine_dir() -> str:
 
 
 def _outside(path: str) -> bool:
-    """Left out of the record: installed libraries, the engine (both keyed otherwise), /proc…"""
+    """Left out of the record: installed libraries, the engine (both keyed otherwise), /proc…
+    (Decided by the real path of the file's directory, kept per directory: a job asks for
+    thousands of library paths.)"""
+    directory, _, name = path.rpartition(os.sep)
+    known = _DIRS.get(directory)
+    if known is None:
+        inside = getattr(_LOCAL, "inside", False)
+        _LOCAL.inside = True  # realpath's own lstat calls are not the job's
+        try:
+            real = os.path.realpath(directory or os.sep) + os.sep
+        finally:
+            _LOCAL.inside = inside
+        known = _DIRS[directory] = real.startswith(_IGNORED_PREFIXES) or real.startswith(_STATE["ignored"])
+    if known:
+        return True
+    # the file itself may be a symlink into a library (rare): decided by its own real path
     inside = getattr(_LOCAL, "inside", False)
-    _LOCAL.inside = True  # realpath's own lstat calls are not the job's
+    _LOCAL.inside = True
     try:
-        real = os.path.realpath(path)
+        if os.path.islink(path):
+            real = os.path.realpath(path)
+            return real.startswith(_IGNORED_PREFIXES) or real.startswith(_STATE["ignored"])
     finally:
         _LOCAL.inside = inside
-    return real.startswith(_IGNORED_PREFIXES) or real.startswith(_STATE["ignored"])
+    return False
+
+
+_DIRS: dict[str, bool] = {}
 
 
 def _sha(raw: bytes) -> str:
@@ -89,6 +109,9 @@ class _Loader(importlib.machinery.SourceFileLoader):
             record["sha"] = sha
         elif record["sha"] != sha:
             _STATE["changed"] = _STATE["changed"] or path  # imported twice, different bytes
+        ready = _PRECOMPILED.get(path)
+        if ready is not None and ready[0] == sha:
+            return ready[1]  # compiled by the template from exactly these bytes
         cached = _cached_code(path, sha)
         if cached is not None:
             return cached
@@ -104,6 +127,20 @@ class _Loader(importlib.machinery.SourceFileLoader):
 
 
 _HEADER = b"OBLG"
+_PRECOMPILED: dict[str, tuple[str, Any]] = {}  # path -> (digest of the bytes, instrumented code)
+
+
+def precompile(paths: Any) -> None:
+    """Compile these source files, instrumented, into this process (the worker template: compiling
+    runs no catalogue code), so that the jobs forked from it do not compile them again; a job
+    uses such code only for exactly the bytes it reads itself."""
+    for path in paths:
+        try:
+            with open(path, "rb") as fh:
+                raw = fh.read()
+            _PRECOMPILED[path] = (_sha(raw), manifest.instrument(raw, path))
+        except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+            pass  # the job compiles it (and reports its error) itself
 
 
 def _pyc_path(path: str) -> str | None:
@@ -277,6 +314,7 @@ def start(ignore: Any = ()) -> None:
     extra = tuple(os.path.realpath(d) + os.sep for d in ignore if d)
     _STATE.update(modules={}, files={}, listings={}, kinds={}, written=set(), coarse=None, changed=None,
                   ignored=(*_library_dirs(), _engine_dir(), *extra))
+    _STATE["preloaded"] = frozenset(sys.modules)
     sys.meta_path.insert(0, _Finder)
     sys.path_importer_cache.clear()
     os.stat = _watched(os.stat)
@@ -316,6 +354,8 @@ def finish() -> dict[str, Any] | None:
                     changed = path
         # A project module loaded some other way (a .pyc alone, an extension, a zip): whole.
         for name, module in list(sys.modules.items()):
+            if name in _STATE["preloaded"]:
+                continue  # in the template before the job: the engine and the libraries
             file = getattr(module, "__file__", None)
             if isinstance(file, str) and file not in modules and not _outside(file) and name != "__main__" \
                     and not isinstance(getattr(module, "__loader__", None), _Loader) and os.path.isabs(file):
