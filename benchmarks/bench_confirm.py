@@ -4,8 +4,9 @@ Each round runs a cold ``obligations check --jobs N`` of the whole default catal
 alternating order, with an empty cache directory each time (holding only the hand-out times this
 checkout ships): once as configured (cvc5 confirms every z3 ``unsat``, z3 every bitwuzla ``unsat``)
 and once with ``--no-confirm``. It prints both wall times, the ratio, the time the second solvers
-spent (summed from the ledgers' ``confirmation`` entries), the summary line's counts, and every
-proof left unconfirmed with the reason; it checks that the two runs settle every obligation alike
+spent (summed from the timings of the ledgers' ``confirmation`` entries), the summary line's counts,
+how many queries the second solver answered and how many its processor-time safety net stopped (the
+only machine-dependent answers), and every proof left unconfirmed with the reason; it checks that the two runs settle every obligation alike
 (status, grade, what it covers).
 
     python benchmarks/bench_confirm.py [--jobs 2] [--rounds 1] [--limit 1.3]
@@ -81,8 +82,12 @@ def main() -> None:
     print(f"without: {kernel_off.get('confirmed', 0)} confirmed, {kernel_off.get('unconfirmed', 0)} unconfirmed")
     entries = confirmations(on["results"])
     queries = sum(e.get("detail", {}).get("queries", 0) for e in entries)
-    shared = sum(e.get("detail", {}).get("shared", 0) for e in entries)
-    print(f"confirmation entries: {len(entries)} over {queries} queries ({shared} answers shared between jobs)")
+    asked = sum(sum(e.get("detail", {}).get("answers", {}).values()) for e in entries)
+    cut = [r["id"] for r in on["results"] for e in r["certificate"].get("ledger", ())
+           if e.get("kind") == "confirmation" and e.get("detail", {}).get("machine_dependent")]
+    print(f"confirmation entries: {len(entries)} over {queries} queries, {asked} of them answered by the second "
+          f"solver; {len(cut)} stopped by the processor-time safety net (machine-dependent)"
+          + (f": {', '.join(sorted(set(cut)))}" if cut else ""))
     for r in on["results"]:
         for e in r["certificate"].get("ledger", ()):
             if e.get("kind") == "confirmation" and not e.get("detail", {}).get("confirmed"):

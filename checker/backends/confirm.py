@@ -6,12 +6,21 @@ that a kernel fact rests on is put to a second, independent solver on the same S
 - **cvc5** reads the text z3 prints for its assertions (``Solver.sexpr()``), with ``(set-logic …)``
   taken from the assertions' own fragment (:func:`logic_of`: QF_LRA, QF_NRA, QF_LIA, QF_NIRA, …,
   QF_BVFP; ``ALL`` when nothing narrower fits). Without a logic cvc5 falls back to an incomplete
-  linearisation and runs past 10 s on ``x·y ≤ (x² + y²)/2``; with QF_NRA it answers in 20 ms. Its
-  budget is a deterministic resource limit (``rlimit-per``, :data:`CVC5_RLIMIT`); as cvc5 spends no
-  resource inside parts of its nonlinear procedure, each query also runs in a forked child that is
-  killed when the job's confirmation budget is spent (:func:`budget_left`: a share of the job's
-  own processor time, plus a floor), and after :data:`CVC5_GUARD_S` seconds at most. A guard or the
-  budget can only leave a proof unconfirmed, never change a status.
+  linearisation and runs past 10 s on ``x·y ≤ (x² + y²)/2``; with QF_NRA it answers in 20 ms.
+  Its budget is deterministic: a resource limit (``rlimit-per``, :data:`CVC5_RLIMIT`) counted in
+  cvc5's own steps, so the same query gets the same answer on any machine, under any load, in any
+  job and in any order. cvc5 tries each query twice (:data:`CVC5_STAGES`): first without its
+  cylindrical-algebraic-coverings procedure, which counts no resources in parts of its work (it
+  can run for minutes on a query of a few hundred units), then — only when that gives no answer —
+  with it. Each try runs in a forked child under a processor-time limit (:data:`CVC5_CPU_S`,
+  ``RLIMIT_CPU``, which load does not change). What the ledger records of a query is only what
+  is the same on every machine: an ``unsat`` (confirmed), a ``sat`` (a disagreement), or that
+  neither try gave one (unconfirmed, with one reason however the tries ended). Whether a try was
+  out of resource units or stopped at its processor-time limit — the one thing that depends on the
+  machine — is an observation kept beside the timings (:attr:`Answer.cut`, ``OBLIGATIONS_CONFIRM_LOG``).
+  The residue: a try that would answer ``unsat`` just past the limit on one machine and just
+  within it on another; measured on the catalogue, the slowest ``unsat`` takes under a third of
+  the limit (README, Performance).
 - **bitwuzla** is the first solver of :mod:`checker.backends.fp` (z3 confirming): it settles the
   catalogue's binary32 lemmas several times faster than z3.
 
@@ -26,9 +35,11 @@ What the answers mean, recorded in the fact's trust ledger as one ``confirmation
   written to a file for a bug report (:func:`keep`).
 
 Answers are shared between the jobs of one run (:mod:`checker.backends.memo`) under a key of the
-solver's version, the logic, the resource limit and the full text: an answer depends on nothing
-else. A query the guard cut is recorded with its guard: a later job that could give cvc5 no longer
-takes the same ``unknown`` without the wait.
+solver's version, its options, the logic, the resource limit and the full text: an answer depends
+on nothing else, so whichever job asks first, every job gets the answer it would have computed.
+A try stopped at its processor-time limit is never shared (that depends on the machine). The
+ledger holds the answers, the resource units of the ``unsat`` answers and, as a timing
+(``time_s``, which comparisons of certificates leave out), the time they took.
 
 Every query a backend sends can also be recorded (:func:`recording`) and exported as standalone
 SMT-LIB (``obligations show ID --smt2``).
@@ -37,6 +48,7 @@ SMT-LIB (``obligations show ID --smt2``).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import os
@@ -54,23 +66,31 @@ from checker.kernel.errors import CheckerError
 NAME = "confirm"
 ENV_SWITCH = "OBLIGATIONS_CONFIRM"
 """``0``/``false``/``off``/``no``: no second solver (the command line sets it from ``confirm`` and ``--no-confirm``)."""
+ENV_LOG = "OBLIGATIONS_CONFIRM_LOG"
+"""A file to append each cvc5 query's tries to, one JSON line each (how they ended, processor time)."""
 ENV_KEEP_DIR = "OBLIGATIONS_DISAGREEMENTS_DIR"
 """Where the SMT-LIB problem of a disagreement is kept (default: ``obligations-disagreements`` in the temp dir)."""
-CVC5_RLIMIT = 1_000_000
+CVC5_RLIMIT = 150_000
 """cvc5's resource units per query (``rlimit-per``): counted in cvc5's own steps, so a query that
-exhausts them gets the same ``unknown`` on any machine."""
-CVC5_GUARD_S = 3.0
-"""The longest one query may run: cvc5 runs in a forked child that is killed after it (or sooner, when
-the job's budget is smaller). cvc5 does not count resources (nor check its own time limit) inside
-parts of its nonlinear procedure, where it can run for minutes."""
-BUDGET_SHARE = 0.4
-"""A job (one obligation) may spend on confirmation this share of the processor time it has spent
-itself (z3, sympy, the catalogue's own computations: the time the check takes without
-confirmation) ..."""
-BUDGET_FLOOR_S = 1.0
-"""... plus this many seconds. So confirmation adds a bounded share to a check, however loaded
-the machine: both sides of the ratio slow down together (the floor and the forks add a little)."""
-_SPENT: dict[str, Any] = {"job": None, "seconds": 0.0, "cpu0": 0.0}  # the current job's cvc5 time and start
+exhausts them gets the same ``unknown`` on any machine. Measured on the catalogue (README,
+Performance): every query ends within it in at most about half a second of processor time, and
+raising it to 1,000,000 confirms a few more queries for several times the cost."""
+CVC5_STAGES = ((("nl-cov", "false"),), ())
+"""The options of cvc5's two tries at a query, in order (the second only when the first gives no
+``unsat`` and no ``sat``). ``nl-cov`` (cylindrical algebraic coverings, cvc5's default procedure for
+QF_NRA) spends no resource units in parts of its work, so ``rlimit-per`` does not bound it: on 10
+of the catalogue's queries it ran past 15 s of processor time. The first try, without it
+(incremental linearisation), ends by the resource limit on every catalogue query but one; the
+second, with it, proves what linearisation cannot (``x·y ≤ (x² + y²)/2`` among them)."""
+CVC5_CPU_S = 5
+"""The processor seconds (whole, as ``RLIMIT_CPU`` counts them: independent of the machine's load)
+a try's child may use before it is stopped. Measured on the catalogue (README, Performance): every
+try that answers ``unsat`` does so within 1.5 s; the tries it stops ran past 15 s whenever they
+were given that long. A stopped try and a try out of resource units leave the same ledger
+(``unconfirmed``, :func:`cvc5_check`): which of the two it was is an observation, not a fact."""
+CVC5_WALL_S = 600.0
+"""The wall-clock seconds after which a child that never answers is stopped (it cannot spend more
+than :data:`CVC5_CPU_S` of processor time; this only covers a child blocked without running)."""
 BITWUZLA_TIMEOUT_MS = 60_000
 
 
@@ -206,9 +226,11 @@ class Answer:
     answer: str
     reason: str = ""
     resources: int | None = None
-    time_s: float = 0.0
+    time_s: float = 0.0  # wall clock, an observation (never in a ledger)
     shared: bool = False  # read back from another job of the run
     model: dict[str, str] = field(default_factory=dict)  # variable -> IEEE bit string (bitwuzla, on sat)
+    cut: bool = False  # a try was stopped at CVC5_CPU_S: machine-dependent, an observation (never in a ledger)
+    cpu_s: float | None = None  # the child's processor time, an observation (never in a ledger)
 
     @property
     def label(self) -> str:
@@ -259,65 +281,91 @@ def missing_notes() -> list[str]:
     return notes
 
 
-def cvc5_check(query: Query, rlimit: int | None = None, guard_s: float | None = None) -> Answer:
-    """cvc5's answer to ``query`` under ``rlimit`` resource units (default :data:`CVC5_RLIMIT`), in a
-    child process stopped after ``guard_s`` seconds (default :data:`CVC5_GUARD_S`, less when the job's
-    confirmation budget is smaller: :func:`budget_left`); shared within a run (see the module docstring)."""
-    from checker.backends import memo
-
+def cvc5_check(query: Query, rlimit: int | None = None, cpu_s: int | None = None) -> Answer:
+    """cvc5's answer to ``query``: ``unsat`` or ``sat`` from the first of its tries
+    (:data:`CVC5_STAGES`) that gives one, each under ``rlimit`` resource units (default
+    :data:`CVC5_RLIMIT`) in a child limited to ``cpu_s`` seconds of processor time (default
+    :data:`CVC5_CPU_S`). When no try does, ``unknown`` with one reason whichever way the tries ended
+    (out of resource units, incomplete, or stopped): how they ended depends, for a stopped try, on
+    the machine, so it is kept in :attr:`Answer.cut` and the timings, never in the reason. A
+    cvc5 that cannot read the text is ``unavailable`` with cvc5's message. Each try's answer is
+    shared within a run unless it was stopped (see the module docstring)."""
     rlimit = CVC5_RLIMIT if rlimit is None else rlimit
-    guard_s = CVC5_GUARD_S if guard_s is None else guard_s
+    cpu_s = CVC5_CPU_S if cpu_s is None else cpu_s
     cvc5 = cvc5_module()
     if cvc5 is None:
         return Answer("cvc5", "", "unavailable", "cvc5 is not installed (pip install cvc5)")
     version = cvc5_version()
-    parts = ("cvc5", version, query.logic, str(rlimit), query.text)
-    recorded_cut = None
+    start = time.perf_counter()
+    tries = [_cvc5_try(cvc5, version, query, rlimit, cpu_s, options) for options in CVC5_STAGES[:1]]
+    for options in CVC5_STAGES[1:]:
+        if tries[-1].answer in ("unsat", "sat", "unavailable"):
+            break
+        tries.append(_cvc5_try(cvc5, version, query, rlimit, cpu_s, options))
+    elapsed = time.perf_counter() - start
+    last = tries[-1]
+    cut = any(t.cut for t in tries)
+    cpu = sum(t.cpu_s or 0.0 for t in tries)
+    shared = all(t.shared for t in tries)
+    _observe(query, tries)
+    if last.answer in ("unsat", "sat", "unavailable"):
+        return dataclasses.replace(last, time_s=elapsed, cut=cut, cpu_s=cpu, shared=shared)
+    coverings = "" if len(CVC5_STAGES) < 2 else ", with and without cylindrical algebraic coverings"
+    return Answer("cvc5", version, "unknown", f"no proof within its limits ({rlimit:,} resource units, {cpu_s} s of "
+                  f"processor time{coverings})", None, elapsed, shared=shared, cut=cut, cpu_s=cpu)
+
+
+def _cvc5_try(cvc5: Any, version: str, query: Query, rlimit: int, cpu_s: int, options: Sequence[tuple[str, str]]) -> Answer:
+    """One try at ``query`` with ``options``: read back from the run's store, or run in a child."""
+    from checker.backends import memo
+
+    digest = memo.key("cvc5", version, " ".join(f"{k}={v}" for k, v in options), query.logic, str(rlimit), query.text)
     if memo.active():
-        recorded = memo.get("cvc5", memo.key(*parts))
+        recorded = memo.get("cvc5", digest)
         if isinstance(recorded, dict) and recorded.get("answer") in ("unsat", "sat", "unknown", "unavailable"):
             return Answer("cvc5", version, recorded["answer"], recorded.get("reason", ""), recorded.get("resources"),
                           0.0, shared=True)
-        if isinstance(recorded, dict) and recorded.get("answer") == "cut":
-            recorded_cut = recorded.get("guard")
-    left = budget_left()
-    if left <= 0.02:
-        return Answer("cvc5", version, "unknown", "this job's confirmation budget is spent "
-                      f"({BUDGET_SHARE:g} of its own processor time + {BUDGET_FLOOR_S:g} s)")
-    guard = min(guard_s, left)
-    if isinstance(recorded_cut, (int, float)) and recorded_cut >= guard:
-        # another job of the run gave cvc5 at least as long on this query without an answer
-        return Answer("cvc5", version, "unknown", f"wall-clock guard of {recorded_cut:.2g} s reached (in another job of "
-                      "this run)", None, 0.0, shared=True)
-    start = time.perf_counter()
-    answer = _guarded(lambda: _cvc5_run(cvc5, version, query, rlimit), guard)
-    elapsed = time.perf_counter() - start
-    _SPENT["seconds"] += elapsed
-    if answer is None:
-        answer = Answer("cvc5", version, "unknown", f"wall-clock guard of {guard:.2g} s reached (cvc5 stopped)", None,
-                        elapsed)
-        if memo.active():
-            # A guard-cut unknown depends on the machine's load and on the guard: it is shared with the
-            # guard, so that another job with no longer a guard is spared the same wait.
-            memo.record_second_answer(memo.key(*parts), {"answer": "cut", "guard": guard})
-        return answer
-    answer = Answer(answer.solver, answer.version, answer.answer, answer.reason, answer.resources, elapsed)
-    if memo.active():
-        memo.record_second_answer(memo.key(*parts), answer.to_json())
+    answer = _guarded(lambda: _cvc5_run(cvc5, version, query, rlimit, options), cpu_s)
+    if memo.active() and not answer.cut:
+        # An answer under the resource limit depends only on the key: another job would compute the same.
+        memo.record_second_answer(digest, answer.to_json())
     return answer
 
 
-def _guarded(run: Callable[[], "Answer"], seconds: float) -> "Answer | None":
-    """``run()`` in a forked child, its answer sent back on a pipe; ``None`` when the child does not
-    answer within ``seconds`` (it is killed: cvc5's own time limit is not checked inside some of its
-    nonlinear procedures, which can run for minutes). Where there is no ``fork``, ``run()`` here."""
+def _observe(query: Query, tries: Sequence[Answer]) -> None:
+    """Append how each try ended (answer, resources, processor time, stopped or not) to the file named
+    by ``OBLIGATIONS_CONFIRM_LOG``, if set: the machine-dependent observations the ledger leaves out
+    (``benchmarks/bench_confirm.py`` reads them)."""
+    path = os.environ.get(ENV_LOG)
+    if not path:
+        return
+    line = json.dumps({"query": query.digest[:16], "what": query.what, "logic": query.logic,
+                       "tries": [{"answer": t.answer, "reason": t.reason, "resources": t.resources, "cut": t.cut,
+                                  "cpu_s": None if t.cpu_s is None else round(t.cpu_s, 3), "shared": t.shared}
+                                 for t in tries]})
+    with contextlib.suppress(OSError), open(path, "a", encoding="utf-8") as fh:
+        fh.write(line + "\n")
+
+
+def _guarded(run: Callable[[], "Answer"], cpu_s: int) -> "Answer":
+    """``run()`` in a forked child limited to ``cpu_s`` seconds of processor time (``RLIMIT_CPU``: the
+    kernel stops it, however loaded the machine), its answer sent back on a pipe. A child that ends
+    without an answer gives ``unknown``, :attr:`Answer.cut` when the limit (or :data:`CVC5_WALL_S`, for
+    a child that never runs) stopped it. Where there is no ``fork``, ``run()`` here."""
     if not hasattr(os, "fork"):  # pragma: no cover - Linux and macOS have it
         return run()
+    import resource
+
+    cpu_s = max(1, int(cpu_s))
     reader, writer = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: answer, and leave without running the parent's exit handlers
         try:
             os.close(reader)
+            signal.signal(signal.SIGXCPU, signal.SIG_DFL)  # the soft limit ends the child
+            soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+            wanted = cpu_s if hard == resource.RLIM_INFINITY else min(cpu_s, hard)
+            resource.setrlimit(resource.RLIMIT_CPU, (wanted, hard))
             payload = memoryview(json.dumps(run().to_json()).encode("utf-8"))
             while payload:
                 payload = payload[os.write(writer, payload):]
@@ -325,30 +373,47 @@ def _guarded(run: Callable[[], "Answer"], seconds: float) -> "Answer | None":
             os._exit(0)
     os.close(writer)
     chunks: list[bytes] = []
-    deadline = time.monotonic() + seconds
+    deadline = time.monotonic() + CVC5_WALL_S
+    stalled = False
     try:
         while True:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([reader], [], [], left)[0]:
-                return None
+                stalled = True
+                break
             data = os.read(reader, 1 << 16)
             if not data:
                 break
             chunks.append(data)
     finally:
         os.close(reader)
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(pid, 0)
-    try:
-        record = json.loads(b"".join(chunks).decode("utf-8"))
-    except ValueError:
-        return Answer("cvc5", cvc5_version(), "unavailable", "cvc5 ended without an answer")
-    return Answer(record["solver"], record["version"], record["answer"], record.get("reason", ""), record.get("resources"))
+        if stalled:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        try:
+            _, status, usage = os.wait4(pid, 0)
+            used: float | None = usage.ru_utime + usage.ru_stime
+        except ChildProcessError:
+            status, used = 0, None
+    if chunks and not stalled:
+        try:
+            record = json.loads(b"".join(chunks).decode("utf-8"))
+        except ValueError:
+            record = None
+        if isinstance(record, dict):
+            return Answer(record["solver"], record["version"], record["answer"], record.get("reason", ""),
+                          record.get("resources"), cpu_s=used)
+    version = cvc5_version()
+    if stalled:
+        return Answer("cvc5", version, "unknown", f"no answer within {CVC5_WALL_S:g} s of wall clock (cvc5 stopped)",
+                      cut=True, cpu_s=used)
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+        return Answer("cvc5", version, "unknown", f"processor-time limit of {cpu_s} s reached (cvc5 stopped)",
+                      cut=True, cpu_s=used)
+    return Answer("cvc5", version, "unavailable", "cvc5 ended without an answer", cpu_s=used)
 
 
-def _cvc5_run(cvc5: Any, version: str, query: Query, rlimit: int) -> Answer:
+def _cvc5_run(cvc5: Any, version: str, query: Query, rlimit: int, options: Sequence[tuple[str, str]] = ()) -> Answer:
     start = time.perf_counter()
     logic = query.logic
     for attempt in (logic, "ALL") if logic != "ALL" else ("ALL",):
@@ -356,6 +421,8 @@ def _cvc5_run(cvc5: Any, version: str, query: Query, rlimit: int) -> Answer:
         solver = cvc5.Solver(tm)
         try:
             solver.setOption("rlimit-per", str(rlimit))
+            for option, value in options:
+                solver.setOption(option, value)
             solver.setLogic(attempt)
             symbols = cvc5.SymbolManager(tm)
             parser = cvc5.InputParser(solver, symbols)
@@ -453,26 +520,10 @@ def bitwuzla_check(query: Query, bits: Sequence[str] = (), timeout_ms: int = BIT
 # ------------------------------------------------------------------------------ confirmation
 
 
-def charge_to(job: str | None) -> None:
-    """Count cvc5's time against ``job`` (an obligation id) from now on: a new job starts afresh
-    (:func:`budget_left`). ``None`` keeps counting against the current one."""
-    if job is not None and job != _SPENT["job"]:
-        _SPENT.update(job=job, seconds=0.0, cpu0=time.process_time() if _SPENT["job"] is not None else 0.0)
-
-
-def budget_left() -> float:
-    """Seconds the current job may still spend on cvc5: :data:`BUDGET_SHARE` of the processor time it
-    has spent itself, plus :data:`BUDGET_FLOOR_S`, less what cvc5 took so far. A job is a fresh process
-    of the runner, whose processor time starts at zero; cvc5's children are not counted in it."""
-    own = time.process_time() - _SPENT["cpu0"]
-    return BUDGET_FLOOR_S + BUDGET_SHARE * own - _SPENT["seconds"]
-
-
-def confirm_unsat(queries: Sequence[Query], first: Answer, what: str, job: str | None = None) -> kernel.Entry:
+def confirm_unsat(queries: Sequence[Query], first: Answer, what: str) -> kernel.Entry:
     """The ledger entry confirming ``first``'s ``unsat`` (z3's) on every query of one proof step
-    (``what``: ``"¬(claim)"``) by cvc5, charged to ``job`` (:func:`charge_to`). Raises
-    :class:`SolverDisagreement` when cvc5 answers ``sat`` on any of them (the step is then no proof)."""
-    charge_to(job)
+    (``what``: ``"¬(claim)"``) by cvc5. Raises :class:`SolverDisagreement` when cvc5 answers ``sat`` on
+    any of them (the step is then no proof)."""
     if not enabled():
         return unconfirmed("cvc5", "second-solver confirmation is off (confirm = false / --no-confirm)", len(queries))
     if cvc5_module() is None:
@@ -499,12 +550,13 @@ def confirmation_entry(answers: Sequence[Answer], queries: Sequence[Query], what
         "solver": answers[0].solver, "version": answers[0].version, "queries": len(queries),
         "logic": ", ".join(logics), "answers": dict(sorted(_count(a.answer for a in answers).items())),
     }
-    used = [a.resources for a in answers if a.resources is not None]
+    used = [a.resources for a in answers if a.resources is not None and a.answer == "unsat"]
     if used:
         detail["resources"] = sum(used)
+    # a timing, as a step's ``time_s`` is (comparisons of certificates leave ``time_s`` out); whether an
+    # answer was computed here or read back from another job of the run is not recorded: it depends on
+    # the order of the jobs, the answer does not
     detail["time_s"] = round(sum(a.time_s for a in answers), 3)
-    if any(a.shared for a in answers):
-        detail["shared"] = sum(a.shared for a in answers)  # answers read back from another job of the run
     many = f" on all {len(queries)} queries" if len(queries) > 1 else ""
     if len(answers) == len(queries) and all(a.answer == "unsat" for a in answers):
         return kernel.Entry("confirmation", f"{label}: unsat{many} ({', '.join(logics)}): confirmed by a second solver",

@@ -294,8 +294,7 @@ def _fact(claim: Claim, lemmas: Sequence[Lemma], step: Any, queries: Sequence[An
     over = "the declared domains" if claim.typed else "ℝ"
     what = f"¬({claim.name})"
     z3_version = step.version.removeprefix("z3 ")
-    confirmation = confirm.confirm_unsat(queries, confirm.Answer("z3", z3_version, "unsat"), what,
-                                         job=ctx.obligation_id if ctx is not None else None)
+    confirmation = confirm.confirm_unsat(queries, confirm.Answer("z3", z3_version, "unsat"), what)
     return kernel.issue(claim, Grade.UNIVERSAL, "", [kernel.Entry(
         "solver", f"{step.version}: ¬({claim.name}) unsat over {over}",
         {"solver": "z3", "version": step.version, "answer": "unsat", "query": step.action,

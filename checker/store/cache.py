@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from checker.kernel.model import CHECKER_VERSION as __version__
 from checker.store.files import atomic_write, check_writable, load_secret, output_target, secret_path  # noqa: F401  (re-exported)
@@ -86,10 +86,11 @@ def _library_versions() -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def _confirming() -> bool:
-    from checker.backends.confirm import enabled
+def _confirming() -> list[Any]:
+    """Whether a second solver confirms, and under which deterministic limits (its answers depend on them)."""
+    from checker.backends import confirm
 
-    return enabled()
+    return [confirm.enabled(), confirm.CVC5_RLIMIT, confirm.CVC5_CPU_S, [[list(o) for o in stage] for stage in confirm.CVC5_STAGES]]
 
 
 def _file_digest(path: str) -> str:
