@@ -5,8 +5,8 @@ alternating order, with an empty cache directory each time (holding only the han
 checkout ships): once as configured (cvc5 confirms every z3 ``unsat``, z3 every bitwuzla ``unsat``)
 and once with ``--no-confirm``. It prints both wall times, the ratio, the time the second solvers
 spent (summed from the timings of the ledgers' ``confirmation`` entries), the summary line's counts,
-how many queries the second solver answered and how many its processor-time safety net stopped (the
-only machine-dependent answers), and every proof left unconfirmed with the reason; it checks that the two runs settle every obligation alike
+how cvc5's tries ended and the processor time they took (``OBLIGATIONS_CONFIRM_LOG``: what the
+ledgers leave out, as it depends on the machine), and every proof left unconfirmed with the reason; it checks that the two runs settle every obligation alike
 (status, grade, what it covers).
 
     python benchmarks/bench_confirm.py [--jobs 2] [--rounds 1] [--limit 1.3]
@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def cold_check(jobs: int, confirm: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "report.json"
+        log = Path(tmp) / "tries.jsonl"
         cache = Path(tmp) / "cache"
         cache.mkdir()
         times = ROOT / "benchmarks" / "expected_times.json"
@@ -44,13 +45,37 @@ def cold_check(jobs: int, confirm: bool) -> dict[str, Any]:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         for var in ("OBLIGATIONS_CACHE_DIR", "OBLIGATIONS_CONFIRM", "OBLIGATIONS_DISAGREEMENTS_DIR"):
             env.pop(var, None)
+        env["OBLIGATIONS_CONFIRM_LOG"] = str(log)  # how each cvc5 query's tries ended (machine-dependent)
         start = time.perf_counter()
         done = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         wall = time.perf_counter() - start
         if not report.is_file():
             raise SystemExit(f"the check wrote no report (exit {done.returncode}): {done.stderr[-2000:]}")
         doc = json.loads(report.read_text(encoding="utf-8"))
-    return {"wall": wall, "exit": done.returncode, "results": doc["results"], "summary": doc["summary"]}
+        tries = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.is_file() else []
+    return {"wall": wall, "exit": done.returncode, "results": doc["results"], "summary": doc["summary"], "tries": tries}
+
+
+def observations(tries: list[dict[str, Any]]) -> None:
+    """What the ledgers leave out: how cvc5's tries ended and the processor time they took."""
+    flat = [t for q in tries for t in q["tries"]]
+    run = [t for t in flat if not t.get("shared")]
+    cut = [q for q in tries if any(t.get("cut") for t in q["tries"])]
+    unsat_cpu = [t["cpu_s"] for t in run if t["answer"] == "unsat" and t.get("cpu_s") is not None]
+    other_cpu = [t["cpu_s"] for t in run if t["answer"] != "unsat" and not t.get("cut") and t.get("cpu_s") is not None]
+    answers: dict[str, int] = {}
+    for q in tries:
+        a = next((t["answer"] for t in q["tries"] if t["answer"] in ("unsat", "sat")), "no proof")
+        answers[a] = answers.get(a, 0) + 1
+    print(f"cvc5 queries: {len(tries)} ({', '.join(f'{v} {k}' for k, v in sorted(answers.items()))}); tries run "
+          f"{len(run)}, read back from another job {len(flat) - len(run)}; processor time of the tries run "
+          f"{sum(t.get('cpu_s') or 0 for t in run):.1f} s")
+    if unsat_cpu:
+        print(f"  slowest unsat try {max(unsat_cpu):.2f} s, slowest try out of units or incomplete "
+              f"{max(other_cpu, default=0):.2f} s (processor time; the limit stops a try at the whole seconds "
+              "of CVC5_CPU_S)")
+    print(f"  queries with a try stopped at the processor-time limit: {len(cut)}"
+          + (f" ({', '.join(sorted({q['what'] for q in cut}))})" if cut else ""))
 
 
 def confirmations(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -83,11 +108,9 @@ def main() -> None:
     entries = confirmations(on["results"])
     queries = sum(e.get("detail", {}).get("queries", 0) for e in entries)
     asked = sum(sum(e.get("detail", {}).get("answers", {}).values()) for e in entries)
-    cut = [r["id"] for r in on["results"] for e in r["certificate"].get("ledger", ())
-           if e.get("kind") == "confirmation" and e.get("detail", {}).get("machine_dependent")]
-    print(f"confirmation entries: {len(entries)} over {queries} queries, {asked} of them answered by the second "
-          f"solver; {len(cut)} stopped by the processor-time safety net (machine-dependent)"
-          + (f": {', '.join(sorted(set(cut)))}" if cut else ""))
+    print(f"confirmation entries: {len(entries)} over {queries} queries, {asked} of them put to the second solver "
+          "(a step's later queries are not, once one is unconfirmed)")
+    observations(on["tries"])
     for r in on["results"]:
         for e in r["certificate"].get("ledger", ()):
             if e.get("kind") == "confirmation" and not e.get("detail", {}).get("confirmed"):

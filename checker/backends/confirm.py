@@ -356,9 +356,12 @@ def _guarded(run: Callable[[], "Answer"], cpu_s: int) -> "Answer":
         return run()
     import resource
 
+    from checker.kernel.model import self_contained_child
+
     cpu_s = max(1, int(cpu_s))
     reader, writer = os.pipe()
-    pid = os.fork()
+    with self_contained_child():  # the child reads no file: the job's record of its reads stays exact
+        pid = os.fork()
     if pid == 0:  # the child: answer, and leave without running the parent's exit handlers
         try:
             os.close(reader)

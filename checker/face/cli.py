@@ -586,11 +586,8 @@ def _apply_config(args: argparse.Namespace, config: Config) -> None:
                                  f"is not one of {', '.join(FORMATS)}")
     needs_catalogue = args.command in {"list", "check", "audit", "lean"} or (
         args.command in ("show", "paper") and not args.report)
-
-
     if hasattr(args, "no_confirm"):
         _confirmation(args, config)
-    needs_catalogue = args.command in {"list", "check", "audit", "lean"} or (args.command == "show" and not args.report)
     try:
         args.packages = resolve_packages(args.package, config)
     except UsageError:

@@ -460,3 +460,14 @@ def test_confirm_false_in_the_configuration_and_a_bad_value(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.obligations]\nconfirm = \"no\"\n")
     with pytest.raises(UsageError, match="confirm"):
         config.load(tmp_path)
+
+
+def test_only_the_second_solver_may_mark_its_child_self_contained():
+    """The recorder of a job's reads takes any process a job starts as one that may read anything,
+    except the second solver's own child (it reads no file); nothing else can claim that."""
+    from checker.kernel import model
+
+    with pytest.raises(TypeError, match="only checker.backends.confirm"):
+        with model.self_contained_child():
+            pass
+    assert not model.starting_self_contained_child()
