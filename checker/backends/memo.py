@@ -296,3 +296,10 @@ def run_store() -> Iterator[str]:
         yield directory
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+
+
+def record_second_answer(digest: str, value: Any) -> None:
+    """The recorder of the second solver's answers (:mod:`checker.backends.confirm`): an answer
+    found once in a run is read back by the other jobs asking the same query. A confirmation never
+    makes a proof by itself (the first solver's ``unsat`` does); it is only ever a second check."""
+    _put("cvc5", digest, value)

@@ -176,20 +176,34 @@ class Lemma:
     at: Callable[[Any, Any], Mapping[str, Any]]
 
 
-def _check(solver: Any, *limits: Any) -> Any:
+def _check(solver: Any, *limits: Any, queries: list | None = None, what: str = "") -> Any:
     """``solver.check()`` through the references the shared-fact store took before any catalogue
     code ran (:func:`checker.backends.memo.z3_check`) — so a ``z3.Solver.check`` patched by catalogue
     code is never what answers — or ``unsat`` at once when a job of this run has already found
-    exactly these assertions unsat under the same limits (the key is z3's version, the limits and
-    the solver's full SMT-LIB text). Only ``unsat`` is shared: it is a fact about the assertions,
-    whichever process or random seed found it; a model or ``unknown`` is always this call's own."""
-    from checker.backends import memo
+    exactly these assertions unsat under the same limits. Only ``unsat`` is shared.
 
-    return memo.z3_check(solver, limits)
+    On ``unsat``, the query (the SMT-LIB text and its logic) is appended to ``queries``, for the
+    second solver to confirm (:mod:`checker.backends.confirm`)."""
+    from checker.backends import confirm, memo
+
+    z3 = _z3()
+    recording = confirm.recording_active()
+    # the problem's text before the check: after it, z3's text also holds the solver's own state
+    text = solver.sexpr() if recording or (queries is not None and confirm.enabled()) else ""
+    answer = memo.z3_check(solver, limits)
+    needed = queries is not None and answer == z3.unsat
+    if recording or (needed and confirm.enabled()):
+        query = confirm.Query(text, confirm.logic_of(solver.assertions()), what)
+        confirm.record(query, version(), str(answer))
+        if needed:
+            queries.append(query)
+    elif needed:
+        queries.append(None)  # counted; with confirmation off nobody reads it
+    return answer
 
 
 def _solve(formula_of, claim: Claim, ctx: Context | None, timeout_ms: int | None, lemmas: Sequence[Lemma] = (),
-           rlimit: int | None = None):
+           rlimit: int | None = None, queries: list | None = None, what: str = ""):
     # A fresh z3 context per call: z3's answers and timings otherwise depend on what the same
     # process solved before, and results must not depend on scheduling.
     z3 = _z3()
@@ -217,7 +231,7 @@ def _solve(formula_of, claim: Claim, ctx: Context | None, timeout_ms: int | None
         body = lemma.claim.formula(ops, at)
         solver.add(z3.Implies(z3.And(*guard), body) if guard else body)
     solver.add(formula_of(ops, v))
-    answer = _check(solver, "solver", limit, rlimit)
+    answer = _check(solver, "solver", limit, rlimit, queries=queries, what=what)
     return solver, answer, variables, limit
 
 
@@ -232,7 +246,7 @@ ITE_SMT: Tactic = ("simplify", "elim-term-ite", "smt")
 
 
 def _negation_unsat(claim: Claim, ctx: Context | None, lemmas: Sequence[Lemma], tactic: Tactic | None, limit: int,
-                    signs: Sequence[bool] = (), cases: Cases | None = None) -> bool:
+                    signs: Sequence[bool] = (), cases: Cases | None = None, queries: list | None = None) -> bool:
     """The query of :func:`prove` for an untyped ``claim`` (its negation, with the lemmas'
     instances), in a fresh context, conjoined with one sign pattern of ``cases``' terms; put to
     the tactic pipeline (or to the default solver, seeded as :func:`_solve` seeds it). True only
@@ -253,29 +267,38 @@ def _negation_unsat(claim: Claim, ctx: Context | None, lemmas: Sequence[Lemma], 
     if cases is not None:
         solver.add(*((x > 0) if positive else (x <= 0) for x, positive in zip(cases(o, v), signs)))
     solver.add(o.not_(claim.formula(o, v)))
-    return _check(solver, "tactic", tactic, limit) == z3.unsat
+    what = f"¬({claim.name})" + (f", sign pattern {''.join('+' if p else '-' for p in signs)}" if cases is not None else "")
+    return _check(solver, "tactic", tactic, limit, queries=queries, what=what) == z3.unsat
 
 
 def _fast_unsat(claim: Claim, ctx: Context | None, lemmas: Sequence[Lemma], tactic: Tactic | None,
-                cases: Cases | None, limit: int) -> bool:
+                cases: Cases | None, limit: int, queries: list | None = None) -> bool:
     """Is the negation unsat by the faster route: the tactic pipeline, and with ``cases`` in every
     sign pattern of their terms (each point of ℝⁿ lies in one pattern, so all unsat means the
     negation has no model)?"""
     if cases is None:
-        return _negation_unsat(claim, ctx, lemmas, tactic, limit)
+        return _negation_unsat(claim, ctx, lemmas, tactic, limit, queries=queries)
     z3 = _z3()
     count = len(cases(Z3Ops(), claim.env({name: z3.Real(name) for name in claim.variables})))
-    return all(_negation_unsat(claim, ctx, lemmas, tactic, limit, signs, cases)
+    return all(_negation_unsat(claim, ctx, lemmas, tactic, limit, signs, cases, queries)
                for signs in itertools.product((True, False), repeat=count))
 
 
-def _fact(claim: Claim, lemmas: Sequence[Lemma], step: Any) -> Any:
+def _fact(claim: Claim, lemmas: Sequence[Lemma], step: Any, queries: Sequence[Any], ctx: Context | None = None) -> Any:
     """The kernel fact of an ``unsat`` negation: ``claim`` over its declared domains, relative to the
-    lemmas whose instances the solver was given (assumed until a proof of them is conjoined)."""
+    lemmas whose instances the solver was given (assumed until a proof of them is conjoined). Every
+    query z3 answered ``unsat`` is put to cvc5 first (:func:`checker.backends.confirm.confirm_unsat`):
+    its answers go into the ledger, and a ``sat`` raises instead of proving."""
+    from checker.backends import confirm
+
     over = "the declared domains" if claim.typed else "ℝ"
+    what = f"¬({claim.name})"
+    z3_version = step.version.removeprefix("z3 ")
+    confirmation = confirm.confirm_unsat(queries, confirm.Answer("z3", z3_version, "unsat"), what)
     return kernel.issue(claim, Grade.UNIVERSAL, "", [kernel.Entry(
         "solver", f"{step.version}: ¬({claim.name}) unsat over {over}",
-        {"solver": "z3", "version": step.version, "answer": "unsat", "query": step.action})],
+        {"solver": "z3", "version": step.version, "answer": "unsat", "query": step.action,
+         "queries": len(queries)}), confirmation],
         assumes=[lemma.claim for lemma in lemmas])
 
 
@@ -307,23 +330,25 @@ def prove(
     untyped = not claim.typed and not any(lemma.claim.typed for lemma in lemmas)
     if (tactic is not None or cases is not None) and untyped and rlimit is None:
         limit = timeout_ms if timeout_ms is not None else (ctx.smt_timeout_ms if ctx else 60_000)
+        queries: list = []
         with timed() as t:
-            holds = _fast_unsat(claim, ctx, lemmas, tactic, cases, limit)
+            holds = _fast_unsat(claim, ctx, lemmas, tactic, cases, limit, queries)
             step = t.step(NAME, version(), f"check ¬({claim.name})", "unsat", timeout_ms=limit, rlimit=None, lemmas=names)
         if holds:
-            return proved_by(method, _fact(claim, lemmas, step), step, claim=claim.name,
+            return proved_by(method, _fact(claim, lemmas, step, queries, ctx), step, claim=claim.name,
                              variables=list(claim.variables), lemmas=names)
+    queries = []
     with timed() as t:
         try:
             solver, answer, variables, limit = _solve(
-                lambda o, v: o.not_(claim.formula(o, v)), claim, ctx, timeout_ms, lemmas, rlimit
+                lambda o, v: o.not_(claim.formula(o, v)), claim, ctx, timeout_ms, lemmas, rlimit, queries, f"¬({claim.name})"
             )
         except CannotDecide as why:
             return unknown(method, str(why))
         step = t.step(NAME, version(), f"check ¬({claim.name})", str(answer), timeout_ms=limit,
                       rlimit=rlimit, lemmas=[lemma.claim.name for lemma in lemmas])
     if answer == z3.unsat:
-        return proved_by(method, _fact(claim, lemmas, step), step, claim=claim.name,
+        return proved_by(method, _fact(claim, lemmas, step, queries, ctx), step, claim=claim.name,
                          variables=list(claim.variables), lemmas=[lemma.claim.name for lemma in lemmas])
     if answer == z3.unknown:
         return unknown(method, f"z3 answered unknown: {solver.reason_unknown()}", step)
@@ -340,7 +365,8 @@ def find_instance(claim: Claim, ctx: Context | None = None, *, timeout_ms: int |
     with timed() as t:
         try:
             solver, answer, variables, limit = _solve(
-                lambda o, v: o.and_(claim.premise(o, v), claim.conclusion(o, v)), claim, ctx, timeout_ms
+                lambda o, v: o.and_(claim.premise(o, v), claim.conclusion(o, v)), claim, ctx, timeout_ms,
+                what=f"∃ {claim.name}"
             )
         except CannotDecide as why:
             return unknown(method, str(why))

@@ -84,6 +84,9 @@ def build_parser(commands: Sequence[Command] = ()) -> argparse.ArgumentParser:
                        help="where the jobs run: 'local' (this machine's workers, the default), 'local-cluster:N' (a Dask "
                        "cluster of N workers started for the run) or 'dask://HOST:PORT' (a running Dask scheduler); the "
                        f"cluster executors need the optional extra: pip install '.[cluster]' (default: [tool.obligations] executor)")
+        q.add_argument("--no-confirm", action="store_true",
+                       help="no second solver: z3's proofs are not confirmed by cvc5 (nor bitwuzla's by z3) and are "
+                       "reported unconfirmed (default: [tool.obligations] confirm, else confirm)")
 
     def render_options(q: argparse.ArgumentParser) -> None:
         q.add_argument("--wide", action="store_true", help="table: every column (source, claim, scope, method), nothing cut")
@@ -127,6 +130,9 @@ def build_parser(commands: Sequence[Command] = ()) -> argparse.ArgumentParser:
     sh = sub.add_parser("show", help="print one obligation's full certificate")
     sh.add_argument("id", metavar="ID")
     sh.add_argument("--from", dest="report", metavar="REPORT.json", help="read the result from a JSON report instead of running")
+    sh.add_argument("--smt2", nargs="?", const="-", metavar="DIR",
+                    help="export the obligation's SMT queries as standalone SMT-LIB scripts: one file per query in DIR, "
+                    "or all of them on stdout without DIR (the discharge runs in this process)")
     run_options(sh)
 
     ln = sub.add_parser("lean", help="check that every lean ref resolves and every declaration is mirrored")
@@ -465,6 +471,10 @@ def cmd_report(args: argparse.Namespace) -> ExitCode:
 def cmd_show(args: argparse.Namespace) -> ExitCode:
     from checker.report.reports import read_json, render_certificate
 
+    if args.smt2 is not None:
+        if args.report:
+            raise UsageError("--smt2 runs the obligation to record its queries; it cannot read them from a report (drop --from)")
+        return cmd_smt2(args)
     if args.report:
         results = read_json(_read_text(args.report))
         found = [r for r in results if r.id == args.id]
@@ -528,6 +538,66 @@ def cmd_paper(args: argparse.Namespace) -> ExitCode:
     return ExitCode.FAILED if failed else ExitCode.OK
 
 
+def cmd_smt2(args: argparse.Namespace) -> ExitCode:
+    """``show ID --smt2 [DIR]``: run the obligation's discharge in this process, record every query the
+    backends put to a solver, and write each as a standalone SMT-LIB script (``(set-logic …)``, the
+    declarations and assertions, ``(check-sat)``), headed by the answers it got."""
+    from checker.backends import confirm
+    from checker.kernel.model import Context, derive_seed
+
+    ob = _catalogue(args).by_id(args.id)
+    ctx = Context(ob.id, derive_seed(args.seed, ob.id), args.timeout, args.slow)
+    failure = None
+    with confirm.recording() as found:
+        try:
+            ob.discharge(ctx)
+        except Exception as exc:  # noqa: BLE001 - what was recorded before it is still worth exporting
+            failure = f"{type(exc).__name__}: {exc}"
+    scripts = []
+    for i, rec in enumerate(found, 1):
+        answers = "; ".join(f"{solver}: {answer}" for solver, answer in rec.answers)
+        scripts.append(rec.query.script(f"{ob.id}: query {i} of {len(found)}" + (f": {rec.query.what}" if rec.query.what else ""),
+                                        f"answers: {answers}"))
+    if failure:
+        print(f"obligations: note: the discharge of {ob.id} ended with {failure}", file=sys.stderr)
+    if not scripts:
+        print(f"obligations: note: {ob.id} put no query to an SMT solver", file=sys.stderr)
+        return ExitCode.OK
+    if args.smt2 == "-":
+        # (reset) between the scripts: the whole stream is itself a script any solver runs
+        sys.stdout.write("(reset)\n".join(scripts))
+        return ExitCode.OK
+    directory = Path(args.smt2)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create {directory}: {exc.strerror}") from exc
+    width = len(str(len(scripts)))
+    for i, text in enumerate(scripts, 1):
+        path = directory / f"{ob.id}.{i:0{width}d}.smt2"
+        atomic_write(str(path), text)
+        print(path)
+    return ExitCode.OK
+
+
+def _confirmation(args: argparse.Namespace, config: Config) -> None:
+    """Second-solver confirmation on or off for this process and the workers it starts (they read
+    the environment), and where a disagreement's SMT-LIB problem is kept (beside the cache)."""
+    from checker.backends import confirm
+    from checker.run import workers
+
+    on = not getattr(args, "no_confirm", False) and config.confirm is not False
+    args.confirm = on
+    value = "1" if on else "0"
+    if os.environ.get(confirm.ENV_SWITCH) != value:
+        os.environ[confirm.ENV_SWITCH] = value
+        workers.discard_template()  # a template started before would keep the other setting
+    if getattr(args, "cache_dir", None) and not os.environ.get(confirm.ENV_KEEP_DIR):
+        os.environ[confirm.ENV_KEEP_DIR] = os.path.abspath(os.path.join(args.cache_dir, "disagreements"))
+    for note in confirm.missing_notes():
+        print(f"obligations: note: {note}", file=sys.stderr)
+
+
 def cmd_lean(args: argparse.Namespace) -> ExitCode:
     from checker.face.lean import audit, default_dir
 
@@ -581,6 +651,8 @@ def _apply_config(args: argparse.Namespace, config: Config) -> None:
                                  f"is not one of {', '.join(FORMATS)}")
     needs_catalogue = args.command in {"list", "check", "audit", "lean"} or (
         args.command in ("show", "paper") and not args.report)
+    if hasattr(args, "no_confirm"):
+        _confirmation(args, config)
     try:
         args.packages = resolve_packages(args.package, config)
     except UsageError:

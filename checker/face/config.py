@@ -15,6 +15,7 @@ upward, is the project's configuration (pytest's rootdir habit)::
     expected_times = "benchmarks/expected_times.json"   # hand-out order when the cache has no times
     require = "universal"           # `check` fails on a proof of some sizes only (a paper's CI)
     executor = "dask://scheduler.lab:8786"  # where jobs run (default "local"; needs pip install '.[cluster]')
+    confirm = true                  # every z3 proof confirmed by cvc5, every bitwuzla proof by z3 (false: a quick local loop)
 
 Paths are relative to the ``pyproject.toml``. Command-line flags override every key. An unknown
 key, or a value of the wrong type, is a usage error naming the file and the key; a file that
@@ -54,6 +55,7 @@ class Config:
     expected_times: str | None = None
     require: str | None = None
     executor: str | None = None
+    confirm: bool | None = None
     entry_points: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
@@ -74,6 +76,10 @@ def _string(value: Any) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
+def _boolean(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
 def _packages(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(_string(p) for p in value)
 
@@ -90,6 +96,7 @@ _KEYS = {
     "expected_times": (_string, "a path, e.g. \"benchmarks/expected_times.json\""),
     "require": (lambda v: v in ("universal",), "\"universal\" (fail on a proof that covers only some sizes)"),
     "executor": (_string, "an executor: \"local\", \"local-cluster:N\" or \"dask://HOST:PORT\""),
+    "confirm": (_boolean, "true or false"),
 }
 _PATHS = ("baseline", "lean_refs", "cache_dir", "expected_times")
 

@@ -7,13 +7,15 @@ Results are the only thing reports read.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import hashlib
 import json
 import math
 import random
+import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, assert_never
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, assert_never
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy
@@ -575,3 +577,30 @@ def strict(value: Any, where: str = "value") -> Any:
         return [strict(v, f"{where}[{i}]") for i, v in enumerate(value)]
     raise TypeError(f"{where} is a {type(value).__module__}.{type(value).__name__} ({value!r:.60}), "
                     "which is not JSON data; use str, int, float, bool, None, lists and dicts")
+
+
+_SELF_CONTAINED = threading.local()
+
+
+@contextlib.contextmanager
+def self_contained_child() -> Iterator[None]:
+    """Around the start of a child process the engine forks to compute on data it already holds
+    (a second solver on an SMT-LIB string, :mod:`checker.backends.confirm`): the child reads no file
+    of the project, so the recorder of what a job read (:mod:`checker.run.reads`) need not take it
+    for a process that may have read anything. Only the engine's second-solver backend may use it
+    (catalogue code that started a process inside it would hide what that process read)."""
+    import sys
+
+    caller = str(sys._getframe(2).f_globals.get("__name__", "?"))  # past contextlib's frame
+    if caller != "checker.backends.confirm":
+        raise TypeError(f"{caller} may not mark a child process self-contained: only checker.backends.confirm does")
+    _SELF_CONTAINED.on = True
+    try:
+        yield
+    finally:
+        _SELF_CONTAINED.on = False
+
+
+def starting_self_contained_child() -> bool:
+    """Is this thread inside :func:`self_contained_child`?"""
+    return getattr(_SELF_CONTAINED, "on", False)

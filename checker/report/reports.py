@@ -230,13 +230,31 @@ def summary(results: Iterable[Result]) -> dict[str, Any]:
 
 def _kernel_counts(proved: Sequence[Result]) -> dict[str, int]:
     """What the proofs rest on, from their trust ledgers: how many rest on a catalogue computation
-    trusted through the kernel's escape hatch, and how many have no declared theorem (the kernel did
-    not check that the proof is about the statement)."""
+    trusted through the kernel's escape hatch, how many have no declared theorem (the kernel did
+    not check that the proof is about the statement), and of the proofs resting on an SMT solver's
+    ``unsat``, how many a second solver confirmed at every step and how many it did not."""
     def has(r: Result, kind: str) -> bool:
         return any(isinstance(e, Mapping) and e.get("kind") == kind for e in r.certificate.ledger)
 
+    states = [confirmation_state(r) for r in proved]
     return {"trusted": sum(has(r, "trusted") for r in proved),
-            "theorem_unchecked": sum(has(r, "unchecked") for r in proved)}
+            "theorem_unchecked": sum(has(r, "unchecked") for r in proved),
+            "confirmed": states.count("confirmed"),
+            "unconfirmed": states.count("unconfirmed")}
+
+
+def confirmation_state(r: Result) -> str | None:
+    """``confirmed`` when the proof rests on SMT solver answers and every one of them has a second
+    solver's ``unsat`` beside it in the ledger; ``unconfirmed`` when any has not (the second solver
+    answered unknown, was not installed or was switched off, or no confirmation was recorded);
+    ``None`` for a proof that rests on no solver answer."""
+    ledger = [e for e in r.certificate.ledger if isinstance(e, Mapping)]
+    solved = sum(e.get("kind") == "solver" for e in ledger)
+    if not solved:
+        return None
+    confirmations = [e for e in ledger if e.get("kind") == "confirmation"]
+    confirmed = sum(isinstance(e.get("detail"), Mapping) and e["detail"].get("confirmed") is True for e in confirmations)
+    return "confirmed" if confirmed == len(confirmations) and confirmed >= solved else "unconfirmed"
 
 
 def _by_grade(results: Sequence[Result]) -> dict[str, int]:

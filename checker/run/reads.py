@@ -33,6 +33,7 @@ import sys
 import threading
 from typing import Any
 
+from checker.kernel import model
 from checker.store import manifest
 
 _STATE: dict[str, Any] = {}
@@ -275,7 +276,8 @@ def _hook(event: str, args: tuple) -> None:
             _note_file(args[0] if args else None)
         finally:
             _LOCAL.inside = False
-    elif event in _SPAWN_EVENTS and not _STATE["coarse"]:
+    elif event in _SPAWN_EVENTS and not _STATE["coarse"] and not model.starting_self_contained_child():
+        # (the engine's own children that compute on data the job holds read nothing of the project)
         _STATE["coarse"] = event
 
 

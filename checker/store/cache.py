@@ -11,8 +11,10 @@ that hashes:
   values of those, and its outcome is recomputed from its cached status;
 - the installed versions of Python and of the libraries the backends use (read from package
   metadata, without importing them);
-- the limits (timeout, memory), the obligation's seed, the ``slow`` switch and whether the
-  audits ran (an audited result is never served for a plain run, nor the reverse);
+- the limits (timeout, memory), the obligation's seed, the ``slow`` switch, whether the
+  audits ran (an audited result is never served for a plain run, nor the reverse) and whether
+  proofs were confirmed by a second solver (an unconfirmed result is never served to a run
+  that confirms, where a disagreement would make it an error);
 
 and it carries the **manifest of what its job really read** (:mod:`checker.store.manifest`,
 recorded in the job by :mod:`checker.run.reads`): every project module the job imported — its
@@ -55,7 +57,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from checker.kernel.model import CHECKER_VERSION as __version__
 from checker.store.files import atomic_write, check_writable, load_secret, output_target, secret_path  # noqa: F401  (re-exported)
@@ -65,7 +67,7 @@ from checker.store import manifest as manifests
 from checker.store.manifest import VERSION as MANIFEST_VERSION
 
 DEFAULT_DIR = ".obligations-cache"
-LIBRARIES = ("sympy", "mpmath", "z3-solver", "numpy", "python-flint", "scipy")
+LIBRARIES = ("sympy", "mpmath", "z3-solver", "numpy", "python-flint", "scipy", "cvc5", "bitwuzla")
 _UNCACHED = (Status.TIMEOUT, Status.ERROR)
 
 
@@ -82,6 +84,13 @@ def _library_versions() -> tuple[tuple[str, str], ...]:
         except metadata.PackageNotFoundError:
             out.append((name, "absent"))
     return tuple(out)
+
+
+def _confirming() -> list[Any]:
+    """Whether a second solver confirms, and under which deterministic limits (its answers depend on them)."""
+    from checker.backends import confirm
+
+    return [confirm.enabled(), confirm.CVC5_RLIMIT, confirm.CVC5_CPU_S, [[list(o) for o in stage] for stage in confirm.CVC5_STAGES]]
 
 
 def _file_digest(path: str) -> str:
@@ -228,6 +237,7 @@ def cache_key(ob: Obligation, *, seed: int, timeout_s: float, memory_mib: int, s
         "seed": seed,
         "slow": slow,
         "audit": audit,
+        "confirm": _confirming(),
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 

@@ -1,0 +1,129 @@
+"""What second-solver confirmation costs: the cold full check with and without it, side by side.
+
+Each round runs a cold ``obligations check --jobs N`` of the whole default catalogue twice, in
+alternating order, with an empty cache directory each time (holding only the hand-out times this
+checkout ships): once as configured (cvc5 confirms every z3 ``unsat``, z3 every bitwuzla ``unsat``)
+and once with ``--no-confirm``. It prints both wall times, the ratio, the time the second solvers
+spent (summed from the timings of the ledgers' ``confirmation`` entries), the summary line's counts,
+how cvc5's tries ended and the processor time they took (``OBLIGATIONS_CONFIRM_LOG``: what the
+ledgers leave out, as it depends on the machine), and every proof left unconfirmed with the reason; it checks that the two runs settle every obligation alike
+(status, grade, what it covers).
+
+    python benchmarks/bench_confirm.py [--jobs 2] [--rounds 1] [--limit 1.3]
+
+Exit status 1 when the median ratio exceeds ``--limit`` or the statuses differ.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def cold_check(jobs: int, confirm: bool) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "report.json"
+        log = Path(tmp) / "tries.jsonl"
+        cache = Path(tmp) / "cache"
+        cache.mkdir()
+        times = ROOT / "benchmarks" / "expected_times.json"
+        if times.is_file():
+            shutil.copy(times, cache / "times.json")
+        cmd = [sys.executable, "-m", "checker", "check", "--jobs", str(jobs), "-q", "--no-baseline", "--format", "json",
+               "-o", str(report), "--cache-dir", str(cache), *([] if confirm else ["--no-confirm"])]
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        for var in ("OBLIGATIONS_CACHE_DIR", "OBLIGATIONS_CONFIRM", "OBLIGATIONS_DISAGREEMENTS_DIR"):
+            env.pop(var, None)
+        env["OBLIGATIONS_CONFIRM_LOG"] = str(log)  # how each cvc5 query's tries ended (machine-dependent)
+        start = time.perf_counter()
+        done = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        wall = time.perf_counter() - start
+        if not report.is_file():
+            raise SystemExit(f"the check wrote no report (exit {done.returncode}): {done.stderr[-2000:]}")
+        doc = json.loads(report.read_text(encoding="utf-8"))
+        tries = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.is_file() else []
+    return {"wall": wall, "exit": done.returncode, "results": doc["results"], "summary": doc["summary"], "tries": tries}
+
+
+def observations(tries: list[dict[str, Any]]) -> None:
+    """What the ledgers leave out: how cvc5's tries ended and the processor time they took."""
+    flat = [t for q in tries for t in q["tries"]]
+    run = [t for t in flat if not t.get("shared")]
+    cut = [q for q in tries if any(t.get("cut") for t in q["tries"])]
+    unsat_cpu = [t["cpu_s"] for t in run if t["answer"] == "unsat" and t.get("cpu_s") is not None]
+    other_cpu = [t["cpu_s"] for t in run if t["answer"] != "unsat" and not t.get("cut") and t.get("cpu_s") is not None]
+    answers: dict[str, int] = {}
+    for q in tries:
+        a = next((t["answer"] for t in q["tries"] if t["answer"] in ("unsat", "sat")), "no proof")
+        answers[a] = answers.get(a, 0) + 1
+    print(f"cvc5 queries: {len(tries)} ({', '.join(f'{v} {k}' for k, v in sorted(answers.items()))}); tries run "
+          f"{len(run)}, read back from another job {len(flat) - len(run)}; processor time of the tries run "
+          f"{sum(t.get('cpu_s') or 0 for t in run):.1f} s")
+    if unsat_cpu:
+        print(f"  slowest unsat try {max(unsat_cpu):.2f} s, slowest try out of units or incomplete "
+              f"{max(other_cpu, default=0):.2f} s (processor time; the limit stops a try at the whole seconds "
+              "of CVC5_CPU_S)")
+    print(f"  queries with a try stopped at the processor-time limit: {len(cut)}"
+          + (f" ({', '.join(sorted({q['what'] for q in cut}))})" if cut else ""))
+
+
+def confirmations(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [e for r in results for e in r["certificate"].get("ledger", ()) if e.get("kind") == "confirmation"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--limit", type=float, default=1.3, help="the largest acceptable ratio (default: %(default)s)")
+    args = parser.parse_args()
+
+    ratios, runs = [], []
+    for i in range(args.rounds):
+        order = (True, False) if i % 2 == 0 else (False, True)
+        got = {c: cold_check(args.jobs, c) for c in order}
+        on, off = got[True], got[False]
+        ratio = on["wall"] / off["wall"]
+        ratios.append(ratio)
+        runs.append(got)
+        spent = sum(e.get("detail", {}).get("time_s", 0.0) for e in confirmations(on["results"]))
+        print(f"round {i + 1}: with confirmation {on['wall']:.1f} s, without {off['wall']:.1f} s, ratio {ratio:.3f} "
+              f"(second solvers' own time, summed over the jobs: {spent:.1f} s)")
+    on, off = runs[-1][True], runs[-1][False]
+    kernel_on, kernel_off = on["summary"].get("kernel", {}), off["summary"].get("kernel", {})
+    print(f"with confirmation: {kernel_on.get('confirmed', 0)} solver proofs confirmed by two solvers, "
+          f"{kernel_on.get('unconfirmed', 0)} unconfirmed")
+    print(f"without: {kernel_off.get('confirmed', 0)} confirmed, {kernel_off.get('unconfirmed', 0)} unconfirmed")
+    entries = confirmations(on["results"])
+    queries = sum(e.get("detail", {}).get("queries", 0) for e in entries)
+    asked = sum(sum(e.get("detail", {}).get("answers", {}).values()) for e in entries)
+    print(f"confirmation entries: {len(entries)} over {queries} queries, {asked} of them put to the second solver "
+          "(a step's later queries are not, once one is unconfirmed)")
+    observations(on["tries"])
+    for r in on["results"]:
+        for e in r["certificate"].get("ledger", ()):
+            if e.get("kind") == "confirmation" and not e.get("detail", {}).get("confirmed"):
+                print(f"  unconfirmed: {r['id']}: {e['text']}")
+    keys = ("status", "grade", "grade_over")
+    differ = [r["id"] for r, s in zip(sorted(on["results"], key=lambda r: r["id"]), sorted(off["results"], key=lambda r: r["id"]))
+              if r["id"] != s["id"] or any(r.get(k) != s.get(k) for k in keys)]
+    for ob_id in differ:
+        print(f"  settled differently: {ob_id}")
+    median = statistics.median(ratios)
+    print(f"median ratio over {len(ratios)} round(s): {median:.3f} (limit {args.limit})")
+    sys.exit(1 if median > args.limit or differ else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,650 @@
+"""Second solvers: cvc5 confirms every z3 ``unsat``; bitwuzla decides floating-point lemmas.
+
+Why3 and Sledgehammer run several provers because solvers do answer wrongly. Here every ``unsat``
+that a kernel fact rests on is put to a second, independent solver on the same SMT-LIB problem:
+
+- **cvc5** reads the text z3 prints for its assertions (``Solver.sexpr()``), with ``(set-logic …)``
+  taken from the assertions' own fragment (:func:`logic_of`: QF_LRA, QF_NRA, QF_LIA, QF_NIRA, …,
+  QF_BVFP; ``ALL`` when nothing narrower fits). Without a logic cvc5 falls back to an incomplete
+  linearisation and runs past 10 s on ``x·y ≤ (x² + y²)/2``; with QF_NRA it answers in 20 ms.
+  Its budget is deterministic: a resource limit (``rlimit-per``, :data:`CVC5_RLIMIT`) counted in
+  cvc5's own steps, so the same query gets the same answer on any machine, under any load, in any
+  job and in any order. cvc5 tries each query twice (:data:`CVC5_STAGES`): first without its
+  cylindrical-algebraic-coverings procedure, which counts no resources in parts of its work (it
+  can run for minutes on a query of a few hundred units), then — only when that gives no answer —
+  with it. Each try runs in a forked child under a processor-time limit (:data:`CVC5_CPU_S`,
+  ``RLIMIT_CPU``, which load does not change). What the ledger records of a query is only what
+  is the same on every machine: an ``unsat`` (confirmed), a ``sat`` (a disagreement), or that
+  neither try gave one (unconfirmed, with one reason however the tries ended). Whether a try was
+  out of resource units or stopped at its processor-time limit — the one thing that depends on the
+  machine — is an observation kept beside the timings (:attr:`Answer.cut`, ``OBLIGATIONS_CONFIRM_LOG``).
+  The residue: a try that would answer ``unsat`` just past the limit on one machine and just
+  within it on another; measured on the catalogue, the slowest ``unsat`` takes under a third of
+  the limit (README, Performance).
+- **bitwuzla** is the first solver of :mod:`checker.backends.fp` (z3 confirming): it settles the
+  catalogue's binary32 lemmas several times faster than z3.
+
+What the answers mean, recorded in the fact's trust ledger as one ``confirmation`` entry:
+
+- both ``unsat``: the step is *confirmed* (``detail["confirmed"] is True``);
+- the second solver ``unknown``, over its budget, unable to read the text, not installed, or
+  confirmation switched off (``[tool.obligations] confirm = false``, ``--no-confirm``): the proof
+  stands on the first solver, marked *unconfirmed* with the reason (reports count it);
+- the second solver ``sat``: the solvers disagree. :class:`SolverDisagreement` is raised, so the
+  obligation is an ``error`` naming both answers — never ``proved`` — and the SMT-LIB problem is
+  written to a file for a bug report (:func:`keep`).
+
+Answers are shared between the jobs of one run (:mod:`checker.backends.memo`) under a key of the
+solver's version, its options, the logic, the resource limit and the full text: an answer depends
+on nothing else, so whichever job asks first, every job gets the answer it would have computed.
+A try stopped at its processor-time limit is never shared (that depends on the machine). The
+ledger holds the answers, the resource units of the ``unsat`` answers and, as a timing
+(``time_s``, which comparisons of certificates leave out), the time they took.
+
+Every query a backend sends can also be recorded (:func:`recording`) and exported as standalone
+SMT-LIB (``obligations show ID --smt2``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import os
+import select
+import signal
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+from checker.kernel import proof as kernel
+from checker.kernel.errors import CheckerError
+
+NAME = "confirm"
+ENV_SWITCH = "OBLIGATIONS_CONFIRM"
+"""``0``/``false``/``off``/``no``: no second solver (the command line sets it from ``confirm`` and ``--no-confirm``)."""
+ENV_LOG = "OBLIGATIONS_CONFIRM_LOG"
+"""A file to append each cvc5 query's tries to, one JSON line each (how they ended, processor time)."""
+ENV_KEEP_DIR = "OBLIGATIONS_DISAGREEMENTS_DIR"
+"""Where the SMT-LIB problem of a disagreement is kept (default: ``obligations-disagreements`` in the temp dir)."""
+CVC5_RLIMIT = 150_000
+"""cvc5's resource units per query (``rlimit-per``): counted in cvc5's own steps, so a query that
+exhausts them gets the same ``unknown`` on any machine. Measured on the catalogue (README,
+Performance): every query ends within it in at most about half a second of processor time, and
+raising it to 1,000,000 confirms a few more queries for several times the cost."""
+CVC5_STAGES = ((("nl-cov", "false"),), ())
+"""The options of cvc5's two tries at a query, in order (the second only when the first gives no
+``unsat`` and no ``sat``). ``nl-cov`` (cylindrical algebraic coverings, cvc5's default procedure for
+QF_NRA) spends no resource units in parts of its work, so ``rlimit-per`` does not bound it: on 10
+of the catalogue's queries it ran past 15 s of processor time. The first try, without it
+(incremental linearisation), ends by the resource limit on every catalogue query but one; the
+second, with it, proves what linearisation cannot (``x·y ≤ (x² + y²)/2`` among them)."""
+CVC5_CPU_S = 5
+"""The processor seconds (whole, as ``RLIMIT_CPU`` counts them: independent of the machine's load)
+a try's child may use before it is stopped. Measured on the catalogue (README, Performance): every
+try that answers ``unsat`` does so within 1.5 s; the tries it stops ran past 15 s whenever they
+were given that long. A stopped try and a try out of resource units leave the same ledger
+(``unconfirmed``, :func:`cvc5_check`): which of the two it was is an observation, not a fact."""
+CVC5_WALL_S = 600.0
+"""The wall-clock seconds after which a child that never answers is stopped (it cannot spend more
+than :data:`CVC5_CPU_S` of processor time; this only covers a child blocked without running)."""
+BITWUZLA_TIMEOUT_MS = 60_000
+
+
+class SolverDisagreement(CheckerError, RuntimeError):
+    """Two solvers answered differently on the same SMT-LIB problem: one of them is wrong, and the
+    proof that rests on the ``unsat`` is not taken. The message names both answers and the file the
+    problem is kept in."""
+
+    def __init__(self, message: str, answers: Sequence["Answer"], query: "Query", path: str | None) -> None:
+        super().__init__(message)
+        self.answers = tuple(answers)
+        self.query = query
+        self.path = path
+
+
+def enabled() -> bool:
+    """Is second-solver confirmation on (the default)?"""
+    return os.environ.get(ENV_SWITCH, "1").strip().lower() not in ("0", "false", "off", "no")
+
+
+def _z3() -> Any:
+    import z3
+
+    return z3
+
+
+# ------------------------------------------------------------------------------ queries
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """One SMT-LIB problem as a solver was given it: declarations and assertions (no ``check-sat``),
+    the logic of its fragment, and what it checks (``¬(claim)``)."""
+
+    text: str
+    logic: str
+    what: str = ""
+
+    def script(self, *comments: str) -> str:
+        """A standalone SMT-LIB script: any solver runs it as it is."""
+        head = "".join(f"; {line}\n" for c in comments for line in c.splitlines())
+        return f"{head}(set-logic {self.logic})\n{self.text.rstrip()}\n(check-sat)\n"
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(f"{self.logic}\n{self.text}".encode()).hexdigest()
+
+
+def query_of(solver: Any, what: str = "") -> Query:
+    """The query of a z3 solver (plain or tactic): its assertions as z3 prints them, and their logic."""
+    return Query(solver.sexpr(), logic_of(solver.assertions()), what)
+
+
+def logic_of(assertions: Sequence[Any]) -> str:
+    """The SMT-LIB logic of z3 ``assertions``: what sorts occur (Int, Real, floating point, bit
+    vectors), whether any product, quotient or power has two non-constant factors (nonlinear), and
+    whether there are uninterpreted functions or quantifiers. ``ALL`` when theories mix that no
+    standard logic names here (arithmetic with floating point)."""
+    z3 = _z3()
+    ints = reals = fp = bv = nonlinear = uf = quantified = False
+    variable: dict[int, bool] = {}  # ast id -> contains an uninterpreted constant
+    order: list[Any] = []  # every subterm once (z3 terms are DAGs), children before parents
+    seen: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(a, False) for a in assertions]
+    while stack:
+        e, expanded = stack.pop()
+        if expanded:
+            order.append(e)
+            continue
+        key = e.get_id()
+        if key in seen:
+            continue
+        seen.add(key)
+        stack.append((e, True))
+        if z3.is_quantifier(e):
+            quantified = True
+            stack.append((e.body(), False))
+        elif z3.is_app(e):
+            stack.extend((k, False) for k in e.children())
+    for e in order:
+        key = e.get_id()
+        if z3.is_quantifier(e) or z3.is_var(e):
+            variable[key] = True
+            continue
+        if not z3.is_app(e):
+            variable[key] = True
+            continue
+        kids = e.children()
+        decl = e.decl()
+        kind = decl.kind()
+        variable[key] = (kind == z3.Z3_OP_UNINTERPRETED and not kids) or any(variable[k.get_id()] for k in kids)
+        sort = e.sort().kind()
+        ints |= sort == z3.Z3_INT_SORT
+        reals |= sort == z3.Z3_REAL_SORT
+        fp |= sort in (z3.Z3_FLOATING_POINT_SORT, z3.Z3_ROUNDING_MODE_SORT)
+        bv |= sort == z3.Z3_BV_SORT
+        for k in kids:
+            s = k.sort().kind()
+            ints |= s == z3.Z3_INT_SORT
+            reals |= s == z3.Z3_REAL_SORT
+        if kind == z3.Z3_OP_UNINTERPRETED and kids:
+            uf = True
+        elif kind == z3.Z3_OP_MUL:
+            nonlinear |= sum(variable[k.get_id()] for k in kids) >= 2
+        elif kind in (z3.Z3_OP_DIV, z3.Z3_OP_IDIV, z3.Z3_OP_MOD, z3.Z3_OP_REM):
+            nonlinear |= any(variable[k.get_id()] for k in kids[1:])
+        elif kind == z3.Z3_OP_POWER:
+            nonlinear |= any(variable[k.get_id()] for k in kids)
+        elif kind in (z3.Z3_OP_TO_INT, z3.Z3_OP_IS_INT, z3.Z3_OP_TO_REAL):
+            ints = reals = True
+    arith = ints or reals
+    if (fp or bv) and arith:
+        return "ALL"
+    prefix = "" if quantified else "QF_"
+    if fp or bv:
+        return f"{prefix}{'UF' if uf else ''}{'BV' if bv else ''}{'FP' if fp else ''}"
+    if not arith:
+        return f"{prefix}UF"
+    numbers = "IRA" if ints and reals else "IA" if ints else "RA"
+    return f"{prefix}{'UF' if uf else ''}{'N' if nonlinear else 'L'}{numbers}"
+
+
+# ------------------------------------------------------------------------------ answers
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A solver's answer to one query: ``unsat``, ``sat``, ``unknown`` (with the reason), or
+    ``unavailable`` (the solver is not installed, cannot read the text, or is switched off)."""
+
+    solver: str  # "cvc5", "bitwuzla", "z3"
+    version: str
+    answer: str
+    reason: str = ""
+    resources: int | None = None
+    time_s: float = 0.0  # wall clock, an observation (never in a ledger)
+    shared: bool = False  # read back from another job of the run
+    model: dict[str, str] = field(default_factory=dict)  # variable -> IEEE bit string (bitwuzla, on sat)
+    cut: bool = False  # a try was stopped at CVC5_CPU_S: machine-dependent, an observation (never in a ledger)
+    cpu_s: float | None = None  # the child's processor time, an observation (never in a ledger)
+
+    @property
+    def label(self) -> str:
+        return f"{self.solver} {self.version}".strip()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"solver": self.solver, "version": self.version, "answer": self.answer}
+        if self.reason:
+            out["reason"] = self.reason
+        if self.resources is not None:
+            out["resources"] = self.resources
+        return out
+
+
+_CVC5: list[Any] = []  # the imported module, once
+
+
+def cvc5_module() -> Any | None:
+    """cvc5, or ``None`` when it is not installed."""
+    if not _CVC5:
+        try:
+            import cvc5
+        except (ImportError, OSError):  # not installed, or its library does not load
+            _CVC5.append(None)
+        else:
+            _CVC5.append(cvc5)
+    return _CVC5[0]
+
+
+def cvc5_version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("cvc5")
+    except metadata.PackageNotFoundError:
+        return "absent"
+
+
+def missing_notes() -> list[str]:
+    """One line per second solver that is not installed while confirmation is on."""
+    notes = []
+    if enabled() and cvc5_module() is None:
+        notes.append("cvc5 is not installed: z3's proofs are not confirmed by a second solver and are reported "
+                     "unconfirmed (pip install cvc5)")
+    if bitwuzla_module() is None:
+        notes.append("bitwuzla is not installed: floating-point lemmas are decided by z3 alone and reported "
+                     "unconfirmed (pip install bitwuzla)")
+    return notes
+
+
+def cvc5_check(query: Query, rlimit: int | None = None, cpu_s: int | None = None) -> Answer:
+    """cvc5's answer to ``query``: ``unsat`` or ``sat`` from the first of its tries
+    (:data:`CVC5_STAGES`) that gives one, each under ``rlimit`` resource units (default
+    :data:`CVC5_RLIMIT`) in a child limited to ``cpu_s`` seconds of processor time (default
+    :data:`CVC5_CPU_S`). When no try does, ``unknown`` with one reason whichever way the tries ended
+    (out of resource units, incomplete, or stopped): how they ended depends, for a stopped try, on
+    the machine, so it is kept in :attr:`Answer.cut` and the timings, never in the reason. A
+    cvc5 that cannot read the text is ``unavailable`` with cvc5's message. Each try's answer is
+    shared within a run unless it was stopped (see the module docstring)."""
+    rlimit = CVC5_RLIMIT if rlimit is None else rlimit
+    cpu_s = CVC5_CPU_S if cpu_s is None else cpu_s
+    cvc5 = cvc5_module()
+    if cvc5 is None:
+        return Answer("cvc5", "", "unavailable", "cvc5 is not installed (pip install cvc5)")
+    version = cvc5_version()
+    start = time.perf_counter()
+    tries = [_cvc5_try(cvc5, version, query, rlimit, cpu_s, options) for options in CVC5_STAGES[:1]]
+    for options in CVC5_STAGES[1:]:
+        if tries[-1].answer in ("unsat", "sat", "unavailable"):
+            break
+        tries.append(_cvc5_try(cvc5, version, query, rlimit, cpu_s, options))
+    elapsed = time.perf_counter() - start
+    last = tries[-1]
+    cut = any(t.cut for t in tries)
+    cpu = sum(t.cpu_s or 0.0 for t in tries)
+    shared = all(t.shared for t in tries)
+    _observe(query, tries)
+    if last.answer in ("unsat", "sat", "unavailable"):
+        return dataclasses.replace(last, time_s=elapsed, cut=cut, cpu_s=cpu, shared=shared)
+    coverings = "" if len(CVC5_STAGES) < 2 else ", with and without cylindrical algebraic coverings"
+    return Answer("cvc5", version, "unknown", f"no proof within its limits ({rlimit:,} resource units, {cpu_s} s of "
+                  f"processor time{coverings})", None, elapsed, shared=shared, cut=cut, cpu_s=cpu)
+
+
+def _cvc5_try(cvc5: Any, version: str, query: Query, rlimit: int, cpu_s: int, options: Sequence[tuple[str, str]]) -> Answer:
+    """One try at ``query`` with ``options``: read back from the run's store, or run in a child."""
+    from checker.backends import memo
+
+    digest = memo.key("cvc5", version, " ".join(f"{k}={v}" for k, v in options), query.logic, str(rlimit), query.text)
+    if memo.active():
+        recorded = memo.get("cvc5", digest)
+        if isinstance(recorded, dict) and recorded.get("answer") in ("unsat", "sat", "unknown", "unavailable"):
+            return Answer("cvc5", version, recorded["answer"], recorded.get("reason", ""), recorded.get("resources"),
+                          0.0, shared=True)
+    answer = _guarded(lambda: _cvc5_run(cvc5, version, query, rlimit, options), cpu_s)
+    if memo.active() and not answer.cut:
+        # An answer under the resource limit depends only on the key: another job would compute the same.
+        memo.record_second_answer(digest, answer.to_json())
+    return answer
+
+
+def _observe(query: Query, tries: Sequence[Answer]) -> None:
+    """Append how each try ended (answer, resources, processor time, stopped or not) to the file named
+    by ``OBLIGATIONS_CONFIRM_LOG``, if set: the machine-dependent observations the ledger leaves out
+    (``benchmarks/bench_confirm.py`` reads them)."""
+    path = os.environ.get(ENV_LOG)
+    if not path:
+        return
+    line = json.dumps({"query": query.digest[:16], "what": query.what, "logic": query.logic,
+                       "tries": [{"answer": t.answer, "reason": t.reason, "resources": t.resources, "cut": t.cut,
+                                  "cpu_s": None if t.cpu_s is None else round(t.cpu_s, 3), "shared": t.shared}
+                                 for t in tries]})
+    with contextlib.suppress(OSError), open(path, "a", encoding="utf-8") as fh:
+        fh.write(line + "\n")
+
+
+def _guarded(run: Callable[[], "Answer"], cpu_s: int) -> "Answer":
+    """``run()`` in a forked child limited to ``cpu_s`` seconds of processor time (``RLIMIT_CPU``: the
+    kernel stops it, however loaded the machine), its answer sent back on a pipe. A child that ends
+    without an answer gives ``unknown``, :attr:`Answer.cut` when the limit (or :data:`CVC5_WALL_S`, for
+    a child that never runs) stopped it. Where there is no ``fork``, ``run()`` here."""
+    if not hasattr(os, "fork"):  # pragma: no cover - Linux and macOS have it
+        return run()
+    import resource
+
+    from checker.kernel.model import self_contained_child
+
+    cpu_s = max(1, int(cpu_s))
+    reader, writer = os.pipe()
+    with self_contained_child():  # the child reads no file: the job's record of its reads stays exact
+        pid = os.fork()
+    if pid == 0:  # the child: answer, and leave without running the parent's exit handlers
+        try:
+            os.close(reader)
+            signal.signal(signal.SIGXCPU, signal.SIG_DFL)  # the soft limit ends the child
+            soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+            wanted = cpu_s if hard == resource.RLIM_INFINITY else min(cpu_s, hard)
+            resource.setrlimit(resource.RLIMIT_CPU, (wanted, hard))
+            payload = memoryview(json.dumps(run().to_json()).encode("utf-8"))
+            while payload:
+                payload = payload[os.write(writer, payload):]
+        finally:
+            os._exit(0)
+    os.close(writer)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + CVC5_WALL_S
+    stalled = False
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([reader], [], [], left)[0]:
+                stalled = True
+                break
+            data = os.read(reader, 1 << 16)
+            if not data:
+                break
+            chunks.append(data)
+    finally:
+        os.close(reader)
+        if stalled:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        try:
+            _, status, usage = os.wait4(pid, 0)
+            used: float | None = usage.ru_utime + usage.ru_stime
+        except ChildProcessError:
+            status, used = 0, None
+    if chunks and not stalled:
+        try:
+            record = json.loads(b"".join(chunks).decode("utf-8"))
+        except ValueError:
+            record = None
+        if isinstance(record, dict):
+            return Answer(record["solver"], record["version"], record["answer"], record.get("reason", ""),
+                          record.get("resources"), cpu_s=used)
+    version = cvc5_version()
+    if stalled:
+        return Answer("cvc5", version, "unknown", f"no answer within {CVC5_WALL_S:g} s of wall clock (cvc5 stopped)",
+                      cut=True, cpu_s=used)
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+        return Answer("cvc5", version, "unknown", f"processor-time limit of {cpu_s} s reached (cvc5 stopped)",
+                      cut=True, cpu_s=used)
+    return Answer("cvc5", version, "unavailable", "cvc5 ended without an answer", cpu_s=used)
+
+
+def _cvc5_run(cvc5: Any, version: str, query: Query, rlimit: int, options: Sequence[tuple[str, str]] = ()) -> Answer:
+    start = time.perf_counter()
+    logic = query.logic
+    for attempt in (logic, "ALL") if logic != "ALL" else ("ALL",):
+        tm = cvc5.TermManager()
+        solver = cvc5.Solver(tm)
+        try:
+            solver.setOption("rlimit-per", str(rlimit))
+            for option, value in options:
+                solver.setOption(option, value)
+            solver.setLogic(attempt)
+            symbols = cvc5.SymbolManager(tm)
+            parser = cvc5.InputParser(solver, symbols)
+            parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, query.text, "query")
+            while True:
+                command = parser.nextCommand()
+                if command.isNull():
+                    break
+                command.invoke(solver, symbols)
+        except RuntimeError as exc:  # cvc5's parse and option errors are RuntimeErrors
+            why = f"cvc5 cannot read z3's text under {attempt}: {str(exc).strip().splitlines()[0][:200]}"
+            if attempt != "ALL":
+                continue
+            return Answer("cvc5", version, "unavailable", why, None, time.perf_counter() - start)
+        result = solver.checkSat()
+        used = _resources(solver)
+        elapsed = time.perf_counter() - start
+        note = "" if attempt == logic else f"under ALL: z3's text is outside {logic}"
+        if result.isUnsat():
+            return Answer("cvc5", version, "unsat", note, used, elapsed)
+        if result.isSat():
+            return Answer("cvc5", version, "sat", note, used, elapsed)
+        explanation = str(result.getUnknownExplanation()).rsplit(".", 1)[-1]
+        why = {"RESOURCEOUT": f"resource limit of {rlimit:,} units reached",
+               "INCOMPLETE": "incomplete (cvc5's nonlinear procedure gave up)"}.get(explanation, explanation.lower())
+        return Answer("cvc5", version, "unknown", why + (f"; {note}" if note else ""), used, elapsed)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _resources(solver: Any) -> int | None:
+    try:
+        value = solver.getStatistics()["resource::resourceUnitsUsed"]
+        return int(value["value"] if isinstance(value, dict) else value)
+    except (KeyError, TypeError, ValueError, RuntimeError):
+        return None
+
+
+_BITWUZLA: list[Any] = []
+
+
+def bitwuzla_module() -> Any | None:
+    """bitwuzla, or ``None`` when it is not installed."""
+    if not _BITWUZLA:
+        try:
+            import bitwuzla
+        except (ImportError, OSError):
+            _BITWUZLA.append(None)
+        else:
+            _BITWUZLA.append(bitwuzla)
+    return _BITWUZLA[0]
+
+
+def bitwuzla_version() -> str:
+    bw = bitwuzla_module()
+    if bw is None:
+        return "absent"
+    try:
+        return str(bw.version())
+    except Exception:  # noqa: BLE001 - a version string is only shown
+        return "?"
+
+
+def bitwuzla_check(query: Query, bits: Sequence[str] = (), timeout_ms: int = BITWUZLA_TIMEOUT_MS) -> Answer:
+    """bitwuzla's answer to ``query``; on ``sat``, the model's value of each bit-vector constant
+    named in ``bits`` as a bit string. bitwuzla has no deterministic resource limit: ``timeout_ms``
+    is wall-clock."""
+    bw = bitwuzla_module()
+    if bw is None:
+        return Answer("bitwuzla", "", "unavailable", "bitwuzla is not installed (pip install bitwuzla)")
+    version = bitwuzla_version()
+    start = time.perf_counter()
+    options = bw.Options()
+    options.set(bw.Option.PRODUCE_MODELS, True)
+    options.set(bw.Option.TIME_LIMIT_PER, int(timeout_ms))
+    parser = bw.Parser(bw.TermManager(), options)
+    try:
+        parser.parse(query.script(), True, False)
+    except bw.BitwuzlaException as exc:
+        return Answer("bitwuzla", version, "unavailable",
+                      f"bitwuzla cannot read the text: {str(exc).strip().splitlines()[0][:200]}", None,
+                      time.perf_counter() - start)
+    solver = parser.bitwuzla()
+    result = solver.check_sat()
+    elapsed = time.perf_counter() - start
+    if result == bw.Result.UNSAT:
+        return Answer("bitwuzla", version, "unsat", "", None, elapsed)
+    if result == bw.Result.SAT:
+        wanted = set(bits)
+        model = {t.symbol(): str(solver.get_value(t).value(2)) for t in parser.get_declared_funs()
+                 if t.symbol() in wanted and t.sort().is_bv()}
+        return Answer("bitwuzla", version, "sat", "", None, elapsed, model=model)
+    return Answer("bitwuzla", version, "unknown", f"wall-clock limit of {timeout_ms} ms reached", None, elapsed)
+
+
+# ------------------------------------------------------------------------------ confirmation
+
+
+def confirm_unsat(queries: Sequence[Query], first: Answer, what: str) -> kernel.Entry:
+    """The ledger entry confirming ``first``'s ``unsat`` (z3's) on every query of one proof step
+    (``what``: ``"¬(claim)"``) by cvc5. Raises :class:`SolverDisagreement` when cvc5 answers ``sat`` on
+    any of them (the step is then no proof)."""
+    if not enabled():
+        return unconfirmed("cvc5", "second-solver confirmation is off (confirm = false / --no-confirm)", len(queries))
+    if cvc5_module() is None:
+        return unconfirmed("cvc5", "cvc5 is not installed (pip install cvc5)", len(queries))
+    if not queries or any(q is None for q in queries):
+        return unconfirmed("cvc5", "no SMT-LIB query was recorded for this step", 0)
+    answers = []
+    for q in queries:
+        a = cvc5_check(q)
+        if a.answer == "sat":
+            disagree(q, first, a, what)
+        answers.append(a)
+        if a.answer != "unsat":
+            break  # the step is unconfirmed already: its other queries are not worth cvc5's time
+    return confirmation_entry(answers, queries, what)
+
+
+def confirmation_entry(answers: Sequence[Answer], queries: Sequence[Query], what: str) -> kernel.Entry:
+    """One ``confirmation`` ledger entry for the second solver's ``answers`` (none ``sat``) to the
+    first ``len(answers)`` of ``queries``: confirmed only when every query has an ``unsat``."""
+    label = answers[0].label
+    logics = sorted({q.logic for q in queries})
+    detail: dict[str, Any] = {
+        "solver": answers[0].solver, "version": answers[0].version, "queries": len(queries),
+        "logic": ", ".join(logics), "answers": dict(sorted(_count(a.answer for a in answers).items())),
+    }
+    used = [a.resources for a in answers if a.resources is not None and a.answer == "unsat"]
+    if used:
+        detail["resources"] = sum(used)
+    # a timing, as a step's ``time_s`` is (comparisons of certificates leave ``time_s`` out); whether an
+    # answer was computed here or read back from another job of the run is not recorded: it depends on
+    # the order of the jobs, the answer does not
+    detail["time_s"] = round(sum(a.time_s for a in answers), 3)
+    many = f" on all {len(queries)} queries" if len(queries) > 1 else ""
+    if len(answers) == len(queries) and all(a.answer == "unsat" for a in answers):
+        return kernel.Entry("confirmation", f"{label}: unsat{many} ({', '.join(logics)}): confirmed by a second solver",
+                            {**detail, "answer": "unsat", "confirmed": True})
+    bad = next((i, a) for i, a in enumerate(answers) if a.answer != "unsat")
+    where = f" on query {bad[0] + 1} of {len(queries)}" if len(queries) > 1 else ""
+    reason = f"{bad[1].answer}{where}: {bad[1].reason}" if bad[1].reason else f"{bad[1].answer}{where}"
+    return kernel.Entry("confirmation", f"unconfirmed: {label} answered {reason}",
+                        {**detail, "answer": bad[1].answer, "confirmed": False, "reason": reason, "about": what})
+
+
+def unconfirmed(solver: str, reason: str, queries: int) -> kernel.Entry:
+    return kernel.Entry("confirmation", f"unconfirmed: {reason}",
+                        {"solver": solver, "answer": "unavailable", "confirmed": False, "reason": reason,
+                         "queries": queries})
+
+
+def _count(items: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for x in items:
+        out[x] = out.get(x, 0) + 1
+    return out
+
+
+def disagree(query: Query, first: Answer, second: Answer, what: str) -> None:
+    """Raise :class:`SolverDisagreement`: ``first`` and ``second`` answered ``query`` differently."""
+    path = keep(query, f"the solvers disagree on {what}",
+                f"{first.label}: {first.answer}; {second.label}: {second.answer}")
+    kept = f"the SMT-LIB problem is kept at {path}" if path else "the SMT-LIB problem could not be written"
+    raise SolverDisagreement(
+        f"the solvers disagree on {what}: {first.label} answered {first.answer}, {second.label} answered "
+        f"{second.answer} ({query.logic}); the proof is not taken; {kept}", (first, second), query, path)
+
+
+def keep(query: Query, *comments: str) -> str | None:
+    """Write ``query`` as a standalone SMT-LIB file for a bug report; its path, or ``None``."""
+    directory = Path(os.environ.get(ENV_KEEP_DIR) or Path(tempfile.gettempdir()) / "obligations-disagreements")
+    path = directory / f"{query.digest[:16]}.smt2"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(query.script(*comments))
+        os.replace(tmp, path)
+    except OSError:
+        return None
+    return str(path)
+
+
+# ------------------------------------------------------------------------------ recording
+
+
+@dataclass
+class Recorded:
+    """A query some backend put to a solver while recording, with the answers it got."""
+
+    query: Query
+    answers: list[tuple[str, str]]  # (solver and version, answer)
+
+
+_RECORDING: list[list[Recorded]] = []
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[list[Recorded]]:
+    """Record every query the backends put to a solver inside the block (for ``show --smt2``)."""
+    found: list[Recorded] = []
+    _RECORDING.append(found)
+    try:
+        yield found
+    finally:
+        _RECORDING.remove(found)
+
+
+def record(query: Query | None, solver: str, answer: str) -> None:
+    """Note ``solver``'s ``answer`` to ``query`` in every active recording (a no-op otherwise)."""
+    if not _RECORDING or query is None:
+        return
+    for found in _RECORDING:
+        same = next((r for r in found if r.query == query), None)
+        if same is None:
+            found.append(Recorded(query, [(solver, answer)]))
+        else:
+            same.answers.append((solver, answer))
+
+
+def recording_active() -> bool:
+    return bool(_RECORDING)

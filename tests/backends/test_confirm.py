@@ -1,0 +1,473 @@
+"""checker.backends.confirm: a second solver on every unsat a proof rests on.
+
+Both unsat: confirmed in the ledger. The second solver over its budget, missing or switched off:
+the proof stands, unconfirmed, with the reason. The second solver sat: the solvers disagree, and
+the obligation is an error naming both answers, never proved.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from checker.backends import confirm, fp, memo, smt
+from checker.claims import claim
+from checker.kernel.claims import integer
+from checker.kernel.model import Certificate, Context, Expect, Result, Source, Status
+from tests.backends.corpus import AM_GM, INVALID, RELU_LIPSCHITZ
+
+CTX = Context("tests.confirm", seed=3, timeout_s=30.0)
+# n² ≥ n holds for every integer n, not for every real (n = 1/2): read as reals, it would be sat.
+TYPED = claim("integer-square-ge", "n", lambda o, v: o.ge(v.n * v.n, v.n), domains={"n": integer()})
+
+
+def _confirmations(verdict):
+    return [e for e in verdict.fact.ledger if e.kind == "confirmation"]
+
+
+@pytest.fixture(autouse=True)
+def confirming(monkeypatch, tmp_path):
+    """Confirmation on, disagreements kept in this test's own directory, cvc5 looked up afresh."""
+    monkeypatch.setenv(confirm.ENV_SWITCH, "1")
+    monkeypatch.setenv(confirm.ENV_KEEP_DIR, str(tmp_path / "kept"))
+    monkeypatch.setattr(confirm, "_CVC5", [])
+    monkeypatch.setattr(confirm, "_BITWUZLA", [])
+
+
+# ------------------------------------------------------------------ both unsat: confirmed
+
+
+@pytest.mark.parametrize("c", [RELU_LIPSCHITZ, AM_GM], ids=lambda c: c.name)
+def test_both_unsat_is_a_confirmation_entry_in_the_ledger(c):
+    """z3 proves the claim, and cvc5 answers unsat on the same SMT-LIB problem: one confirmation
+    entry, confirmed, naming cvc5, its version and the logic it was given."""
+    v = smt.prove(c, CTX)
+    assert v.status is Status.PROVED
+    (entry,) = _confirmations(v)
+    assert entry.detail["confirmed"] is True and entry.detail["answer"] == "unsat"
+    assert entry.detail["solver"] == "cvc5" and entry.detail["version"] == confirm.cvc5_version()
+    assert entry.text.startswith(f"cvc5 {confirm.cvc5_version()}: unsat")
+    assert entry.detail["logic"] == ("QF_NRA" if c is AM_GM else "QF_LRA")
+
+
+def test_the_fast_route_confirms_every_sign_pattern():
+    """With ``cases``, z3 answers one query per sign pattern: cvc5 confirms each of them."""
+    v = smt.prove(RELU_LIPSCHITZ, CTX, tactic=smt.ITE_SMT, cases=lambda o, v: [v.x, v.y])
+    assert v.status is Status.PROVED
+    (entry,) = _confirmations(v)
+    assert entry.detail["queries"] == 4 and entry.detail["answers"] == {"unsat": 4} and entry.detail["confirmed"]
+
+
+def test_a_typed_claim_is_confirmed_in_a_mixed_integer_logic():
+    v = smt.prove(TYPED, CTX)
+    assert v.status is Status.PROVED
+    (entry,) = _confirmations(v)
+    assert entry.detail["confirmed"] and entry.detail["logic"] == "QF_NIRA"
+
+
+def test_a_refutation_has_no_confirmation_and_its_witness_is_rechecked():
+    """Only unsat is confirmed: a false claim is refuted by z3's model, re-checked exactly."""
+    entry = INVALID[0]
+    v = smt.prove(entry.claim, CTX)
+    assert v.status is Status.REFUTED and v.fact is None
+
+
+# ------------------------------------------------------------------ cvc5 cannot confirm: unconfirmed
+
+
+def test_cvc5_over_its_resource_budget_leaves_the_proof_standing_unconfirmed(monkeypatch):
+    """A budget of 1 resource unit: cvc5 answers unknown, the z3 proof stands, and the ledger says
+    it is unconfirmed and why."""
+    monkeypatch.setattr(confirm, "CVC5_RLIMIT", 1)
+    v = smt.prove(AM_GM, CTX)
+    assert v.status is Status.PROVED
+    (entry,) = _confirmations(v)
+    assert entry.detail["confirmed"] is False and entry.detail["answer"] == "unknown"
+    assert entry.text.startswith("unconfirmed: cvc5") and "no proof within its limits (1 resource units" in entry.text
+
+
+# z3 proves this (a piece of the descent lemma, with |·| as ite) in under a second; cvc5 1.4 runs for
+# minutes inside its nonlinear procedure without checking its own time limit.
+STUCK = """(declare-fun eta () Real)
+(declare-fun grad2 () Real)
+(declare-fun grad1 () Real)
+(declare-fun grad0 () Real)
+(declare-fun lr () Real)
+(declare-fun g2 () Real)
+(declare-fun g1 () Real)
+(declare-fun g0 () Real)
+(assert (let ((a!1 (<= (ite (>= (- g0 grad0) 0.0) (- g0 grad0) (- (- g0 grad0))) eta))
+      (a!2 (<= (ite (>= (- g1 grad1) 0.0) (- g1 grad1) (- (- g1 grad1))) eta))
+      (a!3 (<= (ite (>= (- g2 grad2) 0.0) (- g2 grad2) (- (- g2 grad2))) eta))
+      (a!4 (+ (* 0.0 lr)
+              (ite (>= grad0 0.0) grad0 (- grad0))
+              (ite (>= grad1 0.0) grad1 (- grad1))
+              (ite (>= grad2 0.0) grad2 (- grad2))))
+      (a!7 (+ (* 0.0 lr)
+              (ite (>= (* lr g0) 0.0) (* lr g0) (- (* lr g0)))
+              (ite (>= (* lr g1) 0.0) (* lr g1) (- (* lr g1)))
+              (ite (>= (* lr g2) 0.0) (* lr g2) (- (* lr g2))))))
+(let ((a!5 (+ (* (- lr)
+                 (+ (* 0.0 lr) (* grad0 grad0) (* grad1 grad1) (* grad2 grad2)))
+              (* lr eta a!4)))
+      (a!8 (<= a!7 (* lr (+ a!4 (* 3.0 eta))))))
+(let ((a!6 (<= (+ (* 0.0 lr)
+                  (* (- lr) g0 grad0)
+                  (* (- lr) g1 grad1)
+                  (* (- lr) g2 grad2))
+               a!5)))
+  (not (=> (and (> lr 0.0) a!1 a!2 a!3) (and a!6 a!8)))))))
+"""
+
+
+def test_the_processor_time_limit_stops_cvc5_where_its_own_limits_do_not():
+    """cvc5's coverings procedure spends few resource units on STUCK while it runs for minutes: that
+    try's child is stopped by its processor-time limit (RLIMIT_CPU), and the answer is an unknown
+    whose reason does not say how the tries ended (that is the machine-dependent observation)."""
+    import time
+
+    start = time.perf_counter()
+    a = confirm.cvc5_check(confirm.Query(STUCK, "QF_NRA"), cpu_s=1)
+    assert time.perf_counter() - start < 30
+    assert a.answer == "unknown" and a.cut and a.reason.startswith("no proof within its limits")
+    assert a.cpu_s is not None and 0.9 <= a.cpu_s < 5
+
+
+def test_a_stopped_try_is_never_shared_and_leaves_the_same_ledger_as_one_out_of_units(tmp_path):
+    """A try stopped at its processor-time limit is made again by the next job (no job takes a
+    machine-dependent answer from another), and the ledger entry of the query is the same as when
+    both tries run out of resource units: which it was is not in the certificate."""
+    memo.use(tmp_path)
+    try:
+        query = confirm.Query(STUCK, "QF_NRA")
+        first, second = confirm.cvc5_check(query, cpu_s=1), confirm.cvc5_check(query, cpu_s=1)
+    finally:
+        memo.use(None)
+    assert first.cut and second.cut and not second.shared
+    out_of_units = confirm.cvc5_check(query, rlimit=1, cpu_s=1)
+    assert not out_of_units.cut and out_of_units.answer == "unknown"
+
+    def ledger(a):  # the entry, timing left out and the resource limit (1 unit here) written alike
+        import re
+
+        e = confirm.confirmation_entry([a], [query], "¬(stuck)").to_json()
+        e["detail"].pop("time_s")
+        return json.loads(re.sub(r"\(([0-9,]+) resource units", "(N resource units", json.dumps(e)))
+
+    assert ledger(first) == ledger(out_of_units) and ledger(first)["detail"]["confirmed"] is False
+
+
+def test_the_ledger_is_the_same_whichever_job_computed_the_answer(tmp_path):
+    """An answer read back from another job of the run gives the same ledger entry (timing aside) as
+    one computed here: nothing in it depends on the order of the jobs."""
+    query = confirm.Query("(declare-fun x () Real)\n(assert (< (* x x) 0.0))\n", "QF_NRA")
+    memo.use(tmp_path)
+    try:
+        first, second = confirm.cvc5_check(query), confirm.cvc5_check(query)
+    finally:
+        memo.use(None)
+    assert not first.shared and second.shared
+
+    def entry(a):
+        return {k: v for k, v in confirm.confirmation_entry([a], [query], "¬(q)").to_json().items() if k != "detail"} | {
+            "detail": {k: v for k, v in confirm.confirmation_entry([a], [query], "¬(q)").detail.items() if k != "time_s"}}
+
+    assert entry(first) == entry(second) and entry(first)["detail"]["confirmed"] is True
+
+
+def test_a_missing_cvc5_gives_unconfirmed_with_a_one_line_note_not_a_crash(monkeypatch):
+    """``import cvc5`` fails (the package is not installed): the proof stands, unconfirmed, and
+    the note for the command line is one line naming the fix."""
+    monkeypatch.setitem(sys.modules, "cvc5", None)  # makes `import cvc5` raise ImportError
+    v = smt.prove(RELU_LIPSCHITZ, CTX)
+    assert v.status is Status.PROVED
+    (entry,) = _confirmations(v)
+    assert entry.detail["confirmed"] is False and "cvc5 is not installed" in entry.text
+    notes = confirm.missing_notes()
+    assert len(notes) == 1 and "\n" not in notes[0] and "pip install cvc5" in notes[0]
+
+
+def test_with_cvc5_installed_there_is_no_note():
+    assert confirm.missing_notes() == []
+
+
+def test_confirmation_switched_off_is_unconfirmed_and_cvc5_is_not_asked(monkeypatch):
+    monkeypatch.setenv(confirm.ENV_SWITCH, "0")
+    monkeypatch.setattr(confirm, "cvc5_check", lambda *a, **k: pytest.fail("cvc5 was asked with confirmation off"))
+    v = smt.prove(RELU_LIPSCHITZ, CTX)
+    assert v.status is Status.PROVED
+    (entry,) = _confirmations(v)
+    assert entry.detail["confirmed"] is False and "off" in entry.text
+
+
+# ------------------------------------------------------------------ cvc5 sat: the solvers disagree
+
+
+def _planted(answer):
+    def check(query, *args, **kwargs):
+        return confirm.Answer("cvc5", confirm.cvc5_version(), answer)
+    return check
+
+
+def test_a_planted_disagreement_is_raised_naming_both_answers_and_keeps_the_problem(monkeypatch, tmp_path):
+    """cvc5 made to answer sat on a claim z3 proves: no proof; the error names both answers, and
+    the SMT-LIB problem is kept as a standalone script for a bug report."""
+    monkeypatch.setattr(confirm, "cvc5_check", _planted("sat"))
+    with pytest.raises(confirm.SolverDisagreement) as raised:
+        smt.prove(RELU_LIPSCHITZ, CTX)
+    message = str(raised.value)
+    assert "z3" in message and "answered unsat" in message and "cvc5" in message and "answered sat" in message
+    assert [a.answer for a in raised.value.answers] == ["unsat", "sat"]
+    kept = Path(raised.value.path)
+    assert kept.parent == tmp_path / "kept" and kept.read_text().count("(check-sat)") == 1
+    assert "(set-logic QF_LRA)" in kept.read_text() and "cvc5" in kept.read_text()
+
+
+def test_the_same_plant_answering_unsat_proves(monkeypatch):
+    """The rejecting case's twin: the planted second solver agreeing leaves the proof confirmed."""
+    monkeypatch.setattr(confirm, "cvc5_check", _planted("unsat"))
+    v = smt.prove(RELU_LIPSCHITZ, CTX)
+    assert v.status is Status.PROVED and _confirmations(v)[0].detail["confirmed"]
+
+
+def test_a_disagreement_makes_the_obligation_an_error_never_proved(monkeypatch):
+    """Through the runner, as a check runs it: the obligation whose z3 proof cvc5 contradicts is an
+    error whose reason names both answers."""
+    from tests.helpers import run_obligation
+
+    ob_id = "lean_mlp.relu_lipschitz"
+    assert run_obligation(ob_id).status is Status.PROVED
+    monkeypatch.setattr(confirm, "cvc5_check", _planted("sat"))
+    r = run_obligation(ob_id)
+    assert r.status is Status.ERROR
+    assert "SolverDisagreement" in r.certificate.reason
+    assert "answered unsat" in r.certificate.reason and "cvc5" in r.certificate.reason and "answered sat" in r.certificate.reason
+
+
+# ------------------------------------------------------------------ floating point: bitwuzla, z3 confirming
+
+
+def test_relu_exact_in_float_shows_both_solvers():
+    """bitwuzla proves the ReLU lemma and z3 confirms it: both in the ledger."""
+    from obligations.lean_mlp import float_lemmas as fl
+
+    v = fl.relu_exact()
+    assert v.status is Status.PROVED
+    solver = [e for e in v.fact.ledger if e.kind == "solver"]
+    assert [e.detail["solver"] for e in solver] == ["bitwuzla"]
+    (entry,) = _confirmations(v)
+    assert entry.detail["solver"] == "z3" and entry.detail["confirmed"] is True
+
+
+def test_a_bitwuzla_model_that_does_not_recheck_is_no_refutation(monkeypatch):
+    """bitwuzla's witness is a candidate: the exact re-check (here made to reject every point) has
+    the last word, and z3, deciding then, finds the same kind of model: unknown, never refuted."""
+    import z3
+
+    def build(t):
+        x = t.var32("x")
+        return z3.Not(t.finite(x)), {"x": x}
+
+    v = fp.prove("every binary32 is not finite", build, lambda point: None, over="every binary32 x")
+    assert v.status is Status.UNKNOWN
+    w = fp.prove("every binary32 is not finite", build, lambda point: {"x": point["x"]}, over="every binary32 x")
+    assert w.status is Status.REFUTED and w.certificate.steps[0].version.startswith("bitwuzla")
+
+
+def test_bitwuzla_sat_against_z3_unsat_is_a_disagreement(monkeypatch):
+    """A planted bitwuzla sat (with a model that does not re-check) on a lemma z3 proves."""
+    from obligations.lean_mlp import float_lemmas as fl
+
+    monkeypatch.setattr(confirm, "bitwuzla_check",
+                        lambda query, bits=(), timeout_ms=0: confirm.Answer("bitwuzla", "0", "sat",
+                                                                            model={b: "0" * 32 for b in bits}))
+    with pytest.raises(confirm.SolverDisagreement, match="bitwuzla 0 answered sat"):
+        fl.relu_exact()
+
+
+def test_a_missing_bitwuzla_leaves_z3_alone_and_unconfirmed(monkeypatch):
+    from obligations.lean_mlp import float_lemmas as fl
+
+    monkeypatch.setitem(sys.modules, "bitwuzla", None)
+    v = fl.relu_exact()
+    assert v.status is Status.PROVED
+    assert [e.detail.get("solver") for e in v.fact.ledger if e.kind == "solver"] == ["z3"]
+    (entry,) = _confirmations(v)
+    assert entry.detail["confirmed"] is False and "bitwuzla is not installed" in entry.text
+
+
+# ------------------------------------------------------------------ logics, sharing
+
+
+def test_logic_of_names_the_fragment():
+    import z3
+
+    ctx = z3.main_ctx()  # z3's floating-point helpers build in the main context
+    x, y = z3.Real("x", ctx), z3.Real("y", ctx)
+    k = z3.Int("k", ctx)
+    assert confirm.logic_of([x + 2 * y > 1]) == "QF_LRA"
+    assert confirm.logic_of([x * y > 1]) == "QF_NRA"
+    assert confirm.logic_of([x * 3 / 4 > y / 2]) == "QF_LRA"
+    assert confirm.logic_of([x / y > 1]) == "QF_NRA"
+    assert confirm.logic_of([k * 3 > 1]) == "QF_LIA"
+    assert confirm.logic_of([z3.ToReal(k) * x > 1]) == "QF_NIRA"
+    f = z3.FP("f", z3.Float32(ctx))
+    assert confirm.logic_of([z3.fpIsNaN(f)]) == "QF_FP"
+    assert confirm.logic_of([z3.fpToIEEEBV(f) == 0]) == "QF_BVFP"
+    assert confirm.logic_of([z3.And(z3.fpIsNaN(f), x > 0)]) == "ALL"
+
+
+def test_answers_are_shared_within_a_run(tmp_path):
+    """Within a run the second job asking the same query reads cvc5's answer back; outside a run
+    every call asks cvc5."""
+    query = confirm.Query("(declare-fun x () Real)\n(assert (< (* x x) 0.0))\n", "QF_NRA")
+    assert not confirm.cvc5_check(query).shared
+    memo.use(tmp_path)
+    try:
+        first, second = confirm.cvc5_check(query), confirm.cvc5_check(query)
+    finally:
+        memo.use(None)
+    assert first.answer == second.answer == "unsat"
+    assert not first.shared and second.shared
+
+
+def test_a_query_outside_its_logic_is_read_under_all():
+    query = confirm.Query("(declare-fun k () Int)\n(assert (< k k))\n", "QF_LRA")
+    a = confirm.cvc5_check(query)
+    assert a.answer == "unsat" and "ALL" in a.reason
+
+
+def test_a_query_cvc5_cannot_read_is_unavailable_not_a_crash():
+    query = confirm.Query("(declare-fun x () Real)\n(assert (frobnicate x))\n", "QF_LRA")
+    a = confirm.cvc5_check(query)
+    assert a.answer == "unavailable" and "cannot read" in a.reason
+
+
+# ------------------------------------------------------------------ the summary line
+
+
+def _result(ledger):
+    from checker.kernel.model import Grade
+
+    return Result("x.y", Source("f", "l"), "s", "scope", Expect.HOLDS, Status.PROVED,
+                  Certificate("m", grade=Grade.UNIVERSAL, ledger=tuple(ledger)), 0.1)
+
+
+SOLVER = {"kind": "solver", "text": "z3: unsat"}
+CONFIRMED = {"kind": "confirmation", "text": "cvc5: unsat", "detail": {"confirmed": True}}
+UNCONFIRMED = {"kind": "confirmation", "text": "unconfirmed: cvc5 answered unknown", "detail": {"confirmed": False}}
+
+
+def test_the_summary_line_counts_confirmed_and_unconfirmed_proofs():
+    from checker.report.reports import summary, summary_line
+
+    results = [_result([SOLVER, CONFIRMED]), _result([SOLVER, CONFIRMED, SOLVER, UNCONFIRMED]),
+               _result([SOLVER]), _result([{"kind": "simplification", "text": "sympy"}])]
+    counts = summary(results)["kernel"]
+    assert counts["confirmed"] == 1 and counts["unconfirmed"] == 2
+    assert "solver proofs: 1 confirmed by two solvers, 2 unconfirmed" in summary_line(results)
+
+
+def test_the_summary_line_says_nothing_of_solvers_without_solver_proofs():
+    from checker.report.reports import summary_line
+
+    assert "solver proofs" not in summary_line([_result([{"kind": "simplification", "text": "sympy"}])])
+
+
+# ------------------------------------------------------------------ the command line
+
+
+def test_show_smt2_exports_standalone_scripts_a_second_solver_reruns(tmp_path):
+    """``show ID --smt2 DIR``: one file per query, each a standalone script with its logic and the
+    answers it got, that cvc5 (run here from the file alone) answers unsat."""
+    import cvc5
+
+    from tests.helpers import cli
+
+    out = cli("show", "lean_mlp.relu_lipschitz", "--smt2", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    files = sorted(tmp_path.glob("*.smt2"))
+    assert files and [str(f) for f in files] == out.stdout.split()
+    for f in files:
+        text = f.read_text()
+        assert text.count("(set-logic ") == 1 and text.rstrip().endswith("(check-sat)") and "answers: z3" in text
+        tm = cvc5.TermManager()
+        solver = cvc5.Solver(tm)
+        symbols = cvc5.SymbolManager(tm)
+        parser = cvc5.InputParser(solver, symbols)
+        parser.setFileInput(cvc5.InputLanguage.SMT_LIB_2_6, str(f))
+        said = []
+        while True:
+            command = parser.nextCommand()
+            if command.isNull():
+                break
+            said.append(command.invoke(solver, symbols).strip())
+        assert "unsat" in said
+
+
+def test_show_smt2_of_an_obligation_without_solver_queries_says_so(tmp_path):
+    from tests.helpers import cli
+
+    out = cli("show", "psy01a.parameter_count", "--smt2", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert "put no query to an SMT solver" in out.stderr and not list(tmp_path.glob("*.smt2"))
+
+
+def test_no_confirm_on_the_command_line_reports_proofs_unconfirmed(tmp_path):
+    from tests.helpers import cli
+
+    report = tmp_path / "r.json"
+    on = cli("check", "lean_mlp.relu_lipschitz", "--no-cache", "--no-baseline", "-q", "--format", "json", "-o", str(report))
+    assert on.returncode == 0, on.stderr
+    assert json.loads(report.read_text())["summary"]["kernel"]["confirmed"] == 1
+    off = cli("check", "lean_mlp.relu_lipschitz", "--no-cache", "--no-baseline", "-q", "--no-confirm", "--format", "json",
+              "-o", str(report))
+    assert off.returncode == 0, off.stderr
+    kernel = json.loads(report.read_text())["summary"]["kernel"]
+    assert kernel["confirmed"] == 0 and kernel["unconfirmed"] == 1
+
+
+def test_a_missing_cvc5_is_a_one_line_note_on_the_command_line(tmp_path):
+    """A ``cvc5`` that fails to import (first on the path): one note on stderr, the check passes,
+    the proof is counted unconfirmed."""
+    from tests.helpers import cli
+
+    fake = tmp_path / "fake" / "cvc5"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise ImportError('no cvc5 here')\n")
+    report = tmp_path / "r.json"
+    import os
+
+    env = {"PYTHONPATH": os.pathsep.join([str(tmp_path / "fake"), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    out = cli("check", "lean_mlp.relu_lipschitz", "--no-cache", "--no-baseline", "-q", "--format", "json", "-o", str(report),
+              env=env)
+    assert out.returncode == 0, out.stderr
+    notes = [line for line in out.stderr.splitlines() if "cvc5 is not installed" in line]
+    assert len(notes) == 1 and notes[0].startswith("obligations: note: ")
+    doc = json.loads(report.read_text())
+    assert doc["summary"]["kernel"]["unconfirmed"] == 1 and doc["results"][0]["status"] == "proved"
+
+
+def test_confirm_false_in_the_configuration_and_a_bad_value(tmp_path):
+    from checker.face import config
+    from checker.kernel.errors import UsageError
+
+    (tmp_path / "pyproject.toml").write_text("[tool.obligations]\nconfirm = false\n")
+    assert config.load(tmp_path).confirm is False
+    (tmp_path / "pyproject.toml").write_text("[tool.obligations]\nconfirm = \"no\"\n")
+    with pytest.raises(UsageError, match="confirm"):
+        config.load(tmp_path)
+
+
+def test_only_the_second_solver_may_mark_its_child_self_contained():
+    """The recorder of a job's reads takes any process a job starts as one that may read anything,
+    except the second solver's own child (it reads no file); nothing else can claim that."""
+    from checker.kernel import model
+
+    with pytest.raises(TypeError, match="only checker.backends.confirm"):
+        with model.self_contained_child():
+            pass
+    assert not model.starting_self_contained_child()
