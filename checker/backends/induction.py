@@ -534,9 +534,9 @@ def prove(claim: SizedClaim, on: str | None = None, ctx: Context | None = None, 
             return unknown(method, str(why))
         finally:
             _READING.__class__.current = None
-        answers = []
+        answers, smt_queries = [], []
         for label, query in queries:
-            answer = _unsat(proof.r, query, limit, ctx)
+            answer = _unsat(proof.r, query, limit, ctx, smt_queries, f"¬({label} of {claim.name})")
             answers.append((label, answer))
             if answer != "unsat":
                 break
@@ -553,6 +553,11 @@ def prove(claim: SizedClaim, on: str | None = None, ctx: Context | None = None, 
                for label, _ in answers]
     entries.insert(0, kernel.Entry("induction", f"{claim.name}: induction on {on} from {on} = {least} (base, step{', close' if invariant else ''})",
                                    {"size": on, "from": least}))
+    from checker.backends import confirm
+
+    z3_version = smt.version().removeprefix("z3 ")
+    entries.append(confirm.confirm_unsat(smt_queries, confirm.Answer("z3", z3_version, "unsat"),
+                                         f"induction on {on} for {claim.name}"))
     fact = kernel.issue(claim, Grade.UNIVERSAL, "", entries, assumes=[u.lemma for u in uses])
     if uses:
         fact = kernel.conjoin({claim.name: fact, **{u.lemma.name: _fact_of(u.fact) for u in uses}}, lemmas=True)
@@ -591,14 +596,17 @@ def _queries(proof: _Proof) -> list[tuple[str, Any]]:
     return queries
 
 
-def _unsat(r: _Reading, query: Any, limit: int, ctx: Context | None) -> str:
+def _unsat(r: _Reading, query: Any, limit: int, ctx: Context | None, queries: list | None = None,
+           what: str = "") -> str:
+    """z3's answer to one of the rule's queries (its SMT-LIB text kept in ``queries`` on ``unsat``, for
+    the second solver)."""
     z3 = r.z3
     solver = z3.Solver(ctx=r.ctx)
     solver.set(timeout=limit)
     if ctx is not None:
         solver.set(random_seed=ctx.seed % (2**31))
     solver.add(query)
-    answer = smt._check(solver, "induction", limit)
+    answer = smt._check(solver, "induction", limit, queries=queries, what=what)
     if answer == z3.unsat:
         return "unsat"
     if answer == z3.unknown:
