@@ -142,7 +142,8 @@ def test_show_prints_the_checked_formulas():
     """`show psy01a.margin_two_lipschitz` prints each checked claim as a formula."""
     out = cli("show", "psy01a.margin_two_lipschitz", "--no-cache", "--jobs", "1")
     assert out.returncode == ExitCode.OK, out.stderr
-    assert "claims     20 checked formula(s)" in out.stdout
+    assert "claims     21 checked formula(s)" in out.stdout  # the theorem for every K, and z3's at K = 2…6
+    assert "margin-two-lipschitz: ∀ n z w zy wy. n ∈ ℤ ∧ 1 ≤ n ⇒ |zy − maxv(z) − (wy − maxv(w))| ≤ 2·max(|zy − wy|, norminf(z − w))" in out.stdout
     assert "margin-lipschitz-k2-y0: ∀ z0 z1 w0 w1. |z0 − max(z1) − (w0 − max(w1))| ≤ 2·max(|z0 − w0|, |z1 − w1|)" in out.stdout
 
 
