@@ -186,3 +186,146 @@ def prove_theorem2(ctx: Context | None = None) -> dict[str, Verdict]:
                             {"s": lambda s: s.s, "W": lambda s: s.W1, "b": lambda s: s.b1, "w": lambda s: s.w1,
                              "ns": lambda s: s.ns, "nb": lambda s: s.nb})])
     return {THEOREM2_LAYER1.name: layer1, THEOREM2_LAYER2.name: layer2}
+
+
+# ---------------------------------------------------------------------------------------
+# Corollary 1: both layers perturbed, constants on the intermediate network
+# ---------------------------------------------------------------------------------------
+
+BOTH = "s[m] W1[k,m] b1[k] W2[n,k] b2[n] D1[k,m] D2[n,k]"
+
+
+def _h0(o, v):
+    return hidden(o, v.s, v.W1, v.b1)
+
+
+def _h1(o, v):
+    return hidden(o, v.s, v.W1 + v.D1, v.b1)
+
+
+def _both_dev(o, v):
+    """‖π(s; W₁ + δW₁, W₂ + δW₂) − π(s; W₁, W₂)‖²."""
+    return o.sumsq(output(o, _h1(o, v), v.W2 + v.D2, v.b2) - output(o, _h0(o, v), v.W2, v.b2))
+
+
+def _norm_hyps() -> dict:
+    return {"ns = ‖s‖": lambda o, v: o.eq(v.ns * v.ns, o.sumsq(v.s)),
+            "nb = ‖b₁‖": lambda o, v: o.eq(v.nb * v.nb, o.sumsq(v.b1)),
+            "‖δW₁s‖ ≤ d₁‖s‖": lambda o, v: o.le(o.sumsq(v.D1 @ v.s), v.d1 * v.d1 * o.sumsq(v.s))}
+
+
+def _increasing_hyps() -> dict:
+    return {**_norm_hyps(),
+            "‖W₂v‖ ≤ w₂‖v‖ at v = h' − h": lambda o, v: o.le(o.sumsq(v.W2 @ (_h1(o, v) - _h0(o, v))),
+                                                             v.w2 * v.w2 * o.sumsq(_h1(o, v) - _h0(o, v))),
+            "‖(W₁ + δW₁)s‖ ≤ w₁'‖s‖": lambda o, v: o.le(o.sumsq((v.W1 + v.D1) @ v.s), v.w1p * v.w1p * o.sumsq(v.s)),
+            "‖δW₂h'‖ ≤ d₂‖h'‖ at h' = relu((W₁ + δW₁)s + b₁)": lambda o, v: o.le(
+                o.sumsq(v.D2 @ _h1(o, v)), v.d2 * v.d2 * o.sumsq(_h1(o, v)))}
+
+
+def _corrected_bound(o, v):
+    """(C₁(s)‖δW₁‖ + C₂'(s)‖δW₂‖)², C₁ = ‖W₂‖‖s‖, C₂' = ‖W₁ + δW₁‖‖s‖ + ‖b₁‖."""
+    return _sq(v.w2 * v.ns * v.d1 + (v.w1p * v.ns + v.nb) * v.d2)
+
+
+CORRECTED = sized_claim(
+    "corollary1-corrected-every-width", SIZES, BOTH,
+    lambda o, v: o.le(_both_dev(o, v), _corrected_bound(o, v)), _increasing_hyps(),
+    {"‖Δπ‖²": _both_dev, "(C₁‖δW₁‖ + C₂'‖δW₂‖)²": _corrected_bound},
+    scalars="w2:real[0,] d1:real[0,] w1p:real[0,] d2:real[0,] ns:real[0,] nb:real[0,]")
+"""Corollary 1 corrected (layers 1 then 2), squared, for every width."""
+
+
+def _decreasing_bound(o, v):
+    """(C₂(s)‖δW₂‖ + C₁'(s)‖δW₁‖)², C₂ = ‖W₁‖‖s‖ + ‖b₁‖, C₁' = ‖W₂ + δW₂‖‖s‖."""
+    return _sq((v.w1 * v.ns + v.nb) * v.d2 + v.w2p * v.ns * v.d1)
+
+
+DECREASING = sized_claim(
+    "corollary1-corrected-decreasing-every-width", SIZES, BOTH,
+    lambda o, v: o.le(_both_dev(o, v), _decreasing_bound(o, v)),
+    {**_norm_hyps(),
+     "‖W₁s‖ ≤ w₁‖s‖": lambda o, v: o.le(o.sumsq(v.W1 @ v.s), v.w1 * v.w1 * o.sumsq(v.s)),
+     "‖δW₂h‖ ≤ d₂‖h‖ at h = relu(W₁s + b₁)": lambda o, v: o.le(o.sumsq(v.D2 @ _h0(o, v)), v.d2 * v.d2 * o.sumsq(_h0(o, v))),
+     "‖(W₂ + δW₂)v‖ ≤ w₂'‖v‖ at v = h' − h": lambda o, v: o.le(
+         o.sumsq((v.W2 + v.D2) @ (_h1(o, v) - _h0(o, v))), v.w2p * v.w2p * o.sumsq(_h1(o, v) - _h0(o, v)))},
+    {"‖Δπ‖²": _both_dev, "(C₂‖δW₂‖ + C₁'‖δW₁‖)²": _decreasing_bound},
+    scalars="w1:real[0,] d2:real[0,] w2p:real[0,] d1:real[0,] ns:real[0,] nb:real[0,]")
+"""The corrected bound in decreasing order (layer 2 then 1), squared, for every width."""
+
+
+def _eq10_bound(o, v):
+    """Eq. (10) with the unpruned constants, squared: (C₁(s)‖δW₁‖ + C₂(s)‖δW₂‖)², C₂ = ‖W₁‖‖s‖ + ‖b₁‖."""
+    return _sq(v.w2 * v.ns * v.d1 + (v.w1 * v.ns + v.nb) * v.d2)
+
+
+NONINCREASING = sized_claim(
+    "eq10-norms-nonincreasing-every-width", SIZES, BOTH,
+    lambda o, v: o.le(_both_dev(o, v), _eq10_bound(o, v)),
+    {**_increasing_hyps(), "‖W₁ + δW₁‖ ≤ ‖W₁‖": lambda o, v: o.le(v.w1p, v.w1)},
+    {"‖Δπ‖²": _both_dev, "(C₁‖δW₁‖ + C₂‖δW₂‖)²": _eq10_bound},
+    scalars="w2:real[0,] d1:real[0,] w1p:real[0,] d2:real[0,] ns:real[0,] nb:real[0,] w1:real[0,]")
+"""Eq. (10) for two layers of every width when the pruned first layer's norm does not grow, squared."""
+
+
+def _chain(ctx: Context | None, claim: Any, middle: Any, first: tuple, second: tuple, a: Any, c: Any) -> Verdict:
+    """``claim`` from the chain π₀ → π₁ → π₂ (``middle(o, v)`` is π₁): Theorem 2 for the step π₀ → π₁
+    (``first``: the lemma and its binding) and for π₁ → π₂ (``second``), then the squared triangle
+    inequality with ‖π₂ − π₁‖ ≤ ``a`` and ‖π₁ − π₀‖ ≤ ``c``. Induction over the output width carries
+    ‖π₂ − π₀‖² = ‖(π₂ − π₁) + (π₁ − π₀)‖²; the closing query combines the three lemmas."""
+    lm, t2 = lemmas(ctx), prove_theorem2(ctx)
+
+    def ends(o, v):
+        return output(o, _h0(o, v), v.W2, v.b2), middle(o, v), output(o, _h1(o, v), v.W2 + v.D2, v.b2)
+
+    def invariant(o, v):
+        p0, p1, p2 = ends(o, v)
+        return o.eq(o.sumsq(p2 - p0), o.sumsq((p2 - p1) + (p1 - p0)))
+
+    def later(s):
+        _, p1, p2 = ends(s.o, s)
+        return p2 - p1
+
+    def earlier(s):
+        p0, p1, _ = ends(s.o, s)
+        return p1 - p0
+
+    uses = [induction.Use(lemma, t2[lemma.name], bind) for lemma, bind in (first, second)]
+    uses.append(induction.Use(TRIANGLE_L2, lm[TRIANGLE_L2.name], {"x": later, "y": earlier, "a": a, "c": c}))
+    return induction.prove(claim, "n", ctx, invariant=invariant, uses=uses)
+
+
+def _same(*names: str) -> dict:
+    return {n: (lambda s, n=n: s[n]) for n in names}
+
+
+def prove_corrected(ctx: Context | None = None) -> Verdict:
+    """Layers 1 then 2: Theorem 2 (layer 1) at Θ₀, then Theorem 2 (layer 2) at Θ₁ = (W₁ + δW₁, W₂)."""
+    return _chain(
+        ctx, CORRECTED, lambda o, v: output(o, _h1(o, v), v.W2, v.b2),
+        (THEOREM2_LAYER1, {**_same("s", "W1", "b1", "W2", "b2", "w2"), "D": lambda s: s.D1, "d": lambda s: s.d1}),
+        (THEOREM2_LAYER2, {**_same("s", "b1", "W2", "b2", "ns", "nb"), "W1": lambda s: s.W1 + s.D1,
+                           "D": lambda s: s.D2, "w1": lambda s: s.w1p, "d": lambda s: s.d2}),
+        a=lambda s: (s.w1p * s.ns + s.nb) * s.d2, c=lambda s: s.w2 * s.ns * s.d1)
+
+
+def prove_decreasing(ctx: Context | None = None) -> Verdict:
+    """Layers 2 then 1: Theorem 2 (layer 2) at Θ₀, then Theorem 2 (layer 1) at Θ₁ = (W₁, W₂ + δW₂)."""
+    return _chain(
+        ctx, DECREASING, lambda o, v: output(o, _h0(o, v), v.W2 + v.D2, v.b2),
+        (THEOREM2_LAYER2, {**_same("s", "W1", "b1", "W2", "b2", "w1", "ns", "nb"), "D": lambda s: s.D2,
+                           "d": lambda s: s.d2}),
+        (THEOREM2_LAYER1, {**_same("s", "W1", "b1", "b2"), "W2": lambda s: s.W2 + s.D2, "D": lambda s: s.D1,
+                           "w2": lambda s: s.w2p, "d": lambda s: s.d1}),
+        a=lambda s: s.w2p * s.ns * s.d1, c=lambda s: (s.w1 * s.ns + s.nb) * s.d2)
+
+
+def prove_nonincreasing(ctx: Context | None = None, corrected: Verdict | None = None) -> Verdict:
+    """Eq. (10) from the corrected bound: its constant C₂' = ‖W₁ + δW₁‖‖s‖ + ‖b₁‖ is at most C₂ when
+    ‖W₁ + δW₁‖ ≤ ‖W₁‖ (every factor ≥ 0). Induction over the output width with ‖Δπ‖² ≥ 0 carried; the
+    closing query uses the corrected bound at the same arrays."""
+    corrected = corrected if corrected is not None else prove_corrected(ctx)
+    bind = {a.name: (lambda s, n=a.name: s[n]) for a in CORRECTED.arrays}
+    bind.update({n: (lambda s, n=n: s[n]) for n, _ in CORRECTED.scalars})
+    return induction.prove(NONINCREASING, "n", ctx, invariant=lambda o, v: o.ge(_both_dev(o, v), 0),
+                           uses=[induction.Use(CORRECTED, corrected, bind)])
