@@ -26,7 +26,6 @@ from typing import Any
 from checker.backends import induction, library
 from checker.claims import sized_claim
 from checker.kernel.model import Context, Verdict
-from checker.kernel.verdicts import all_of
 
 SIZES = "n:nat[1,] k:nat[1,] m:nat[1,]"
 """Output width n, hidden width k, input width m."""
