@@ -4,4 +4,6 @@ neural controller's output change after pruning one or several weight matrices).
 - :mod:`.network` — the L-layer ReLU policy and the reconstructed constants C_k(s)
 - :mod:`.theorem2` — the single-layer bound, its tightness, unbounded state spaces
 - :mod:`.corollary1` — the additive multi-layer bound (false) and its corrected form
+- :mod:`.sized_network` — the two-layer matrix network for every width: Theorem 2 and the corrected
+  bounds as sized theorems, with their lemmas
 """

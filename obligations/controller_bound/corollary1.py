@@ -9,8 +9,9 @@ from checker.backends import exact, smt
 from checker.claims import claim
 from checker.kernel.model import Status
 from checker.kernel.verdicts import all_of, fmt_map, with_data
-from obligations.controller_bound import theorem2
+from obligations.controller_bound import sized_network, theorem2
 from obligations.controller_bound.network import c1, c2, policy, unpruned
+from obligations.grading import cross_checked
 
 DOC = "003_be90e9c95890d8e1.txt"
 VARS = "s w1 b1 w2 b2 d1 d2"
@@ -139,38 +140,57 @@ def corollary1_additive(ctx):
     statement="Pruning layers 1 then 2 changes the output by at most C_1(s)·‖δW_1‖ + C_2'(s)·‖δW_2‖, "
     "where C_2' uses the perturbed norm ‖W_1 + δW_1‖. At the review's instance (s = W_1 = W_2 = 1, b = 0, "
     "δW_1 = 100, δW_2 = 1) the deviation is 201, which this bound attains and Eq. (10)'s bound 101 does not.",
-    scope="scalar two-layer ReLU network, both layers perturbed; universally over ℝ⁷ (z3)",
+    scope="two-layer ReLU network of every output, hidden and input width n, k, m ≥ 1, both layers perturbed, every "
+    "real weight, bias, input and perturbation; by induction over the output width (z3 base, step and close) from "
+    "Theorem 2 for each layer (proved for every width) and the squared triangle inequality. Each spectral norm is a "
+    "scalar w ≥ 0 with ‖Wv‖ ≤ w‖v‖ assumed only at the vectors the chain uses (‖W₂(h' − h)‖, ‖δW₁s‖, ‖(W₁ + δW₁)s‖, "
+    "‖δW₂h'‖): the true ‖W‖₂ satisfies these, so the sized theorem is stronger than the statement and implies it; "
+    "the bound stated squared. The review's instance: z3 on the scalar network. Cross-check, not part of the proof: "
+    "the scalar network's chained bound over ℝ⁷ (z3)",
     expect=Expect.HOLDS,
     lean="ControllerBound.corollary1_corrected",
     uses=("controller_bound.theorem2_single_layer",),
-    claims=(CORRECTED, REVIEW_VALUES),
-    theorem=lambda: (CORRECTED, REVIEW_VALUES),
+    claims=(CORRECTED, REVIEW_VALUES, sized_network.CORRECTED.at(n=1, k=2, m=1)),
+    theorem=lambda: (sized_network.CORRECTED, REVIEW_VALUES),
 )
 def corollary1_corrected(ctx):
     """The corrected multi-layer bound the review describes: apply Theorem 2 along
     Θ_0 → Θ_1 → Θ_2 and evaluate each constant on the intermediate network, so the constant
-    of the later layer uses the already-perturbed earlier layer. z3 proves it over ℝ⁷ (negation
-    ``unsat``). At the review's instance it equals 201 = the deviation (recorded), so the
-    corrected bound is attained there.
+    of the later layer uses the already-perturbed earlier layer.
 
-    z3 proves the chained bound directly in about 15 s; given the two Theorem 2 instances
-    along Θ_0 → Θ_1 → Θ_2 (each proved here too) it needs a fraction of a second, which is
-    also the proof the review describes.
+    Theorem (declared): :data:`.sized_network.CORRECTED` — for every widths n, k, m ≥ 1 of
+    ``π(s) = relu(W₂ relu(W₁s + b₁) + b₂)``, ``‖π(s; W₁ + δW₁, W₂ + δW₂) − π(s; W₁, W₂)‖² ≤
+    (w₂·ns·d₁ + (w₁'·ns + nb)·d₂)²`` whenever ``ns² = ‖s‖²``, ``nb² = ‖b₁‖²``, ``‖W₂(h' − h)‖² ≤
+    w₂²‖h' − h‖²``, ``‖δW₁s‖² ≤ d₁²‖s‖²``, ``‖(W₁ + δW₁)s‖² ≤ w₁'²‖s‖²`` and ``‖δW₂h'‖² ≤ d₂²‖h'‖²``
+    (h, h' the hidden layers of Θ₀ and Θ₁) — and the review's stated values at its instance.
+    With w₂ = ‖W₂‖₂, d₁ = ‖δW₁‖₂, w₁' = ‖W₁ + δW₁‖₂, d₂ = ‖δW₂‖₂ every hypothesis holds (the operator
+    norm bounds ‖Wv‖ at every v), and the conclusion is the statement squared (both sides ≥ 0):
+    ‖Δπ‖ ≤ C₁(s)‖δW₁‖ + C₂'(s)‖δW₂‖. Asking the norm inequalities only at those vectors makes the
+    sized theorem stronger than the statement.
+
+    Method: induction over the output width carrying ‖π₂ − π₀‖² = ‖(π₂ − π₁) + (π₁ − π₀)‖²; the
+    closing query uses Theorem 2 for layer 1 at Θ₀ and for layer 2 at Θ₁ (both proved for every
+    width, :func:`.sized_network.prove_theorem2`) and the squared triangle inequality. At the review's
+    instance the bound equals 201 = the deviation (recorded), so it is attained there.
 
     The review's stated values at its instance (deviation 201, Eq. (10)'s bound 101) are part of
     the theorem: a claim whose hypotheses pin every variable to the instance, proved by z3 (so a
-    wrong stated value is refuted by the instance itself).
+    wrong stated value is refuted by the instance itself). Cross-check (data): z3 proves the scalar
+    network's chained bound over ℝ⁷ from the two scalar Theorem 2 instances.
 
-    Survives mutation: REVIEW_INSTANCE = {: the review's instance only feeds the recorded deviation/bound data; the proof is universal over ℝ⁷
+    Survives mutation: REVIEW_INSTANCE = {: the review's instance only feeds the recorded deviation/bound data; the proof is universal
     """
     at_review = exact.evaluate(CORRECTED, REVIEW_INSTANCE)
     step_one = smt.Lemma(theorem2.LAYER1, lambda o, v: {"s": v.s, "w1": v.w1, "b1": v.b1, "w2": v.w2, "b2": v.b2, "d": v.d1})
     step_two = smt.Lemma(theorem2.LAYER2, lambda o, v: {"s": v.s, "w1": v.w1 + v.d1, "b1": v.b1, "w2": v.w2, "b2": v.b2, "d": v.d2})
-    verdict = all_of("z3: Theorem 2 for each layer, then the chained bound from those two instances", {
-        "Theorem 2, layer 1": smt.prove(theorem2.LAYER1, ctx),
-        "Theorem 2, layer 2": smt.prove(theorem2.LAYER2, ctx),
-        "chained bound": smt.prove(CORRECTED, ctx, lemmas=(step_one, step_two), tactic=smt.ITE_SMT),
+    proof = all_of("induction over the output width: Theorem 2 along Θ₀ → Θ₁ → Θ₂ and the triangle inequality", {
+        "chained bound, every width": sized_network.prove_corrected(ctx),
         "the review's instance": smt.prove(REVIEW_VALUES, ctx),
-    }, family=theorem2.SCALAR_NETWORK, lemmas=True)
-    return with_data(verdict, review_instance=fmt_map(at_review.terms),
+    }, lemmas=True)
+    cross = {
+        "Theorem 2, layer 1, scalar network (z3)": smt.prove(theorem2.LAYER1, ctx),
+        "Theorem 2, layer 2, scalar network (z3)": smt.prove(theorem2.LAYER2, ctx),
+        "chained bound, scalar network (z3)": smt.prove(CORRECTED, ctx, lemmas=(step_one, step_two), tactic=smt.ITE_SMT),
+    }
+    return with_data(cross_checked(proof, cross), review_instance=fmt_map(at_review.terms),
                      attained_at_review_instance=at_review.terms["deviation"] == at_review.terms["bound"] == Fraction(201))

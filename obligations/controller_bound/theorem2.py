@@ -11,9 +11,12 @@ from checker.backends import sampling, smt, symbolic
 from checker.claims import claim
 from checker.kernel.model import Grade
 from checker.kernel.verdicts import all_of, regrade, supported, timed, unknown
+from obligations.controller_bound import sized_network
 from obligations.controller_bound.network import c1, c2, policy, unpruned
+from obligations.grading import cross_checked
 
-#: The sizes a z3 proof of the scalar case covers (the source's theorems are about matrices).
+#: The sizes a z3 proof of the scalar case covers (the source's theorems are about matrices);
+#: the cross-checks of the sized theorems and the obligations still proved for it only.
 SCALAR_NETWORK = "the scalar (width-1) two-layer network"
 
 DOC = "003_be90e9c95890d8e1.txt"
@@ -52,25 +55,50 @@ LAYER2 = claim(
     id="controller_bound.theorem2_single_layer",
     source=Source(DOC, "Theorem 2 (Eq. 7), single-layer bound"),
     statement="Perturbing one weight matrix W_k by δW_k changes the policy output by at most C_k(s)·‖δW_k‖.",
-    scope="scalar two-layer ReLU network (ReLU also at the output), either layer perturbed; "
-    "universally over all real s, W_1, b_1, W_2, b_2, δW (z3)",
+    scope="two-layer ReLU network (ReLU also at the output) of every output, hidden and input width n, k, m ≥ 1, "
+    "either layer perturbed, every real weight, bias, input and perturbation; by induction over the output width "
+    "(z3 base, step and close; lemmas by induction over the hidden width and Cauchy–Schwarz). Each spectral norm "
+    "‖W‖₂ is a scalar w ≥ 0 with ‖Wv‖ ≤ w‖v‖ assumed only at the vectors the bound uses (layer 1: ‖W₂(h' − h)‖ ≤ "
+    "w₂‖h' − h‖, ‖δW₁s‖ ≤ d‖s‖; layer 2: ‖W₁s‖ ≤ w₁‖s‖, ‖δW₂h‖ ≤ d‖h‖): the true ‖W‖₂ satisfies these, so the "
+    "sized theorem is stronger than the statement and implies it; bounds stated squared (‖s‖, ‖b₁‖ as scalars "
+    "whose squares are ‖s‖², ‖b₁‖²). Cross-check, not part of the proof: z3 on the scalar network over ℝ⁶",
     expect=Expect.HOLDS,
     lean="ControllerBound.theorem2_single_layer",
-    claims=(LAYER1, LAYER2),
-    theorem=(LAYER1, LAYER2),
+    claims=(LAYER1, LAYER2, sized_network.THEOREM2_LAYER1.at(n=1, k=2, m=1),
+            sized_network.THEOREM2_LAYER2.at(n=1, k=2, m=1)),
+    theorem=(sized_network.THEOREM2_LAYER1, sized_network.THEOREM2_LAYER2),
 )
 def theorem2_single_layer(ctx):
-    """Theorem 2: ``|π(s;Θ) − π(s;Θ̂)| ≤ C_k(s)·|δW_k|`` with C_k(s) as reconstructed in
-    :mod:`.network`. Source: the review of 2507.02953 (its referee and skeptic both accept
-    the single-layer bound as a correct telescoping Lipschitz argument).
+    """Theorem 2: ``‖π(s;Θ) − π(s;Θ̂)‖ ≤ C_k(s)·‖δW_k‖`` with C_k(s) as reconstructed in
+    :mod:`.network` (C₁(s) = ‖W₂‖‖s‖, C₂(s) = ‖W₁‖‖s‖ + ‖b₁‖). Source: the review of 2507.02953 (its
+    referee and skeptic both accept the single-layer bound as a correct telescoping Lipschitz argument).
 
-    Method: for each k ∈ {1, 2} z3 checks the negation over ℝ⁶ (nonlinear real arithmetic,
-    complete for this polynomial/piecewise-linear formula); ``unsat`` for both is a proof of
-    the scalar case. The matrix case is only sampled (``theorem2_matrices``)."""
-    # Theorem 2 is about weight matrices; z3 covers every value of the width-1 network only.
-    return all_of("z3 on the negation, for each perturbed layer",
-                  {"layer 1 perturbed": smt.prove(LAYER1, ctx), "layer 2 perturbed": smt.prove(LAYER2, ctx)},
-                  family=SCALAR_NETWORK)
+    Theorem (declared): :data:`.sized_network.THEOREM2_LAYER1` and ``THEOREM2_LAYER2``, for every
+    widths n, k, m ≥ 1 of the two-layer network ``π(s) = relu(W₂ relu(W₁s + b₁) + b₂)``:
+
+    - layer 1: ``‖π(s; W₁ + δW₁) − π(s; W₁)‖² ≤ w₂²d²‖s‖²`` whenever ``‖W₂(h' − h)‖² ≤ w₂²‖h' − h‖²``
+      (h, h' the hidden layers before and after) and ``‖δW₁s‖² ≤ d²‖s‖²``;
+    - layer 2: ``‖π(s; W₂ + δW₂) − π(s; W₂)‖² ≤ (d(w₁·ns + nb))²`` whenever ``ns² = ‖s‖²``,
+      ``nb² = ‖b₁‖²``, ``‖W₁s‖² ≤ w₁²‖s‖²`` and ``‖δW₂h‖² ≤ d²‖h‖²``.
+
+    Why this is the statement: the operator norms ‖W₂‖₂, ‖δW₁‖₂, ‖W₁‖₂, ‖δW₂‖₂ satisfy ‖Wv‖ ≤ ‖W‖₂‖v‖
+    at every v, in particular at the vectors the hypotheses name; so the sized theorem at w = ‖W‖₂
+    gives ‖Δπ‖² ≤ (C_k(s)‖δW_k‖)², and both sides are ≥ 0. Asking the inequality only at those vectors
+    makes the sized theorem stronger than the statement.
+
+    Method: induction over the output width n: the invariant is ``‖Δπ‖² ≤ ‖W₂(h' − h)‖²`` (layer 1)
+    or ``‖Δπ‖² ≤ ‖δW₂h‖²`` (layer 2), one output ReLU at a time (with the dot product's linearity);
+    the closing query adds the hidden layer's lemmas (``LAYER_LIPSCHITZ``: ‖h' − h‖ ≤ ‖δW₁s‖;
+    ``HIDDEN_NORM``: ‖h‖ ≤ w₁‖s‖ + ‖b₁‖, from the squared triangle inequality and Cauchy–Schwarz),
+    each proved by induction over the hidden width. Cross-check (data): z3 proves the scalar
+    (width-1) network's bound over ℝ⁶ for each layer."""
+    proved = sized_network.prove_theorem2(ctx)
+    proof = all_of("induction over the output width, for each perturbed layer",
+                   {"layer 1 perturbed, every width": proved[sized_network.THEOREM2_LAYER1.name],
+                    "layer 2 perturbed, every width": proved[sized_network.THEOREM2_LAYER2.name]}, lemmas=True)
+    cross = {"layer 1 perturbed, scalar network (z3)": smt.prove(LAYER1, ctx),
+             "layer 2 perturbed, scalar network (z3)": smt.prove(LAYER2, ctx)}
+    return cross_checked(proof, cross)
 
 
 def spectral_norms(np: Any, a: Any) -> Any:

@@ -88,14 +88,13 @@ def test_the_sampled_segment_lipschitz_checks_are_evidence():
 # ---------------------------------------------------------------------------------------
 
 #: Obligations whose discharge iterates sizes or shapes, one per kind of loop: z3 per class
-#: count, sympy per shape, sympy per row length, z3 at the scalar case of a matrix theorem,
-#: exhaustive at one matrix shape.
+#: count, sympy per shape, sympy per row length, z3 per number of layers, exhaustive at one
+#: matrix shape.
 SIZE_LOOPS = (
     "lean_mlp.col_l1_mass_tiles",
     "lean_mlp.loss_grad_logit_input",
     "lean_mlp.mlp_hidden_differentiable",
-    "controller_bound.theorem2_single_layer",
-    "controller_bound.corollary1_corrected",
+    "controller_bound.eq10_norms_nonincreasing",
     "psy01a.nested_pruning_identity",
 )
 
@@ -106,7 +105,9 @@ UNIVERSAL = ("lean_mlp.relu_lipschitz", "lean_mlp.sign_stable_of_close", "psy01a
              "psy01a.comparison_corollary", "rmt_jacobian.condition_ii_prime_typo", "psy01a.fixed_masks_commute",
              "lean_mlp.col_drift_refined", "lean_mlp.total_drift_le", "lean_mlp.dense_weight_diff_eq",
              "lean_mlp.relu_mask_dense_transpose_eq", "lean_mlp.linear_descent_implication",
-             "psy01a.masked_opnorm_frobenius", "psy01a.margin_two_lipschitz")
+             "psy01a.masked_opnorm_frobenius", "psy01a.margin_two_lipschitz",
+             "controller_bound.theorem2_single_layer", "controller_bound.corollary1_corrected",
+             "controller_bound.corrected_decreasing_order")
 
 #: Statements about concrete points (the shipped example network, a stated witness).
 INSTANCES = ("lean_mlp.mlp_hidden_float_sgd_descends_example", "psy01a.learning_breaks_nesting",

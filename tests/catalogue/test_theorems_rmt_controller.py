@@ -13,7 +13,7 @@ from checker.backends import interval, smt, symbolic
 from checker.kernel.model import Context, Expect, Status, derive_seed
 from checker.run.discovery import discover
 from checker.run.runner import validated
-from obligations.controller_bound import corollary1, theorem2
+from obligations.controller_bound import corollary1, sized_network, theorem2
 from obligations.rmt_jacobian import conditions, remarks, threshold
 
 PACKAGES = ("rmt_jacobian.", "controller_bound.")
@@ -51,7 +51,7 @@ def test_every_holds_or_fails_obligation_declares_its_theorem():
 def _corrected_with(values, monkeypatch):
     monkeypatch.setattr(corollary1, "REVIEW_VALUES", values)
     ob = discover("obligations").by_id("controller_bound.corollary1_corrected")
-    ob = dataclasses.replace(ob, theorem=(corollary1.CORRECTED, values))
+    ob = dataclasses.replace(ob, theorem=(sized_network.CORRECTED, values))
     return validated(ob, ob.discharge(_ctx(ob.id)))
 
 
