@@ -618,7 +618,9 @@ def _unsat(r: _Reading, query: Any, limit: int, ctx: Context | None, queries: li
 
 SEARCH_UPTO = 6
 """The next-size search looks at every size combination up to this (each size), beyond a bounded proof."""
-SEARCH_TIMEOUT_MS = 5_000
+SEARCH_MOST = 16
+"""At most this many size combinations are searched (smallest first)."""
+SEARCH_TIMEOUT_MS = 3_000
 SEARCH_RLIMIT = 20_000_000
 
 
@@ -671,16 +673,38 @@ def at_sizes(claim: SizedClaim, family: Sequence[Mapping[str, int]], ctx: Contex
     return proved_by(method, fact, *steps, claim=claim.name, sizes=[dict(f) for f in family])
 
 
+def refute_at(claim: SizedClaim, sizes: Mapping[str, int], ctx: Context | None = None) -> Verdict | None:
+    """A counterexample to ``claim`` at ``sizes``: z3's model of the negation under a deterministic
+    resource limit, re-checked exactly (its witness naming the sizes), or ``None``. Only a
+    refutation is taken from here, so no proof is issued (nor confirmed)."""
+    from checker.backends import exact
+
+    z3 = smt._z3()
+    instance = claim.at(**sizes)
+    with timed() as t:
+        try:
+            solver, answer, variables, _ = smt._solve(lambda o, v: o.not_(instance.formula(o, v)), instance, ctx,
+                                                      SEARCH_TIMEOUT_MS, rlimit=SEARCH_RLIMIT)
+        except CannotDecide:
+            return None
+        step = t.step(NAME, smt.version(), f"search ¬({instance.name})", str(answer), rlimit=SEARCH_RLIMIT)
+    if answer != z3.sat:
+        return None
+    point, approximated = smt._model_point(solver.model(), instance.variables, variables)
+    found = exact.recheck_counterexample(instance, point, "z3 model (next-size search)", step, approximated=approximated)
+    return with_sizes(found, sizes) if found.status is Status.REFUTED else None
+
+
 def search_sizes(claim: SizedClaim, ctx: Context | None = None, *, upto: int = SEARCH_UPTO,
-                 skip: Sequence[Mapping[str, int]] = ()) -> Verdict | None:
-    """A counterexample at the next sizes: every size combination up to ``upto`` (each size) not in
-    ``skip``, smallest first, by z3 under a deterministic resource limit; the first refutation (its
-    witness naming the sizes), or ``None`` when none is found."""
+                 skip: Sequence[Mapping[str, int]] = (), most: int = SEARCH_MOST) -> tuple[Verdict | None, str]:
+    """A counterexample at the next sizes: the size combinations up to ``upto`` (each size) not in
+    ``skip``, smallest first, at most ``most`` of them (:func:`refute_at` at each); the first
+    refutation, or ``None``, with the sizes searched in words."""
     done = [dict(s) for s in skip]
-    for sizes in sorted(claim.family(upto), key=lambda f: (max(f.values()), sum(f.values()), tuple(f.values()))):
-        if sizes in done:
-            continue
-        v = smt.prove(claim.at(**sizes), ctx, timeout_ms=SEARCH_TIMEOUT_MS, rlimit=SEARCH_RLIMIT)
-        if v.status is Status.REFUTED:
-            return with_sizes(v, sizes)
-    return None
+    order = sorted(claim.family(upto), key=lambda f: (max(f.values()), sum(f.values()), tuple(f.values())))
+    todo = [f for f in order if f not in done][:most]
+    for sizes in todo:
+        found = refute_at(claim, sizes, ctx)
+        if found is not None:
+            return found, _family_text(claim, [sizes])
+    return None, _family_text(claim, todo) if todo else "none"

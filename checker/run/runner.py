@@ -180,9 +180,10 @@ def _next_sizes(ob: Obligation, ctx: Context, verdict: Verdict) -> Verdict:
     from checker.backends import induction
 
     proved_sizes = verdict.certificate.data.get("sizes") or ()
+    searched = []
     for c in sized:
         try:
-            found = induction.search_sizes(c, ctx, skip=[s for s in proved_sizes if isinstance(s, Mapping)])
+            found, where = induction.search_sizes(c, ctx, skip=[s for s in proved_sizes if isinstance(s, Mapping)])
         except Exception as exc:  # noqa: BLE001 - a search that cannot run leaves the proof as it is
             return dataclasses.replace(verdict, certificate=dataclasses.replace(
                 verdict.certificate, data={**dict(verdict.certificate.data), "next_sizes": f"not searched: {exc}"}))
@@ -191,9 +192,10 @@ def _next_sizes(ob: Obligation, ctx: Context, verdict: Verdict) -> Verdict:
             if checked.status is Status.REFUTED:
                 return Verdict(Status.REFUTED, dataclasses.replace(checked.certificate, data={
                     **dict(checked.certificate.data), "proved_for": verdict.certificate.over,
-                    "found_by": f"the next-size search (every size up to {induction.SEARCH_UPTO})"}))
+                    "found_by": f"the next-size search, at {where}"}))
+        searched.append(f"{c.name} at {where}")
     return dataclasses.replace(verdict, certificate=dataclasses.replace(verdict.certificate, data={
-        **dict(verdict.certificate.data), "next_sizes": f"no counterexample up to size {induction.SEARCH_UPTO} (z3)"}))
+        **dict(verdict.certificate.data), "next_sizes": "no counterexample (z3): " + "; ".join(searched)}))
 
 
 def _invalid(what: str, fix: str) -> Verdict:

@@ -119,8 +119,8 @@ def test_a_claim_true_up_to_4_and_false_at_5_is_not_proved_by_induction():
     assert induction.prove(upto4).status is Status.UNKNOWN
     bounded = induction.at_sizes(upto4, [{"n": k} for k in range(1, 5)])
     assert bounded.status is Status.PROVED and bounded.fact.grade is Grade.BOUNDED and bounded.fact.over == "n = 1…4"
-    found = induction.search_sizes(upto4, skip=[{"n": k} for k in range(1, 5)])
-    assert found is not None and found.status is Status.REFUTED and found.certificate.witness["n"] == "5"
+    found, where = induction.search_sizes(upto4, skip=[{"n": k} for k in range(1, 5)])
+    assert where == "n = 5" and found is not None and found.status is Status.REFUTED and found.certificate.witness["n"] == "5"
     assert recheck_witness([upto4], found.certificate.witness).verdict is Recheck.REFUTES
 
 
@@ -141,7 +141,7 @@ def test_the_mask_hypothesis_is_needed():
         library.use("cauchy_schwarz", x=lambda s: s.new("W") * s.new("M"), y=lambda s: s.x),
         library.use("sumsq_nonneg", x=lambda s: s.x)])
     assert v.status is Status.UNKNOWN
-    assert induction.search_sizes(nomask, upto=1).status is Status.REFUTED
+    assert induction.search_sizes(nomask, upto=1)[0].status is Status.REFUTED
 
 
 def test_column_induction_is_refused_with_the_reason():
