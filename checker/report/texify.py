@@ -174,7 +174,7 @@ def _math_body(raw: str) -> str:
     return "".join(a.math or a.text for a in atoms)
 
 
-_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+")
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?:\.[A-Za-z][A-Za-z0-9_]*)*")
 
 
 def _identifier_at(s: str, i: int) -> int:
@@ -200,7 +200,9 @@ def _atoms(s: str) -> list[_Atom]:
         prev = atoms[-1] if atoms else None
         end = _identifier_at(s, i) if ch.isascii() and ch.isalpha() else -1
         if end > 0:
-            atoms.append(_Atom("text", "", s[i:end].replace("_", "\\_\\allowbreak{}"), s[i:end]))
+            # a module path (sized_network.NONINCREASING) may break after each dot as after each _
+            atoms.append(_Atom("text", "", s[i:end].replace("_", "\\_\\allowbreak{}").replace(".", ".\\allowbreak{}"),
+                               s[i:end]))
             i = end
             continue
         if ch.isascii() and ch.isalpha():
