@@ -176,7 +176,9 @@ def test_case_5_a_bad_certificate_value_is_that_obligations_error(tmp_path):
 # ------------------------------------------------------------------------------------ containment
 
 
-@pytest.mark.parametrize("garbage", [random.Random(6).randbytes(300), b"[]", b"[" * 100_000 + b"]" * 100_000, b'{"key": 1}'])
+@pytest.mark.parametrize("garbage", [bytes(random.Random(6).randrange(256) for _ in range(300)), b"[]",
+                                     b"[" * 100_000 + b"]" * 100_000, b'{"key": 1}'],
+                         ids=["random-bytes", "empty-list", "deep-nesting", "wrong-shape"])
 def test_case_6_a_corrupt_cache_entry_is_a_miss(tmp_path, garbage):
     """Random bytes, a bare list, deep nesting: a warning and a re-run, exit 0."""
     cache = _populate(tmp_path, "psy01a.parameter_count")
