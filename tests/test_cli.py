@@ -177,3 +177,30 @@ def test_a_piped_listing_is_complete_and_its_exit_code_kept():
     lines = listed.stdout.splitlines()
     assert len(lines) > 100 and lines[-1].strip()
     assert cli("--package", "no_such_catalogue", "list").returncode == ExitCode.USAGE_ERROR
+
+
+def test_require_universal_fails_on_a_proof_of_some_sizes(tmp_path):
+    """A bounded proof of a statement about every size is `partial`: exit 0 by default, exit 1 with
+    --require-universal, naming it; `require` in [tool.obligations] takes only "universal"."""
+    ob_id = "psy01a.nested_pruning_identity"  # exhaustive at 2×2: proved for some shapes only
+    plain = cli("check", ob_id, "--format", "json", "-q")
+    assert plain.returncode == ExitCode.OK, plain.stderr
+    (row,) = json.loads(plain.stdout)["results"]
+    assert row["status"] == "proved" and row["grade"] == "bounded" and row["outcome"] == "partial"
+    strict = cli("check", ob_id, "--require-universal", "-q")
+    assert strict.returncode == ExitCode.FAILED and f"{ob_id} is proved for" in strict.stderr
+    assert "only" in strict.stdout  # the table says "proved for … only"
+    universal = cli("check", "psy01a.masked_opnorm_frobenius", "--require-universal", "-q")
+    assert universal.returncode == ExitCode.OK, universal.stderr
+    from checker.face import config
+    from checker.kernel.errors import UsageError
+
+    (tmp_path / "pyproject.toml").write_text('[tool.obligations]\nrequire = "universal"\n', encoding="utf-8")
+    assert config.load(tmp_path).require == "universal"
+    (tmp_path / "pyproject.toml").write_text('[tool.obligations]\nrequire = "bounded"\n', encoding="utf-8")
+    try:
+        config.load(tmp_path)
+    except UsageError as exc:
+        assert "require" in str(exc)
+    else:
+        raise AssertionError("require = 'bounded' was accepted")
