@@ -8,12 +8,16 @@ and, obligation by obligation, every result whose grade changed, with its own ti
 (an induction replaces a loop over sizes: dot_close checked 70 sizes one by one).
 
     git worktree add /tmp/before <the commit before the induction rule>
-    python benchmarks/bench_induction.py --against /tmp/before [--jobs 2] [--rounds 1]
+    python benchmarks/bench_induction.py --against /tmp/before [--jobs 2] [--rounds 1] [--no-confirm]
+
+``--no-confirm`` leaves out the second solver (``OBLIGATIONS_CONFIRM=0``) in both runs, so that the
+ratio is the induction rule's alone when the checkout before had no second solver.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -35,7 +39,10 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--times", type=Path, default=ROOT / "benchmarks" / "expected_times.json")
+    parser.add_argument("--no-confirm", action="store_true", help="no second solver in either run")
     args = parser.parse_args()
+    if args.no_confirm:
+        os.environ["OBLIGATIONS_CONFIRM"] = "0"
     trees = {"before": args.against.resolve(), "after": ROOT}
     runs: dict[str, list[dict[str, Any]]] = {label: [] for label in trees}
     for _ in range(args.rounds):
