@@ -35,14 +35,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from profile_obligations import _same, difference_paths, fingerprint  # noqa: E402
 
 
-def cold_check(tree: Path, jobs: int, times: Path, patterns: tuple[str, ...] = ()) -> dict[str, Any]:
+def cold_check(tree: Path, jobs: int, times: Path, patterns: tuple[str, ...] = (), flags: tuple[str, ...] = ()) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "report.json"
         cache = Path(tmp) / "cache"
         cache.mkdir()
         shutil.copy(times, cache / "times.json")
         cmd = [sys.executable, "-m", "checker", "check", "--jobs", str(jobs), "-q", "--format", "json", "-o", str(report),
-               "--cache-dir", str(cache), *patterns]
+               "--cache-dir", str(cache), *flags, *patterns]
         probe = textwrap.dedent(f"""\
             import resource, subprocess, time
             start = time.perf_counter()

@@ -10,14 +10,13 @@ and, obligation by obligation, every result whose grade changed, with its own ti
     git worktree add /tmp/before <the commit before the induction rule>
     python benchmarks/bench_induction.py --against /tmp/before [--jobs 2] [--rounds 1] [--no-confirm]
 
-``--no-confirm`` leaves out the second solver (``OBLIGATIONS_CONFIRM=0``) in both runs, so that the
-ratio is the induction rule's alone when the checkout before had no second solver.
+``--no-confirm`` runs this checkout with ``check --no-confirm`` (no second solver), so that the ratio
+is the induction rule's alone against a checkout from before the second solver.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -39,15 +38,14 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--times", type=Path, default=ROOT / "benchmarks" / "expected_times.json")
-    parser.add_argument("--no-confirm", action="store_true", help="no second solver in either run")
+    parser.add_argument("--no-confirm", action="store_true", help="run this checkout without the second solver")
     args = parser.parse_args()
-    if args.no_confirm:
-        os.environ["OBLIGATIONS_CONFIRM"] = "0"
     trees = {"before": args.against.resolve(), "after": ROOT}
     runs: dict[str, list[dict[str, Any]]] = {label: [] for label in trees}
     for _ in range(args.rounds):
         for label, tree in trees.items():
-            runs[label].append(cold_check(tree, args.jobs, args.times))
+            flags = ("--no-confirm",) if args.no_confirm and label == "after" else ()
+            runs[label].append(cold_check(tree, args.jobs, args.times, flags=flags))
     best = {label: min(v, key=lambda r: r["wall"]) for label, v in runs.items()}
     for label, r in best.items():
         print(f"{label:<6}  cold check, --jobs {args.jobs}: wall {r['wall']:6.1f} s   sum of obligation times "
