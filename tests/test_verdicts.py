@@ -182,3 +182,19 @@ def test_regrade_only_weakens():
     p = trusted("m", grade=Grade.BOUNDED, over="K ≤ 6")
     assert regrade(p, Grade.UNIVERSAL, "").certificate.grade is Grade.BOUNDED
     assert regrade(p, Grade.INSTANCES, "3 points").certificate.over == "3 points"
+
+
+def test_a_trusted_computation_at_points_has_its_grade_counted_not_typed():
+    """``trusted(..., at=points)``: instances over exactly those points; without points or a grade,
+    or with both, the call is refused."""
+    import pytest
+
+    from checker.kernel.model import Grade
+    from checker.kernel.verdicts import trusted
+
+    v = trusted("exact evaluation", at=("the shipped example network", "t = 1/8"))
+    assert v.fact.grade is Grade.INSTANCES and v.fact.over == "2 points (the shipped example network, t = 1/8)"
+    with pytest.raises(TypeError, match="what the computation covers"):
+        trusted("exact evaluation")
+    with pytest.raises(TypeError, match="not both"):
+        trusted("exact evaluation", grade=Grade.INSTANCES, at=("p",))

@@ -35,14 +35,24 @@ def proved(method: str, *steps: Step, grade: Grade, over: str = "", **data: Any)
     return Verdict(Status.PROVED, Certificate(method=method, steps=steps, data=data, grade=grade, over=over))
 
 
-def trusted(method: str, *steps: Step, grade: Grade, over: str = "", what: str | None = None,
-            about: Any = (), **data: Any) -> Verdict:
+def trusted(method: str, *steps: Step, grade: Grade | None = None, over: str = "", at: Any = (),
+            what: str | None = None, about: Any = (), **data: Any) -> Verdict:
     """A proof that rests on a computation of the catalogue the kernel cannot express: the kernel's
     escape hatch (:func:`checker.kernel.proof.trusted_computation`), with the caller's file and line
     in the ledger and the result counted as trusted. ``what`` says what was computed (default: the
-    method); ``about`` names the claims it shows (claim objects or names; default: ``what``)."""
+    method); ``about`` names the claims it shows (claim objects or names; default: ``what``).
+
+    ``at`` names the points a computation evaluated (``("the shipped example network",)``): its grade
+    is then ``instances`` over exactly those points, counted here, not typed by the caller."""
     import sys
 
+    if at:
+        if grade is not None:
+            raise TypeError("trusted(): give the points a computation evaluated (at=…) or its grade, not both")
+        points = [str(p) for p in at]
+        grade, over = Grade.INSTANCES, f"{len(points)} point{'s' if len(points) != 1 else ''} ({', '.join(points)})"
+    elif grade is None:
+        raise TypeError("trusted(): say what the computation covers: the points it evaluated (at=…) or its grade")
     frame = sys._getframe(1)
     shown = what or method
     fact = kernel._trusted_at(about or shown, grade, over, shown, f"{frame.f_code.co_filename}:{frame.f_lineno}")

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
 from obligations.lean_mlp.descent import CAPSTONES, Capstone
 
@@ -45,7 +44,7 @@ def _report_verdict(report, where: str):
         step = t.step(interval.NAME, interval.version(), f"discharge {report.capstone} ({report.oracle} oracle)",
                       "ok" if report.ok else (report.reason or "not ok"))
     if report.ok:
-        return trusted(method, step, grade=Grade.INSTANCES, over="the shipped example network", discharge=data)
+        return trusted(method, step, at=("the shipped example network",), discharge=data)
     if report.all_held and report.conclusion is Tri.FALSE:
         sides = {"loss_change_hi": report.change.hi, "minus_certified_decrease_lo": (-report.decrease).lo}
         return refuted(method, {"lr": report.lr, "eta": report.eta}, sides, step, discharge=data)
@@ -82,7 +81,7 @@ def _segment_verdict(capstone: str, x, eta=None):
         step = t.step(interval.NAME, interval.version(), f"segment drift of {report.capstone}", str(len(points)),
                       points=table)
     if len(points) == 8 and all(p.truth is Tri.TRUE for p in points):
-        return trusted(method, step, grade=Grade.INSTANCES, over="8 points (t = k/8) on the example's step", points=table)
+        return trusted(method, step, at=[f"t = {p.t} on the example's step" for p in points], points=table)
     return unknown(method, "the drift at some t was not enclosed below C·t·D (or not evaluated)", step, points=table)
 
 
