@@ -18,7 +18,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
 from checker.backends import induction, interval, library, smt, symbolic
 from checker.claims import claim, sized_claim
@@ -476,7 +475,7 @@ def soft_relaxation(ctx):
     with timed() as t:
         example = _compact_example()
         step = t.step(interval.NAME, interval.version(), "certified q-range and r_min", f"r_min ≥ {example['r_min_lower']:.4g}", **example)
-    compact = trusted("rigorous interval bisection", step, grade=Grade.INSTANCES, over="1 example", **example) if example["positive"] else \
+    compact = trusted("rigorous interval bisection", step, at=("the example",), **example) if example["positive"] else \
         unknown("rigorous interval bisection", "r_min not certified positive", step)
     proof = all_of("sympy + z3", {
         "existence, uniqueness, derivatives, every N (sympy)": symbolic.conclude("sympy", checks),

@@ -320,7 +320,7 @@ def construction_verdict(ctx: Any, spec: ConstructionSpec = SPEC, involutions: t
             parts[f"{tag} pruning"] = unknown("reference pruning of the dense construction", "; ".join(problems), step, **prune_data)
             continue
         parts[f"{tag} pruning"] = trusted("reference pruning of the dense construction, masks compared exactly", step,
-                                         grade=Grade.INSTANCES, over=f"the construction ({tag})", **prune_data)
+                                         at=(f"the construction ({tag})",), **prune_data)
         pruned = built.dense.masked(masks)
         layers = rm.exact_layers(pruned)
         with timed() as t:

@@ -12,7 +12,6 @@ Reconstructions: ``docs/reconstructions/psy01a_comparison_stress.md``.
 
 from __future__ import annotations
 
-from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
 from checker.kernel.declare import declare_bound
 from checker.backends import induction, interval, library, smt, symbolic
@@ -161,7 +160,7 @@ def parameter_stability(ctx):
                           bounds=[to_interval(m).describe(12) for m in moments])
     finally:
         flint.ctx.prec = old
-    seeded = trusted("rigorous arb", step, grade=Grade.INSTANCES, over="1 seeded network",
+    seeded = trusted("rigorous arb", step, at=("the seeded network",),
                     bounds=[to_interval(m).describe(12) for m in moments]) \
         if finite else unknown("rigorous arb", "a bound is not finite", step)
     # The seeded network's explicit moment bound illustrates the recursion: data, not the grade.

@@ -34,7 +34,6 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
 from checker.backends import exact, induction, interval, sampling, smt, symbolic
 from checker.claims import claim, sized_claim
@@ -284,7 +283,7 @@ def global_stress_certificate(ctx):
         cert = global_certificates()
         step = t.step("interval", interval.version(), "rigorous global certificate on the concrete network",
                       f"C_θ ≤ {cert['C_theta_upper']}", R_delta=cert["R_delta"])
-    concrete = trusted("rigorous arb enclosures", step, grade=Grade.INSTANCES, over="the concrete network",
+    concrete = trusted("rigorous arb enclosures", step, at=("the concrete network",),
                       rows=cert["global"]) if cert["H"] == HIDDEN_TOTAL else \
         unknown("rigorous arb enclosures", f"H = {cert['H']} ≠ 640", step)
     # The theorem's grade is its proof's; the concrete network is one evaluation of it, kept as data.
@@ -536,7 +535,7 @@ def frozen_gate_certificate(ctx):
         step = t.step("interval", interval.version(), "rigorous frozen-gate certificate", f"[{float(lo):.4f}, {float(hi):.4f}]")
     per = cert["per_input"]
     ok = all(c.lower <= c.upper for c in per) and lo <= hi
-    concrete = trusted("rigorous enclosures", step, grade=Grade.INSTANCES, over="the concrete network") if ok else \
+    concrete = trusted("rigorous enclosures", step, at=("the concrete network",)) if ok else \
         unknown("rigorous enclosures", "a certified lower bound exceeds its upper bound", step)
     # The theorem's grade is its proof's; the concrete network is one evaluation of it, kept as data.
     cross["concrete certificate (arb + Interval.Phi)"] = concrete
