@@ -12,8 +12,8 @@ that a kernel fact rests on is put to a second, independent solver on the same S
   job and in any order. cvc5 tries each query twice (:data:`CVC5_STAGES`): first without its
   cylindrical-algebraic-coverings procedure, which counts no resources in parts of its work (it
   can run for minutes on a query of a few hundred units), then — only when that gives no answer —
-  with it. Each try runs in a forked child under a processor-time limit (:data:`CVC5_CPU_S`,
-  ``RLIMIT_CPU``, which load does not change). What the ledger records of a query is only what
+  with it. Each try runs in a forked child under a processor-time limit of its own
+  (:data:`CVC5_STAGES`, ``RLIMIT_CPU``, which load does not change). What the ledger records of a query is only what
   is the same on every machine: an ``unsat`` (confirmed), a ``sat`` (a disagreement), or that
   neither try gave one (unconfirmed, with one reason however the tries ended). Whether a try was
   out of resource units or stopped at its processor-time limit — the one thing that depends on the
@@ -37,7 +37,8 @@ What the answers mean, recorded in the fact's trust ledger as one ``confirmation
 Answers are shared between the jobs of one run (:mod:`checker.backends.memo`) under a key of the
 solver's version, its options, the logic, the resource limit and the full text: an answer depends
 on nothing else, so whichever job asks first, every job gets the answer it would have computed.
-A try stopped at its processor-time limit is never shared (that depends on the machine). The
+A try stopped at its processor-time limit is shared too (the key holds the limit): in the same
+run on the same machine the next job's try would be stopped alike. The
 ledger holds the answers, the resource units of the ``unsat`` answers and, as a timing
 (``time_s``, which comparisons of certificates leave out), the time they took.
 
@@ -75,19 +76,22 @@ CVC5_RLIMIT = 150_000
 exhausts them gets the same ``unknown`` on any machine. Measured on the catalogue (README,
 Performance): every query ends within it in at most about half a second of processor time, and
 raising it to 1,000,000 confirms a few more queries for several times the cost."""
-CVC5_STAGES = ((("nl-cov", "false"),), ())
-"""The options of cvc5's two tries at a query, in order (the second only when the first gives no
-``unsat`` and no ``sat``). ``nl-cov`` (cylindrical algebraic coverings, cvc5's default procedure for
-QF_NRA) spends no resource units in parts of its work, so ``rlimit-per`` does not bound it: on 10
-of the catalogue's queries it ran past 15 s of processor time. The first try, without it
-(incremental linearisation), ends by the resource limit on every catalogue query but one; the
-second, with it, proves what linearisation cannot (``x·y ≤ (x² + y²)/2`` among them)."""
-CVC5_CPU_S = 5
-"""The processor seconds (whole, as ``RLIMIT_CPU`` counts them: independent of the machine's load)
-a try's child may use before it is stopped. Measured on the catalogue (README, Performance): every
-try that answers ``unsat`` does so within 1.5 s; the tries it stops ran past 15 s whenever they
-were given that long. A stopped try and a try out of resource units leave the same ledger
-(``unconfirmed``, :func:`cvc5_check`): which of the two it was is an observation, not a fact."""
+CVC5_STAGES = (((("nl-cov", "false"),), 1), ((), 2))
+"""cvc5's two tries at a query, in order (the second only when the first gives no ``unsat`` and no
+``sat``): the options of each and the processor seconds its child may use before it is stopped
+(whole seconds, as ``RLIMIT_CPU`` counts them: independent of the machine's load). ``nl-cov``
+(cylindrical algebraic coverings, cvc5's default procedure for QF_NRA) spends no resource units in
+parts of its work, so ``rlimit-per`` does not bound it: on 14 of the catalogue's queries it ran past
+5 s of processor time. The first try, without it (incremental linearisation), ends by the resource
+limit on every catalogue query but three; the second, with it, proves what linearisation cannot
+(``x·y ≤ (x² + y²)/2`` among them). Measured on the catalogue (README, Performance): the slowest
+``unsat`` of a first try takes 0.22 s of its 1 s, of a second try 1.35 s of its 2 s; the tries the
+limits stop ran past 5 s whenever they were given that long, and a try stopped costs its whole
+limit, which is why the limits are no longer than that. A stopped try and a try out of resource
+units leave the same ledger (``unconfirmed``, :func:`cvc5_check`): which of the two it was is an
+observation, not a fact."""
+CVC5_CPU_S = max(cpu for _, cpu in CVC5_STAGES)
+"""The longest processor-time limit of a try (:data:`CVC5_STAGES`)."""
 CVC5_WALL_S = 600.0
 """The wall-clock seconds after which a child that never answers is stopped (it cannot spend more
 than :data:`CVC5_CPU_S` of processor time; this only covers a child blocked without running)."""
@@ -291,17 +295,17 @@ def cvc5_check(query: Query, rlimit: int | None = None, cpu_s: int | None = None
     cvc5 that cannot read the text is ``unavailable`` with cvc5's message. Each try's answer is
     shared within a run unless it was stopped (see the module docstring)."""
     rlimit = CVC5_RLIMIT if rlimit is None else rlimit
-    cpu_s = CVC5_CPU_S if cpu_s is None else cpu_s
+    stages = CVC5_STAGES if cpu_s is None else tuple((options, cpu_s) for options, _ in CVC5_STAGES)
     cvc5 = cvc5_module()
     if cvc5 is None:
         return Answer("cvc5", "", "unavailable", "cvc5 is not installed (pip install cvc5)")
     version = cvc5_version()
     start = time.perf_counter()
-    tries = [_cvc5_try(cvc5, version, query, rlimit, cpu_s, options) for options in CVC5_STAGES[:1]]
-    for options in CVC5_STAGES[1:]:
+    tries = [_cvc5_try(cvc5, version, query, rlimit, limit, options) for options, limit in stages[:1]]
+    for options, limit in stages[1:]:
         if tries[-1].answer in ("unsat", "sat", "unavailable"):
             break
-        tries.append(_cvc5_try(cvc5, version, query, rlimit, cpu_s, options))
+        tries.append(_cvc5_try(cvc5, version, query, rlimit, limit, options))
     elapsed = time.perf_counter() - start
     last = tries[-1]
     cut = any(t.cut for t in tries)
@@ -310,8 +314,9 @@ def cvc5_check(query: Query, rlimit: int | None = None, cpu_s: int | None = None
     _observe(query, tries)
     if last.answer in ("unsat", "sat", "unavailable"):
         return dataclasses.replace(last, time_s=elapsed, cut=cut, cpu_s=cpu, shared=shared)
-    coverings = "" if len(CVC5_STAGES) < 2 else ", with and without cylindrical algebraic coverings"
-    return Answer("cvc5", version, "unknown", f"no proof within its limits ({rlimit:,} resource units, {cpu_s} s of "
+    coverings = "" if len(stages) < 2 else ", without and with cylindrical algebraic coverings"
+    seconds = "/".join(str(limit) for _, limit in stages[:len(tries)])
+    return Answer("cvc5", version, "unknown", f"no proof within its limits ({rlimit:,} resource units, {seconds} s of "
                   f"processor time{coverings})", None, elapsed, shared=shared, cut=cut, cpu_s=cpu)
 
 
@@ -319,16 +324,19 @@ def _cvc5_try(cvc5: Any, version: str, query: Query, rlimit: int, cpu_s: int, op
     """One try at ``query`` with ``options``: read back from the run's store, or run in a child."""
     from checker.backends import memo
 
-    digest = memo.key("cvc5", version, " ".join(f"{k}={v}" for k, v in options), query.logic, str(rlimit), query.text)
+    digest = memo.key("cvc5", version, " ".join(f"{k}={v}" for k, v in options), query.logic, str(rlimit),
+                      f"cpu {int(cpu_s)}", query.text)
     if memo.active():
         recorded = memo.get("cvc5", digest)
         if isinstance(recorded, dict) and recorded.get("answer") in ("unsat", "sat", "unknown", "unavailable"):
             return Answer("cvc5", version, recorded["answer"], recorded.get("reason", ""), recorded.get("resources"),
-                          0.0, shared=True)
+                          0.0, shared=True, cut=bool(recorded.get("cut")))
     answer = _guarded(lambda: _cvc5_run(cvc5, version, query, rlimit, options), cpu_s)
-    if memo.active() and not answer.cut:
-        # An answer under the resource limit depends only on the key: another job would compute the same.
-        memo.record_second_answer(digest, answer.to_json())
+    if memo.active():
+        # An answer under the resource limit depends only on the key: another job would compute the
+        # same. A try stopped at its processor-time limit is shared too: on the same machine, in the
+        # same run, the next job's try would be stopped alike (it leaves the same ledger either way).
+        memo.record_second_answer(digest, {**answer.to_json(), **({"cut": True} if answer.cut else {})})
     return answer
 
 

@@ -90,7 +90,7 @@ def _confirming() -> list[Any]:
     """Whether a second solver confirms, and under which deterministic limits (its answers depend on them)."""
     from checker.backends import confirm
 
-    return [confirm.enabled(), confirm.CVC5_RLIMIT, confirm.CVC5_CPU_S, [[list(o) for o in stage] for stage in confirm.CVC5_STAGES]]
+    return [confirm.enabled(), confirm.CVC5_RLIMIT, confirm.CVC5_CPU_S, [[[list(o) for o in options], cpu] for options, cpu in confirm.CVC5_STAGES]]
 
 
 def _file_digest(path: str) -> str:

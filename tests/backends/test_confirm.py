@@ -136,17 +136,20 @@ def test_the_processor_time_limit_stops_cvc5_where_its_own_limits_do_not():
     assert a.cpu_s is not None and 0.9 <= a.cpu_s < 5
 
 
-def test_a_stopped_try_is_never_shared_and_leaves_the_same_ledger_as_one_out_of_units(tmp_path):
-    """A try stopped at its processor-time limit is made again by the next job (no job takes a
-    machine-dependent answer from another), and the ledger entry of the query is the same as when
-    both tries run out of resource units: which it was is not in the certificate."""
+def test_a_stopped_try_is_shared_within_the_run_and_leaves_the_same_ledger_as_one_out_of_units(tmp_path):
+    """A try stopped at its processor-time limit is read back by the next job of the run (on the same
+    machine it would be stopped alike, after costing its whole limit again), and the ledger entry of
+    the query is the same as when both tries run out of resource units: which it was is not in the
+    certificate. A different limit is a different question: it is not read back."""
     memo.use(tmp_path)
     try:
         query = confirm.Query(STUCK, "QF_NRA")
         first, second = confirm.cvc5_check(query, cpu_s=1), confirm.cvc5_check(query, cpu_s=1)
+        longer = confirm.cvc5_check(query, cpu_s=2)
     finally:
         memo.use(None)
-    assert first.cut and second.cut and not second.shared
+    assert first.cut and not first.shared and second.cut and second.shared and second.answer == first.answer
+    assert longer.cut and not longer.shared
     out_of_units = confirm.cvc5_check(query, rlimit=1, cpu_s=1)
     assert not out_of_units.cut and out_of_units.answer == "unknown"
 
