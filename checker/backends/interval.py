@@ -456,6 +456,25 @@ def decide(claim: Claim, box: Mapping[str, Any], prec: int = DEFAULT_PREC) -> tu
     return whole, hyps, concl, terms
 
 
+def _uncovered(claim: Claim, box: Mapping[str, Any]) -> list[str]:
+    """The variables of ``claim`` whose declared domain the ``box`` does not hold whole, each as
+    ``"x ∈ [lo, hi] of <domain>"``: a box proof is then a proof on part of the domain only. (A
+    domain narrowed by a hypothesis rather than a type counts as uncovered: conservative.)"""
+    out = []
+    for name in claim.variables:
+        value = box.get(name)
+        d = claim.domain(name)
+        lo, hi = (value if isinstance(value, tuple) else (value, value)) if value is not None else (None, None)
+        if lo is None or hi is None:
+            out.append(f"{name} not in the box")
+            continue
+        lo, hi = to_fraction(lo), to_fraction(hi)
+        if d.lower is None or d.hi is None or lo > d.lower or hi < d.hi:
+            whole = f"[{d.lower if d.lower is not None else '-∞'}, {d.hi if d.hi is not None else '∞'}]"
+            out.append(f"{name} ∈ [{lo}, {hi}] of {whole}")
+    return out
+
+
 def prove_on(claim: Claim, box: Mapping[str, Any], prec: int = DEFAULT_PREC, *, where: str = "at the given point") -> Verdict:
     """Settle ``claim`` on a box by one rigorous evaluation.
 
@@ -473,8 +492,15 @@ def prove_on(claim: Claim, box: Mapping[str, Any], prec: int = DEFAULT_PREC, *, 
         step = t.step(NAME, version(), f"enclose {claim.name}", whole.value, terms=enclosures)
     is_point = all(not isinstance(x, tuple) for x in box.values())
     if whole is Tri.TRUE:
-        # At a point the proof covers that point; over a box, every value in the box.
-        grade, over = (Grade.INSTANCES, "1 point") if is_point else (Grade.UNIVERSAL, "")
+        # At a point the proof covers that point; over a box, every value in the box — the claim for
+        # every value only when the box holds each variable's whole declared domain.
+        partial = _uncovered(claim, box)
+        if not partial:  # a closed claim, or a box holding every variable's whole domain
+            grade, over = Grade.UNIVERSAL, ""
+        elif is_point:
+            grade, over = Grade.INSTANCES, "1 point"
+        else:
+            grade, over = Grade.INSTANCES, f"1 box ({'; '.join(partial)})"
         fact = kernel.issue(claim, grade, over, [kernel.Entry(
             "enclosure", f"{version()} at {prec} bits: {claim.name} encloses true {'at the point' if is_point else 'on the box'}",
             {"box": {k: str(x) for k, x in box.items()}})])

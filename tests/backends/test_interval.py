@@ -235,6 +235,23 @@ def test_prove_on_a_box_proves():
     assert v.certificate.steps[0].backend == interval.NAME
 
 
+def test_a_box_proof_is_universal_only_when_the_box_holds_the_whole_declared_domain():
+    """x ≤ 1 proved on x ∈ [0, 1] is a proof on that box only when x ranges over ℝ (instances,
+    naming the box), and for every value when x is declared in [0, 1]; a closed claim proved by one
+    enclosure is proved outright."""
+    from checker.claims import claim
+    from checker.kernel.model import Grade
+
+    on_reals = claim("x <= 1", "x", lambda o, v: o.le(v.x, 1))
+    part = prove_on(on_reals, {"x": (0, 1)})
+    assert part.status is Status.PROVED and part.fact.grade is Grade.INSTANCES and "x ∈ [0, 1]" in part.fact.over
+    typed = claim("x <= 1", "x:real[0,1]", lambda o, v: o.le(v.x, 1))
+    assert prove_on(typed, {"x": (0, 1)}).fact.grade is Grade.UNIVERSAL
+    assert prove_on(typed, {"x": (0, Fraction(1, 2))}).fact.grade is Grade.INSTANCES
+    closed = claim("1 + 1 = 2", "", lambda o, v: o.eq(Fraction(1) + 1, 2))
+    assert prove_on(closed, {}).fact.grade is Grade.UNIVERSAL
+
+
 def test_prove_on_too_wide_is_unknown():
     """x·x ≥ 0 on [−1, 1] is true but the enclosure x·x = [−1, 1] cannot show it: unknown."""
     v = prove_on(SQUARE_NONNEG, {"x": (-1, 1)})
