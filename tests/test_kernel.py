@@ -235,3 +235,36 @@ def test_an_asymptotic_theorem_is_refuted_by_its_computed_limit_and_never_proved
     other = _run(lambda ctx: all_of("mixed", {"limit": symbolic.decide(false, "sympy"), "z3": smt.prove(RELU_LIP, ctx)}),
                  theorem=RELU_LIP)
     assert other.status is Status.UNKNOWN
+
+
+# ------------------------------------------------------------------ which hypotheses the proof needs
+
+SQUARE_GIVEN_POSITIVE = claim("x^2 >= 0 given x > 0", "x", lambda o, v: o.ge(v.x * v.x, 0),
+                              hypotheses={"x > 0": lambda o, v: o.gt(v.x, 0)})
+
+
+def _notes(result, kind):
+    return [e for e in result.certificate.ledger if e.get("kind") == kind]
+
+
+def test_a_hypothesis_no_proof_needs_is_flagged_in_the_ledger_and_a_needed_one_named_with_its_point():
+    flagged = _run(lambda ctx: smt.prove(SQUARE_GIVEN_POSITIVE, ctx), theorem=SQUARE_GIVEN_POSITIVE)
+    assert flagged.status is Status.PROVED
+    assert [e["detail"]["hypothesis"] for e in _notes(flagged, "unused")] == ["x > 0"]
+    assert "not used" in _notes(flagged, "unused")[0]["text"]
+    needed = _run(lambda ctx: smt.prove(POSITIVE_PRODUCT, ctx), theorem=POSITIVE_PRODUCT)
+    assert needed.status is Status.PROVED and not _notes(needed, "unused")
+    assert sorted(e["detail"]["hypothesis"] for e in _notes(needed, "needed")) == ["x > 0", "y > 0"]
+    for e in _notes(needed, "needed"):  # each point violates its hypothesis and the conclusion, exactly
+        point = {k: Fraction(v) for k, v in e["detail"]["witness"].items()}
+        assert point["x"] * point["y"] <= 0
+
+
+def test_dropping_a_needed_hypothesis_from_the_theorem_is_reported_not_proved():
+    """The statement loses 'y > 0': the old proof is not a proof of it (unknown, naming both), and z3
+    on the edited theorem itself refutes it."""
+    dropped = POSITIVE_PRODUCT.without("y > 0")
+    old_proof = _run(lambda ctx: smt.prove(POSITIVE_PRODUCT, ctx), theorem=dropped)
+    assert old_proof.status is Status.UNKNOWN and "not a proof of the declared theorem" in old_proof.certificate.reason
+    direct = _run(lambda ctx: smt.prove(dropped, ctx), theorem=dropped)
+    assert direct.status is Status.REFUTED

@@ -356,6 +356,25 @@ def prove(
     return exact.recheck_counterexample(claim, point, "z3 model", step, approximated=approximated)
 
 
+def answer_only(claim: Claim, ctx: Context | None = None, *, rlimit: int, timeout_ms: int = 60_000) -> tuple[str, dict[str, Any] | None]:
+    """z3's answer on ``¬claim`` under a deterministic resource limit, as a diagnostic: ``("unsat",
+    None)``, ``("sat", point)`` with the model's point (not yet re-checked: the caller re-evaluates it
+    exactly) or ``("unknown", None)``. It makes no fact and asks no second solver: nothing is proved
+    by it (the ledger's hypothesis notes, :mod:`checker.audit.hypotheses`)."""
+    z3 = _z3()
+    try:
+        solver, answer, variables, _ = _solve(lambda o, v: o.not_(claim.formula(o, v)), claim, ctx, timeout_ms,
+                                              rlimit=rlimit, what=f"¬({claim.name})")
+    except CannotDecide:
+        return "unknown", None
+    if answer == z3.unsat:
+        return "unsat", None
+    if answer == z3.sat:
+        point, _ = _model_point(solver.model(), claim.variables, variables)
+        return "sat", point
+    return "unknown", None
+
+
 def find_instance(claim: Claim, ctx: Context | None = None, *, timeout_ms: int | None = None) -> Verdict:
     """Prove the existential reading ``∃ vars. hypotheses ∧ conclusion`` by a z3 model that
     the exact backend confirms. ``unsat`` (no instance) is reported ``unknown``: a refutation is

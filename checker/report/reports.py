@@ -231,7 +231,8 @@ def summary(results: Iterable[Result]) -> dict[str, Any]:
 def _kernel_counts(proved: Sequence[Result]) -> dict[str, int]:
     """What the proofs rest on, from their trust ledgers: how many rest on a catalogue computation
     trusted through the kernel's escape hatch, how many have no declared theorem (the kernel did
-    not check that the proof is about the statement), and of the proofs resting on an SMT solver's
+    not check that the proof is about the statement), how many state a hypothesis z3 shows no proof
+    needs (:mod:`checker.audit.hypotheses`), and of the proofs resting on an SMT solver's
     ``unsat``, how many a second solver confirmed at every step and how many it did not."""
     def has(r: Result, kind: str) -> bool:
         return any(isinstance(e, Mapping) and e.get("kind") == kind for e in r.certificate.ledger)
@@ -239,6 +240,7 @@ def _kernel_counts(proved: Sequence[Result]) -> dict[str, int]:
     states = [confirmation_state(r) for r in proved]
     return {"trusted": sum(has(r, "trusted") for r in proved),
             "theorem_unchecked": sum(has(r, "unchecked") for r in proved),
+            "unused_hypotheses": sum(has(r, "unused") for r in proved),
             "confirmed": states.count("confirmed"),
             "unconfirmed": states.count("unconfirmed")}
 

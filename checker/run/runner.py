@@ -156,6 +156,7 @@ def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: b
     verdict = validated(ob, verdict)
     if not restart:
         verdict = _next_sizes(ob, ctx, verdict)
+        verdict = _hypothesis_notes(ob, ctx, verdict)
     elapsed = time.perf_counter() - start
     vacuity_json = None
     if not restart:
@@ -312,6 +313,22 @@ def _printed_claims(ob: Obligation) -> tuple[dict[str, Any], ...]:
     # a theorem for every size is shown (and compared by the claim diff) beside its encodings at sizes
     printed += [{**p.to_json(), "sized": c.shapes_text()} for c, p in zip(sized, print_claims(sized))]
     return tuple(printed)
+
+
+def _hypothesis_notes(ob: Obligation, ctx: Context, verdict: Verdict) -> Verdict:
+    """A proved theorem's ledger with a note on each hypothesis z3 shows unused or needed
+    (:mod:`checker.audit.hypotheses`); the status never changes, and a failure adds no note."""
+    if verdict.status is not Status.PROVED or not ob.theorem:
+        return verdict
+    from checker.audit import hypotheses
+
+    try:
+        extra = hypotheses.notes(ob.theorem, ctx)
+    except Exception:  # noqa: BLE001 - notes are diagnostics
+        return verdict
+    if not extra:
+        return verdict
+    return replace(verdict, certificate=replace(verdict.certificate, ledger=(*verdict.certificate.ledger, *extra)))
 
 
 def _vacuity(ob: Obligation, ctx: Context, verdict: Verdict) -> Any:
