@@ -15,7 +15,7 @@ import math
 import random
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, assert_never
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence, assert_never
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy
@@ -389,6 +389,8 @@ class Result:
     claims: tuple[Mapping[str, Any], ...] | None = None
     # the declared theorem ranges over every size (a sized claim): only a universal proof covers it
     general: bool = False
+    # the declared theorem as printed formulas (() none declared, None not recorded): statements lead with it
+    theorem: tuple[str, ...] | None = None
 
     @property
     def is_partial(self) -> bool:
@@ -459,6 +461,12 @@ class Result:
     def method(self) -> str:
         return self.certificate.method
 
+    @property
+    def stated(self) -> str:
+        """The statement as every format leads with it: the declared theorem's printed formulas, then
+        the prose as their gloss (the prose alone when no theorem is declared)."""
+        return stated(self.statement, self.theorem)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -486,6 +494,7 @@ class Result:
             "claims": None if self.claims is None else [dict(c) for c in self.claims],
             "general": self.general,
             "partial": self.is_partial,
+            "theorem": None if self.theorem is None else list(self.theorem),
         }
 
     @classmethod
@@ -510,7 +519,15 @@ class Result:
             fingerprint=data.get("fingerprint"),
             claims=None if data.get("claims") is None else tuple(data["claims"]),
             general=bool(data.get("general", False)),
+            theorem=None if data.get("theorem") is None else tuple(str(t) for t in data["theorem"]),
         )
+
+
+def stated(statement: str, theorem: Sequence[str] | None) -> str:
+    """``"<theorem>. — <prose>"``: the printed theorem first, the prose as its gloss."""
+    if not theorem:
+        return statement
+    return f"{'; '.join(theorem)} — {statement}"
 
 
 def result_for(

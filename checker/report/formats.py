@@ -12,6 +12,7 @@ from xml.sax.saxutils import quoteattr
 from checker.report.cells import cells as audit_verdict_cells
 from checker.report.cells import shorten, short_over, status_cell, summary_text, terminal_safe, xml_text  # noqa: F401  (re-exported)
 from checker.report.texify import texify, texttt
+from checker.kernel.model import stated
 
 
 def _shown(r: Mapping[str, Any]) -> str:
@@ -217,7 +218,7 @@ def latex(doc: Mapping[str, Any], compact: bool = False) -> str:
     rows = []
     for r in doc["results"]:
         ref = latex_escape(short_label(r["source"]["label"], label_chars))
-        claim = latex_cut(r["statement"], claim_chars) + "\\obid{" + texttt(r["id"]) + "}"
+        claim = latex_cut(stated(r["statement"], r.get("theorem")), claim_chars) + "\\obid{" + texttt(r["id"]) + "}"
         status = (latex_status(r, over_chars=over_chars, witness_chars=witness_chars, reason_chars=reason_chars)
                   + "\\obmethod{" + latex_escape(short_method(r["method"], method_chars)) + "}")
         if audited:
@@ -241,7 +242,7 @@ def latex_detail(doc: Mapping[str, Any]) -> str:
     for r in doc["results"]:
         cells = ["{\\footnotesize " + texttt(r["id"], break_every=12) + "}\\newline{\\scriptsize " + latex_escape(r["source"]["label"]) + " ("
                  + texttt(r["source"]["file"], break_every=8) + ")}",
-                 latex_escape(r["statement"]),
+                 latex_escape(stated(r["statement"], r.get("theorem"))),
                  latex_escape(r["method"]) + "; " + latex_escape(r["scope"]),
                  latex_status(r)]
         if audited:
@@ -339,7 +340,7 @@ def _junit(doc: Mapping[str, Any]) -> str:
         summary = f'{cell.text} ({r["outcome"]}): {r["method"]}'
         cert = r["certificate"]
         reason = cell.reason or cert.get("reason") or ""
-        detail = [reason or r["statement"]]
+        detail = [reason or stated(r["statement"], r.get("theorem"))]
         if cell.witness:
             detail.append("witness: " + cell.witness)
         if cert.get("sides"):
@@ -355,7 +356,7 @@ def _junit(doc: Mapping[str, Any]) -> str:
         if _shown(r) != r["status"]:
             audit = f" [shown as {_shown(r)}]" + audit
         why = f" [reason: {cell.reason}]" if cell.reason else ""
-        out = f"<system-out>{_html.escape(cell.text + ': ' + r['statement'] + ' [' + r['scope'] + ']' + why + audit)}</system-out>"
+        out = f"<system-out>{_html.escape(cell.text + ': ' + stated(r['statement'], r.get('theorem')) + ' [' + r['scope'] + ']' + why + audit)}</system-out>"
         lines.append(f"    <testcase {attrs}>{body}{out}</testcase>")
     lines += ["  </testsuite>", "</testsuites>"]
     return "\n".join(lines) + "\n"
@@ -684,7 +685,7 @@ def _panel(r: Mapping[str, Any], cell: Any, audited: bool) -> str:
     cert = r.get("certificate") or {}
     deps = r.get("dependencies") or {}
     fields: list[tuple[str, str]] = [
-        ("claim", e(r["statement"])),
+        ("claim", e(stated(r["statement"], r.get("theorem")))),
         ("scope", e(r["scope"])),
         ("source", f'{e(r["source"]["file"])}, {e(r["source"]["label"])}'),
         ("status", f'<b>{e(cell.text)}</b> ({e(r["outcome"])}; the source says it {e(str(r.get("expect")))})'),
@@ -729,7 +730,7 @@ def html(doc: Mapping[str, Any]) -> str:
         cell = status_cell(r, witness_chars=0)
         state = node_state(r)
         colour = STATE_COLOURS[state]
-        head = shorten(r["statement"], 110)
+        head = shorten(stated(r["statement"], r.get("theorem")), 110)
         cards.append(
             f'<details id="{e(_anchor(r["id"]))}" class="result" data-status="{e(r["status"])}" data-outcome="{e(r["outcome"])}" '
             f'data-grade="{e(r.get("grade") or "")}" data-state="{e(state)}" style="--state:{colour}">'

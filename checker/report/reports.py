@@ -35,7 +35,7 @@ from checker.report.cells import (  # noqa: F401  (re-exported: the wording of e
     AUDIT_COLUMNS, OVER_CHARS, REASON_CHARS, WITNESS_CHARS, StatusCell, _short, audit_cells, dependency_mark, reason_text,
     shorten, short_over, status_cell, summary_text, terminal_safe, vacuity_mark, witness_text,
 )
-from checker.kernel.model import READABLE_SCHEMA_VERSIONS, SCHEMA_VERSION, Grade, Outcome, Result, Status, strict
+from checker.kernel.model import READABLE_SCHEMA_VERSIONS, stated, SCHEMA_VERSION, Grade, Outcome, Result, Status, strict
 
 FORMATS = ("table", "markdown", "json", "latex", "junit", "html")
 
@@ -333,7 +333,7 @@ def _wrap(text: str, width: int) -> list[str]:
 
 
 def _wide_cells(d: Mapping[str, Any], cell: StatusCell) -> tuple[str, ...]:
-    return (f"{d['source']['file']}, {d['source']['label']}", d["statement"], d["scope"], d["method"])
+    return (f"{d['source']['file']}, {d['source']['label']}", stated(d["statement"], d.get("theorem")), d["scope"], d["method"])
 
 
 WIDE_HEADER = ("source", "claim", "scope", "method")
@@ -614,7 +614,7 @@ def render_certificate(result: Result, context: Sequence[Result] = ()) -> str:
     out = [
         f"{d['id']}",
         f"  source     {d['source']['file']}, {d['source']['label']}",
-        f"  statement  {d['statement']}",
+        f"  statement  {stated(d['statement'], d.get('theorem'))}",
         f"  scope      {d['scope']}",
         f"  expect     {d['expect']}",
         f"  status     {status_cell(d).text}  ({d['outcome']})",

@@ -166,7 +166,7 @@ def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: b
         verdict, audit_json, restart = _audit(ob, ctx, verdict, elapsed)
     result = _json_checked(ob, result_for(ob, verdict, elapsed, seed=ctx.seed, limits=limits, audit=audit_json,
                                           vacuity=vacuity_json))
-    return replace(result, claims=_printed_claims(ob)), restart
+    return replace(result, claims=_printed_claims(ob), theorem=_printed_theorem(ob)), restart
 
 
 def _next_sizes(ob: Obligation, ctx: Context, verdict: Verdict) -> Verdict:
@@ -313,6 +313,18 @@ def _printed_claims(ob: Obligation) -> tuple[dict[str, Any], ...]:
     # a theorem for every size is shown (and compared by the claim diff) beside its encodings at sizes
     printed += [{**p.to_json(), "sized": c.shapes_text()} for c, p in zip(sized, print_claims(sized))]
     return tuple(printed)
+
+
+def _printed_theorem(ob: Obligation) -> tuple[str, ...]:
+    """The declared theorem's claims as printed formulas (a sized claim with its sizes); ``()`` when
+    none is declared, and a claim that cannot be printed is its name."""
+    from checker.kernel.printing import print_claims
+
+    out = []
+    for c, p in zip(ob.theorem, print_claims(ob.theorem)):
+        text = p.statement_text()
+        out.append(f"{text} ({', '.join(c.shapes_text().split())})" if hasattr(c, "size_names") else text)
+    return tuple(out)
 
 
 def _hypothesis_notes(ob: Obligation, ctx: Context, verdict: Verdict) -> Verdict:
