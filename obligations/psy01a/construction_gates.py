@@ -17,7 +17,7 @@ from typing import Any
 
 from checker import Expect, Source, obligation
 from checker.backends import exact, interval, smt, symbolic
-from checker.kernel.model import Grade, Status
+from checker.kernel.model import Status
 from checker.kernel.verdicts import all_of, fmt, timed, trusted, unknown, with_data
 from obligations.psy01a import construction as cons
 from obligations.psy01a import reference_model as rm
@@ -157,7 +157,7 @@ def frozen_gates_on_construction(ctx):
         summary[tag] = {"hypotheses": rows[:2], "frozen_bounds": frozen[:2], "monte_carlo": mc}
         if fails and margins_ok and trivial:
             parts[tag] = trusted("exact gate preactivations + the checker's frozen-gate certificate", step, step2,
-                                grade=Grade.INSTANCES, over=f"the 8 noiseless inputs of the construction ({tag})",
+                                at=[f"{r['input']} ({tag})" for r in rows],
                                 hypotheses=rows, frozen_bounds=frozen, monte_carlo=mc)
         else:
             parts[tag] = unknown("exact gate preactivations", "the hypotheses do not fail as stated (zero gates "
@@ -256,7 +256,7 @@ def construction_delta_below_one(ctx):
         step = t.step(interval.NAME, interval.version(), "enclose 1 − min_j Σ_{j'≠j} P{νε ∈ μ_{j'} − μ_j + E}",
                       "all < 1" if all(r["below_one"] for r in table.values()) else "not separated from 1")
     parts["explicit bounds at ν ∈ {1/2, 1, 2} (rigorous)"] = (
-        trusted("rigorous enclosures", step, grade=Grade.INSTANCES, over=f"{len(table)} points", table=table)
+        trusted("rigorous enclosures", step, at=[f"ν = {nu}" for nu in table], table=table)
         if all(r["below_one"] for r in table.values()) else unknown("rigorous enclosures", "a bound is not below 1", step))
     verdict = all_of("z3 on the construction + sympy + rigorous intervals", parts)
     if verdict.status is Status.PROVED:
