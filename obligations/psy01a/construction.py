@@ -29,7 +29,6 @@ from checker.kernel.model import Status
 from checker.kernel.verdicts import all_of, fmt, refuted, timed, trusted, unknown, with_data
 from obligations.psy01a import reference_model as rm
 from obligations.psy01a.examples import example_instance
-from obligations.psy01a.pruning import COUNTS_067A as RETENTION_COUNTS
 from obligations.psy01a.setup import ARCHITECTURE, COUNTS, PARAMETERS
 
 DOC = "000_1ea2e46c3d2f64bf.txt"
@@ -59,6 +58,25 @@ class ConstructionSpec:
 
 
 SPEC = ConstructionSpec()
+
+
+def _retention_counts_claim(spec: ConstructionSpec = SPEC):
+    """The counts the construction pads to are the ten-percent retention counts K = ⌈dN⌉ of the four layers
+    (N = 4·256, 256·256, 256·128, 128·4), over its finite domain of layers."""
+    sizes = [a * b for a, b in zip(spec.widths, spec.widths[1:])]
+
+    def by_layer(o, v, values):
+        return sum(o.ite(o.eq(v.layer, i), x, 0) for i, x in enumerate(values))
+
+    def ceiling(o, v):
+        return o.ceil(o.q(spec.density.numerator, spec.density.denominator) * by_layer(o, v, sizes))
+
+    return claim("construction-retention-counts", f"layer:int[0,{len(sizes) - 1}]",
+                 lambda o, v: o.eq(by_layer(o, v, spec.counts), ceiling(o, v)),
+                 terms={"N": lambda o, v: by_layer(o, v, sizes), "K": lambda o, v: by_layer(o, v, spec.counts), "⌈dN⌉": ceiling})
+
+
+RETENTION_COUNTS = _retention_counts_claim()
 ESSENTIAL = (32, 8, 8, 8)
 
 
