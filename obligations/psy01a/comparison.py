@@ -35,12 +35,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
-from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
 from checker.backends import CannotDecide, exact, interval, smt, symbolic
 from checker.claims import claim
 from checker.kernel.model import Status
-from checker.kernel.verdicts import all_of, fmt_map, timed, trusted, unknown, with_data
+from checker.kernel.verdicts import all_of, fmt, fmt_map, timed, trusted, unknown, with_data
 from obligations.grading import cross_checked
 
 DOC = "000_1ea2e46c3d2f64bf.txt"
@@ -616,7 +615,7 @@ def _check_example(ctx, h0: Fraction, gamma: Fraction):
         "γ attained at (e, f) = (0, F) (exact)": with_data(exact.prove_at(gamma_attained_claim(point, gamma),
                                                                           [{"e": 0, "f": point["F"]}]),
                                                          h_minus_abs_b=fmt_map(at_corner.terms)),
-        "2Φ(γ/τ) − 1 > 0 (rigorous)": trusted("rigorous interval", step, grade=Grade.INSTANCES, over="1 point") if bound.lo > 0
+        "2Φ(γ/τ) − 1 > 0 (rigorous)": trusted("rigorous interval", step, at=(f"h0 = {fmt(h0)}, γ/τ = {fmt(gamma / point['tau'])}",)) if bound.lo > 0
         else unknown("rigorous interval", "not positive", step),
     }
     return parts, bound
@@ -668,7 +667,7 @@ def comparison_example_parameters(ctx):
         symbolic.zero_step(sp.diff(b, h0), "∂b/∂h0 (A_lin and its maximiser do not involve h0)"),
         symbolic.true_step(ddrop > 0, "∂Δ_lin/∂h0 > 0 (f = 1 − g, g > 0)"),
     ]
-    stronger = trusted("rigorous interval", grade=Grade.INSTANCES, over="2 points", data={"h0=2": bound_base.describe(), "h0=4": bound_raised.describe()}) \
+    stronger = trusted("rigorous interval", at=("h0 = 2", "h0 = 4"), data={"h0=2": bound_base.describe(), "h0=4": bound_raised.describe()}) \
         if bound_raised.lo > bound_base.hi else unknown("rigorous interval", "enclosures overlap")
     parts = {**{f"h0 = 2: {k}": x for k, x in base.items()}, **{f"h0 = 4: {k}": x for k, x in raised.items()},
              "bound strictly larger at h0 = 4": stronger,

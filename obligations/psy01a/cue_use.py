@@ -22,7 +22,6 @@ import itertools
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
-from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
 from checker.backends import exact, induction, interval, smt, symbolic
 from checker.claims import claim, sized_claim
@@ -453,7 +452,7 @@ def cue_lipschitz_certificate(ctx):
     with timed() as t:
         ok, rows = _concrete_cue_certificate()
         step = t.step("interval", interval.version(), "rigorous cue certificate on the concrete network", "holds" if ok else "fails", rows=rows)
-    concrete = trusted("rigorous arb", step, grade=Grade.INSTANCES, over="the concrete network", rows=rows) if ok else \
+    concrete = trusted("rigorous arb", step, at=("the concrete network",), rows=rows) if ok else \
         unknown("rigorous arb", "the concrete certificate could not be confirmed", step, rows=rows)
     # The seeded network evaluates the certificate; it is one point and must not set the grade.
     cross["concrete certificate (arb)"] = concrete

@@ -13,12 +13,11 @@ import math
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
 from checker.backends import exact, interval, smt, symbolic
 from checker.claims import claim
 from checker.kernel.model import Status
-from checker.kernel.verdicts import all_of, fmt, refuted, regrade, timed, trusted, unknown, with_data
+from checker.kernel.verdicts import all_of, fmt, refuted, timed, trusted, unknown, with_data
 from obligations.grading import cross_checked
 from obligations.psy01a import reference_model as rm
 from obligations.psy01a.examples import example_instance
@@ -41,18 +40,33 @@ def spec_prune(weights: Sequence[Any], k: int, eligible: Iterable[int]) -> froze
     return frozenset(order[:k])
 
 
+def _precedes(o: Any, w: Sequence[Any], j: int, i: int) -> Any:
+    """Position j comes before position i in the order by (−|w|, flattened index)."""
+    return o.gt(o.abs(w[j]), o.abs(w[i])) if j > i else o.ge(o.abs(w[j]), o.abs(w[i]))
+
+
+def kept(o: Any, w: Sequence[Any], eligible: Sequence[Any], k: Any) -> list[Any]:
+    """H_K in the claim language: position i is kept iff it is eligible and fewer than K eligible
+    positions come before it (the K first eligible positions by (−|w|, index), as :func:`spec_prune`)."""
+    def both(a, b):  # ``eligible`` entries may be the constant True (every position eligible)
+        return b if a is True else o.and_(a, b)
+
+    n = len(w)
+    rank = [sum((o.ite(both(eligible[j], _precedes(o, w, j, i)), 1, 0) for j in range(n) if j != i), 0) for i in range(n)]
+    return [both(eligible[i], o.lt(rank[i], k)) for i in range(n)]
+
+
 def ceil_fraction(x: Fraction) -> int:
     return -((-x.numerator) // x.denominator)
 
 
-def _check(name: str, ok: bool, step: Any, over: str, grade: Grade = Grade.INSTANCES,
-           failures: Sequence[Mapping[str, Any]] = (), **data: Any):
-    """An exhaustive part: proved (with its grade, over the enumerated family) when every case
-    holds; a failing case is a concrete witness (exact values) and refutes; ``unknown`` only if a
-    case failed without a witness to show."""
+def _check(name: str, ok: bool, step: Any, at: Sequence[str], failures: Sequence[Mapping[str, Any]] = (), **data: Any):
+    """An enumeration by the catalogue's code: proved at the points it names (``at``, the kernel counts
+    them) when every case holds; a failing case is a concrete witness (exact values) and refutes;
+    ``unknown`` only if a case failed without a witness to show."""
     method = "exhaustive enumeration (exact)"
     if ok:
-        return trusted(method, step, grade=grade, over=over, **data)
+        return trusted(method, step, at=at, **data)
     if failures:
         return refuted(method, failures[0], {}, step, failed=f"{name}: a case fails",
                        failures=[{k: fmt(x) for k, x in f.items()} for f in failures[:5]], **data)
@@ -146,7 +160,7 @@ def exact_retention_counts(ctx):
                     bad.append({"N": n, "d": d, "K": k, "K/N - d": gap, "dN aligned": aligned})
         step = t.step(exact.NAME, exact.VERSION, "reference retention_count against ⌈dN⌉", "all match" if not bad else
                       f"{len(bad)} mismatches", cases=cases)
-    grid = _check("retention counts", not bad, step, "the grid N ≤ 120, d = a/b with b ≤ 24", failures=bad,
+    grid = _check("retention counts", not bad, step, (f"the grid N ≤ 120, d = a/b with b ≤ 24 ({cases} cases)",), failures=bad,
                   cases=cases)
     # The stated counts: ⌈N/10⌉ at every layer of the declared domain (a wrong stated count is refuted there).
     parts["067A counts"] = exact.enumerate_domain(_counts_claim())
@@ -154,7 +168,7 @@ def exact_retention_counts(ctx):
     with timed() as t:
         ok = counts == list(STATED_COUNTS) and rm.retention_count(0.1, 10) == 1
         step = t.step(exact.NAME, exact.VERSION, "reference retention_count: 067A counts at d = 1/10", str(counts))
-    implementation = _check("067A counts (reference implementation)", ok, step, "the 067A network", counts=counts,
+    implementation = _check("067A counts (reference implementation)", ok, step, ("the 067A network",), counts=counts,
                             gaps=[fmt(Fraction(k, n) - Fraction(1, 10)) for k, n in zip(counts, LAYER_SIZES)],
                             float_reading={"retention_count(0.1, 10)": rm.retention_count(0.1, 10),
                                            "ceil(Fraction(0.1) * 10)": ceil_fraction(Fraction(0.1) * 10)})
@@ -273,7 +287,7 @@ def survivor_count_gap(ctx):
                       "all hold" if not bad else f"{len(bad)} failures", cases=cases)
     # every N ≤ 40, d ∈ (0, 1] and f ∈ [0, 1) of denominator ≤ 10: an enumeration that skipped cases proves nothing
     scope_cases = 40 * (len(fractions_) - 1) ** 2
-    grid = _check("survivor counts", not bad and cases == scope_cases, step, f"{cases} enumerated cases", failures=bad,
+    grid = _check("survivor counts", not bad and cases == scope_cases, step, (f"N ≤ 40, d and f of denominator ≤ 10 ({cases} cases)",), failures=bad,
                   cases=cases, scope_cases=scope_cases)
     family = []
     for eta in SHARPNESS_ETAS:
@@ -367,7 +381,7 @@ def structural_vs_numerical_density(ctx):
             [rm.apply_mask(w, m)], [b])
         ok = (s, nw, nb) == STATED_DENSITIES
         step = t.step(exact.NAME, exact.VERSION, "densities of the witness", f"{fmt(s)}, {fmt(nw)}, {fmt(nb)}")
-    implementation = _check("witness", ok, step, "1 witness", structural=fmt(s), numerical_weights=fmt(nw),
+    implementation = _check("witness", ok, step, ("the witness",), structural=fmt(s), numerical_weights=fmt(nw),
                             numerical_with_biases=fmt(nb),
                             **{k: [list(r) for r in v] if k != "biases" else list(v) for k, v in DENSITY_WITNESS.items()})
     # The statement: the stated densities at the witness (exact), and nnz(W∘M) ≤ |M| at every point of the
@@ -423,7 +437,7 @@ def fixed_masks_commute(ctx):
                       "commute" if ok else "differ", cases=cases)
     # Entrywise over ℝ is every shape; the reference on 2×3 masks checks the code: data.
     return cross_checked(smt.prove(COMMUTE, ctx), {
-        "reference apply_mask": _check("masks", ok, step, f"{cases} enumerated mask pairs", cases=cases)})
+        "reference apply_mask": _check("masks", ok, step, (f"every pair of nonempty 2×3 masks ({cases} pairs)",), cases=cases)})
 
 
 def _nesting_masks(n: int, all_masks: bool) -> list[frozenset[int]]:
@@ -491,6 +505,44 @@ def nesting_counterexample(prune: Any = spec_prune, shape: tuple[int, int] = (2,
     return cases, None
 
 
+NESTING_SIZES = range(1, 6)  # n = 6 takes z3 about ten times as long as n ≤ 5 together
+
+
+def nesting_claim(n: int):
+    """n flattened positions: for every real W, 0/1 mask M₀ and integer counts K₂ ≤ K₁ ≤ |M₀|,
+    H_{K₂}(W, H_{K₁}(W, M₀)) = H_{K₂}(W, M₀) (position by position)."""
+    ws, ms = [f"w{i}" for i in range(n)], [f"m{i}" for i in range(n)]
+
+    def sides(o, v):
+        w = [v[x] for x in ws]
+        m0 = [o.eq(v[x], 1) for x in ms]
+        return kept(o, w, kept(o, w, m0, v.k1), v.k2), kept(o, w, m0, v.k2)
+
+    return claim(
+        f"nested-pruning-identity-{n}-positions", [*ws, *(f"{x}:int[0,1]" for x in ms), f"k1:int[0,{n}]", f"k2:int[0,{n}]"],
+        lambda o, v: o.and_(*(o.eq(a, b) for a, b in zip(*sides(o, v)))),
+        hypotheses={"K₂ ≤ K₁": lambda o, v: o.le(v.k2, v.k1),
+                    "K₁ ≤ |M₀|": lambda o, v: o.le(v.k1, sum(v[x] for x in ms))},
+    )
+
+
+NESTING = {n: nesting_claim(n) for n in NESTING_SIZES}
+
+
+def _claim_definition_agrees() -> tuple[bool, int]:
+    """The claim's H_K (:func:`kept`, exact) against :func:`spec_prune` on every order of 4 magnitudes
+    (weights 1…4, ties included), every nonempty mask and every count."""
+    cases, ok = 0, True
+    for ws in itertools.product(range(1, 5), repeat=4):
+        w = [Fraction(x) for x in ws]
+        for m in _nesting_masks(4, True):
+            for k in range(len(m) + 1):
+                cases += 1
+                got = frozenset(i for i, b in enumerate(kept(exact.OPS, w, [i in m for i in range(4)], k)) if b)
+                ok &= got == spec_prune(ws, k, m)
+    return ok, cases
+
+
 @obligation(
     id="psy01a.nested_pruning_identity",
     source=Source(DOC, "principal corrections, 3: 'Fixed-weight nested magnitude pruning also has an exact nesting "
@@ -498,12 +550,16 @@ def nesting_counterexample(prune: Any = spec_prune, shape: tuple[int, int] = (2,
     statement="For fixed weights W, a mask M₀ and counts K₂ ≤ K₁ ≤ |M₀|, nested exact-count magnitude pruning equals "
     "one-shot pruning at the final count: H_{K₂}(W, H_{K₁}(W, M₀)) = H_{K₂}(W, M₀) (descending |w|, ties by increasing "
     "flattened index, eligibility restricted to the current mask).",
-    scope="2×2, every real W: pruning reads W only through the order of the keys (−|w|, index), and magnitudes 1…4 "
-    "realise all 24 orders (checked), every nonempty initial mask and every pair K₂ ≤ K₁ (exhaustive, exact); "
-    "cross-checks (data): every 2×2 and 2×3 matrix with entries in {−2,…,2} (heavy ties), the reference numpy pruning "
-    "against the definition on every 2×2 case; larger shapes only by the prefix argument in the docstring",
+    scope="every real W with n ≤ 5 entries (pruning reads the flattened matrix, so every shape r×c with rc ≤ 5), every "
+    "0/1 mask and every pair of integer counts K₂ ≤ K₁ ≤ |M₀| (z3 over ℝ, one claim per n); larger n only by the prefix "
+    "argument in the docstring (a count of the positions before each one, over the same array, is no sized claim the "
+    "induction rule reads). Cross-checks (data): the claim's H_K against the definition on every order of a 2×2 "
+    "matrix, every mask and count; every 2×2 and 2×3 matrix with entries in {−2,…,2}; the reference numpy pruning "
+    "against the definition on every 2×2 case",
     expect=Expect.HOLDS,
     lean="Psy01A.nested_pruning_identity",
+    claims=tuple(NESTING.values()),
+    theorem=tuple(NESTING.values()),
 )
 def nested_pruning_identity(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt): fixed-weight nested pruning equals one-shot pruning at
@@ -517,35 +573,37 @@ def nested_pruning_identity(ctx):
     restricted to the current mask; by induction any chain K₁ ≥ K₂ ≥ … ≥ K_r agrees with
     one-shot H_{K_r}. (With K₂ > K₁ the nested result keeps only K₁ positions — not covered.)
 
-    Method. :func:`spec_prune` states H_K in exact arithmetic; the identity is checked on
-    every case of the scope (a finite exhaustive proof within it). The reference
-    :func:`reference_model.prune_exact_count` (numpy, stable argsort) is checked against the
-    definition on every 2×2 matrix, mask and count, so the identity holds for it too there.
+    Method. The claim states H_K in the claim language (:func:`kept`: position i is kept iff it is
+    in the mask and fewer than K positions of the mask come before it), for n flattened
+    positions; z3 proves the identity for every real W, every mask and every K₂ ≤ K₁ ≤ |M₀|, for
+    each n ≤ 5 (``bounded`` over those n). Why not every n: H_K ranks each position against all the
+    others of the same array (a count per entry over the whole array), which the induction rule,
+    folding one index of an array, cannot state. Cross-checks: the claim's H_K agrees with
+    :func:`spec_prune` on every order of four magnitudes; the identity for :func:`spec_prune` on
+    integer grids with heavy ties; the reference :func:`reference_model.prune_exact_count` (numpy,
+    stable argsort) against the definition on every 2×2 matrix, mask and count.
 
     Survives mutation: def nesting_counterexample(: the search's default shape is overridden by the obligation's own scope
     Survives mutation: cases, bad = 0, None: the case count is reported, not compared
     """
     np = rm._np()
-    # H_K reads W only through the strict order ≺ of the keys (−|w_i|, i); distinct magnitudes
-    # 1…4 realise every one of the 24 orders of a 2×2 matrix (checked), hence every real W.
-    with timed() as t:
-        orders = {tuple(sorted(range(4), key=lambda i: (-abs(ws[i]), i))) for ws in itertools.product(range(1, 5), repeat=4)}
-        every_order = orders == set(itertools.permutations(range(4)))
-        cases, bad = nesting_counterexample(spec_prune, (2, 2), range(1, 5), True)
-        step = t.step(exact.NAME, exact.VERSION, "nested = one-shot, 2x2 every mask and every order of |w|",
-                      "identity" if bad is None and every_order else f"differs at {bad}" if bad else "orders missing",
-                      cases=cases, orders=len(orders))
-    proof = _check("2x2 every order", bad is None and every_order, step,
-                   "2×2, every real W (all 24 orders of the magnitudes), every initial mask and K₂ ≤ K₁", grade=Grade.BOUNDED,
-                   cases=cases, orders=len(orders), counterexample=bad)
+    proof = all_of("z3 over ℝ, one claim per number of positions", {f"n = {n}": smt.prove(c, ctx) for n, c in NESTING.items()},
+                   family=f"n = {NESTING_SIZES.start}…{NESTING_SIZES.stop - 1} positions")
     parts = {}
+    with timed() as t:
+        agrees, cases = _claim_definition_agrees()
+        step = t.step(exact.NAME, exact.VERSION, "the claim's H_K = spec_prune, every order of 4 magnitudes, mask and K",
+                      "agree" if agrees else "differ", cases=cases)
+    parts["claim's H_K = definition"] = _check("claim's H_K", agrees, step, (f"every order of 4 magnitudes ({cases} cases)",),
+                                               cases=cases)
     for label, shape, all_masks in (("2x2 every mask", (2, 2), True), ("2x3 full mask", (2, 3), False)):
         with timed() as t:
             cases, bad = nesting_counterexample(spec_prune, shape, range(-2, 3), all_masks)
             step = t.step(exact.NAME, exact.VERSION, f"nested = one-shot, {label}", "identity" if bad is None else
                           f"differs at {bad}", cases=cases)
-        parts[label] = _check(label, bad is None, step, f"{cases} enumerated cases", failures=[] if bad is None else
-                              [{"W": bad[0], "M0": tuple(bad[1]), "K1": bad[2], "K2": bad[3]}], cases=cases)
+        parts[label] = _check(label, bad is None, step, (f"{label}, entries in {{−2,…,2}} ({cases} cases)",),
+                              failures=[] if bad is None else [{"W": bad[0], "M0": tuple(bad[1]), "K1": bad[2], "K2": bad[3]}],
+                              cases=cases)
     with timed() as t:
         cases, bad = 0, None
         # the 15 nonempty masks, built once (the same for every matrix)
@@ -561,11 +619,11 @@ def nested_pruning_identity(ctx):
                         bad = (ws, bits, k)
         step = t.step("numpy", f"numpy {np.__version__}", "reference prune_exact_count = definition, every 2×2 case",
                       "agree" if bad is None else f"differ at {bad}", cases=cases)
-    parts["reference = definition"] = _check("reference", bad is None, step, f"{cases} enumerated 2×2 cases",
+    parts["reference = definition"] = _check("reference", bad is None, step, (f"every 2×2 case ({cases} cases)",),
                                              failures=[] if bad is None else [{"W": bad[0], "M": bad[1], "K": bad[2]}],
                                              cases=cases)
-    # Integer grids with heavy ties, and the numpy reference against the definition: evidence
-    # beside the proof (a grid of a continuous domain is not all of it).
+    # The claim's definition against spec_prune, integer grids with heavy ties, and the numpy reference:
+    # evidence beside the proof (a grid of a continuous domain is not all of it).
     return cross_checked(proof, parts)
 
 
@@ -595,6 +653,39 @@ def phased_vs_one_shot(lr: Fraction) -> dict[str, Any]:
             "equal": nested == one_shot}
 
 
+def _learning_claim():
+    """At w₀ = (3, 2, 1), target (0, 3, 0) and rate 1/2 (hypotheses): the masked gradient step after H₂ gives
+    w₁ = (3/2, 5/2, 1), and H₁(w₁, H₂(w₀)) = {1} while H₁(w₀) = {0} (H_K by :func:`kept`)."""
+    names = ("w0", "w1", "w2", "t0", "t1", "t2", "lr")
+
+    def run(o, v):
+        w, target = [v.w0, v.w1, v.w2], [v.t0, v.t1, v.t2]
+        full = [True] * len(w)  # every position eligible
+        m1 = kept(o, w, full, LEARN_K[0])
+        w1 = [o.ite(m, x - v.lr * (x - t), x) for m, x, t in zip(m1, w, target)]
+        return w1, kept(o, w1, m1, LEARN_K[1]), kept(o, w, full, LEARN_K[1])
+
+    def conclusion(o, v):
+        w1, nested, one_shot = run(o, v)
+        stated = (o.q(3, 2), o.q(5, 2), o.q(1))
+        return o.and_(*(o.eq(a, b) for a, b in zip(w1, stated)),
+                      o.not_(nested[0]), nested[1], o.not_(nested[2]), one_shot[0], o.not_(one_shot[1]), o.not_(one_shot[2]))
+
+    def pinned(name, value):
+        return lambda o, v: o.eq(v[name], o.q(value.numerator, value.denominator))
+
+    values = dict(zip(names, (*LEARN_W0, *LEARN_TARGET, LEARN_RATE)))
+    return claim("learning-breaks-nesting-witness", names, conclusion,
+                 hypotheses={"w₀ = (3, 2, 1)": lambda o, v: o.and_(*(pinned(k, values[k])(o, v) for k in ("w0", "w1", "w2"))),
+                             "target (0, 3, 0)": lambda o, v: o.and_(*(pinned(k, values[k])(o, v) for k in ("t0", "t1", "t2"))),
+                             "rate 1/2": pinned("lr", LEARN_RATE)},
+                 terms={f"w₁[{i}]": (lambda i: lambda o, v: run(o, v)[0][i])(i) for i in range(3)})
+
+
+LEARNING = _learning_claim()
+LEARNING_POINT = dict(zip(LEARNING.variables, (*LEARN_W0, *LEARN_TARGET, LEARN_RATE)))
+
+
 @obligation(
     id="psy01a.learning_breaks_nesting",
     source=Source(DOC, "principal corrections, 4: 'Learning between pruning operations can change rankings and "
@@ -602,11 +693,13 @@ def phased_vs_one_shot(lr: Fraction) -> dict[str, Any]:
     statement="With one training step between the prunings, nested pruning can differ from one-shot pruning at the same "
     "count: w₀ = (3, 2, 1), K₁ = 2, one gradient step (rate 1/2) on ½‖w∘M − (0, 3, 0)‖² gives w₁ = (3/2, 5/2, 1), "
     "and H₁(w₁, H₂(w₀)) = {1} ≠ {0} = H₁(w₀); without the step the two agree.",
-    scope="one exact witness (rational weights, the definition and the reference pruning both), plus the "
-    "fixed-weight control",
+    scope="one exact witness: the declared claim (the gradient step and H_K written in the claim language) evaluated "
+    "exactly at it; the definition and the reference pruning on it, and the fixed-weight control, are cross-checks",
     expect=Expect.HOLDS,
     lean="Psy01A.learning_breaks_nesting",
     uses=("psy01a.nested_pruning_identity",),
+    claims=(LEARNING,),
+    theorem=(LEARNING,),
 )
 def learning_breaks_nesting(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, principal corrections 4). The training step lowers the
@@ -615,6 +708,10 @@ def learning_breaks_nesting(ctx):
     position 0. Computed in exact rationals with :func:`spec_prune` and with the reference
     pruning on object arrays of Fractions; the control with learning rate 0 (fixed weights)
     agrees, as ``psy01a.nested_pruning_identity`` says it must.
+
+    Theorem (declared): :data:`LEARNING`, the witness's w₁ and both prunings stated in the claim
+    language (:func:`kept`), evaluated exactly at the witness (``exact.prove_at``: one point). The
+    computations with :func:`spec_prune`, the reference pruning and the control are cross-checks.
 
     Survives mutation: if k > len(order):: a guard of spec_prune that the obligation never calls at its boundary (k = len(order) is still valid)
     """
@@ -630,10 +727,11 @@ def learning_breaks_nesting(ctx):
         ok = (not learned["equal"] and control["equal"] and ref_nested == learned["nested"]
               and ref_one_shot == learned["one_shot"])
         step = t.step(exact.NAME, exact.VERSION, "phased (prune, train, prune) vs one-shot", "differ" if ok else "no witness")
-    if ok:
-        return trusted("exact witness (definition and reference pruning)", step, grade=Grade.INSTANCES, over="1 witness", learned=learned, fixed_weights=control,
-                      reference={"nested": ref_nested, "one_shot": ref_one_shot})
-    return unknown("exact witness", "the witness does not separate the schedules", step, learned=learned, fixed_weights=control)
+    check = (trusted("exact witness (definition and reference pruning)", step, at=("the witness",), learned=learned,
+                     fixed_weights=control, reference={"nested": ref_nested, "one_shot": ref_one_shot}) if ok else
+             unknown("exact witness", "the witness does not separate the schedules", step, learned=learned, fixed_weights=control))
+    return with_data(cross_checked(exact.prove_at(LEARNING, [LEARNING_POINT]), {"definition, reference pruning and control": check}),
+                     learned=learned, fixed_weights=control)
 
 
 ADAM = {"lr": Fraction(1, 1000), "beta1": Fraction(9, 10), "beta2": Fraction(999, 1000), "eps": Fraction(1, 10**8)}
@@ -740,11 +838,11 @@ def fresh_adam_differs(ctx):
                       "disjoint" if ok else "overlap", retained_minus_fresh=show_interval(sep))
     data = {"fresh_trace": fresh_trace, "retained_trace": kept_trace, "fresh_exact": fmt(theta),
             "retained_minus_fresh": show_interval(sep), "hyperparameters": {k: fmt(x) for k, x in ADAM.items()}}
-    implementation = (trusted("rigorous interval separation + exact fresh run", step, grade=Grade.INSTANCES, over="1 run", **data)
+    implementation = (trusted("rigorous interval separation + exact fresh run", step, at=("θ₀ = 1",), **data)
                       if ok else unknown("rigorous interval separation", "the enclosures overlap", step, **data))
     # The theorem: the two end points differ at θ₀ = 1, one rigorous enclosure of the claim; the traces
     # above (and the exact fresh run inside its enclosure) are a cross-check.
-    proof = regrade(interval.prove_on(ADAM_DIFFERS, {"theta0": Fraction(1)}), Grade.INSTANCES, "1 run")
+    proof = interval.prove_on(ADAM_DIFFERS, {"theta0": Fraction(1)})  # at a point: the kernel grades it there
     return with_data(cross_checked(proof, {"traces and the exact fresh run": implementation}), **data)
 
 
@@ -860,7 +958,7 @@ def hard_pruning_not_lipschitz(ctx):
                 ok &= cls == (0 if k2 >= 2 else 1)
         ok &= [rm.retention_count(d, 4) for d in (JUMP, JUMP + Fraction(1, 10**9))] == [1, 2]
         step = t.step(exact.NAME, exact.VERSION, "class at every count pair", "A = 1 iff K_head ≥ 2" if ok else "other", table=table)
-    parts["step function (exhaustive)"] = _check("step function", ok, step, "every count pair of the minimal network", table=table)
+    parts["step function (exhaustive)"] = _check("step function", ok, step, [f"K1 = {r['K1']}, K_head = {r['K_head']}" for r in table], table=table)
     parts["quantifier step (z3)"] = smt.prove(STEP_LEMMA, ctx)
     instances, witness = [], None
     for constant in L_TABLE:
@@ -872,7 +970,7 @@ def hard_pruning_not_lipschitz(ctx):
                               "status": v.status.value, "sides": dict(v.certificate.sides or {})})
             if label == "minimal" and constant == 1000:
                 witness = v
-            parts[f"{label}, L = {fmt(constant)}"] = (trusted("exact re-check of the violating pair", *v.certificate.steps, grade=Grade.INSTANCES, over="1 witness")
+            parts[f"{label}, L = {fmt(constant)}"] = (trusted("exact re-check of the violating pair", *v.certificate.steps, at=(f"d = {fmt(point['d'])}, d′ = {fmt(point['dp'])}",))
                                                       if v.status is Status.REFUTED else v)
     support = all_of("exhaustive + z3 + exact instances", parts)
     if support.status is not Status.PROVED or witness is None or witness.status is not Status.REFUTED:
@@ -959,7 +1057,7 @@ def mask_is_coordinate_projection(ctx):
         hm = max(Fraction(wm[0, 0].item()) * x[0] + Fraction(wm[0, 1].item()) * x[1], Fraction(0))
         ok = m.tolist() == [[True, False]] and h == 0 and hm != 0
         step = t.step(exact.NAME, exact.VERSION, "h(x) and h_M(x) at x = (1, 2)", f"h = {fmt(h)}, h_M = {fmt(hm)}")
-    implementation = (trusted("exact witness (reference pruning)", step, grade=Grade.INSTANCES, over="1 witness", W=[[2, -1]],
+    implementation = (trusted("exact witness (reference pruning)", step, at=("W = [[2, −1]], x = (1, 2)",), W=[[2, -1]],
                               M=[[1, 0]], x=["1", "2"], h=fmt(h), h_M=fmt(hm))
                       if ok else unknown("exact witness", "the witness does not separate", step))
     point = {k: x for k, x in MASK_WITNESS.items() if k in MASK_NOT_REPRESENTATION.variables}

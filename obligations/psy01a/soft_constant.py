@@ -7,7 +7,6 @@ from fractions import Fraction
 from checker import Expect, Source, obligation
 from checker.backends import interval, smt, symbolic
 from checker.claims import claim
-from checker.kernel.model import Grade
 from checker.kernel.verdicts import all_of, fmt, timed, trusted, unknown, with_data
 from obligations.psy01a import accuracy
 
@@ -84,7 +83,7 @@ def soft_relaxation_constant_attained(ctx):
         decided = all(r["inside [1/10, 9/10]"] or r["outside"] for r in rows)
         step = t.step(interval.NAME, interval.version(), "enclose p_i for the example weights",
                       f"{sum(r['inside [1/10, 9/10]'] for r in rows)} of {len(rows)} inside [1/10, 9/10]")
-    example = (trusted("rigorous enclosures", step, grade=Grade.INSTANCES, over=f"{len(rows)} points", attaining=rows)
+    example = (trusted("rigorous enclosures", step, at=[f"W_i = {r['W_i']}" for r in rows], attaining=rows)
                if decided else unknown("rigorous enclosures", "an attaining density straddles the range end", step))
     return with_data(all_of("sympy + z3 + rigorous enclosures", {
         "gap = |W|(s − 1/2)²/(T r), s = 1/2 ⇔ q = |W_i| (sympy)": symbolic.conclude("sympy", _symbolic_steps()),

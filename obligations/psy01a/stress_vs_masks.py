@@ -17,12 +17,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Sequence
 
-from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
 from checker.backends import exact, interval, smt, symbolic
 from checker.claims import claim
 from checker.kernel.model import derive_seed
-from checker.kernel.verdicts import all_of, fmt, timed, trusted, unknown
+from checker.kernel.verdicts import all_of, fmt, timed, trusted, unknown, with_data
 from obligations.grading import cross_checked
 from obligations.psy01a.stress_claims import _scalar_net, classified_as
 from obligations.psy01a.stress_network import SPEC, Net, StressSpec, _grid, _np
@@ -107,6 +106,17 @@ T_CORRECT = claim(
 )
 
 
+def _phi_order_steps():
+    """sympy: Φ(1/2) < Φ(1) and Φ(1) < Φ(2), closed inequalities between constants (Φ(x) = (1 + erf(x/√2))/2)."""
+    sp = symbolic.sympy()
+
+    def phi(x):
+        return (1 + sp.erf(x / sp.sqrt(2))) / 2
+
+    ts = [sp.Rational(t.numerator, t.denominator) for t in T_VALUES]
+    return [symbolic.true_step(phi(a) < phi(b), f"Φ({sp.sstr(a)}) < Φ({sp.sstr(b)})") for a, b in zip(ts, ts[1:])]
+
+
 @obligation(
     id="psy01a.identical_masks_stress",
     source=Source(DOC, "Proposition: 'There are networks with identical masks and identical clean logits for every input, but "
@@ -162,7 +172,7 @@ def identical_masks_stress(ctx):
                           "noisy_class0_logit": fmt(exact_forward(net, inputs[0], sigma, noise)[0])})
         step = t.step(exact.NAME, exact.VERSION, "exact forward passes of the t-unit networks (4→256→256→128→4)",
                       "masks equal, clean logits (1,0,−1,−1), noisy logit 1 + σG/t" if ok else "a check fails", table=table)
-    exact_part = trusted("exact rationals", step, grade=Grade.INSTANCES, over=f"{len(table)} t-unit networks", table=table) if ok else unknown("exact rationals", "a forward-pass check fails", step)
+    exact_part = trusted("exact rationals", step, at=[f"the t-unit network, t = {r['t']}" for r in table], table=table) if ok else unknown("exact rationals", "a forward-pass check fails", step)
     tt, s = sp.symbols("t sigma", positive=True)
     g = Normal("G", 0, 1)
     acc = (1 + sp.erf(tt / (s * sp.sqrt(2)))) / 2
@@ -177,7 +187,9 @@ def identical_masks_stress(ctx):
         "masks and clean logits (exact)": exact_part,
         "correct ⇔ G ≥ −t/σ (z3)": smt.prove(T_CORRECT, ctx),
         "S(t) = Φ(t/σ) strictly increasing (sympy)": symbolic.conclude("sympy", checks),
-        "Φ(1/2) < Φ(1) < Φ(2) at σ = 1 (rigorous)": trusted("rigorous interval", grade=Grade.UNIVERSAL, enclosures=[p.describe() for p in phis])
+        # a closed statement between constants, decided by sympy; the arb enclosures must separate the same values
+        "Φ(1/2) < Φ(1) < Φ(2) at σ = 1 (sympy; arb agrees)": with_data(symbolic.conclude("sympy", _phi_order_steps()),
+                                                                       enclosures=[p.describe() for p in phis])
         if increasing else unknown("rigorous interval", "enclosures overlap"),
     })
 
@@ -343,7 +355,7 @@ def positive_rescaling(ctx):
             ok &= fraction_forward(w2, b2, u, sigma, g) == fraction_forward(weights, biases, u, sigma, ginv)
         step = t.step(exact.NAME, exact.VERSION, "exact clean and noisy logits, rescaled vs original (4→16→16→8→4)",
                       "equal" if ok else "differ")
-    seeded = trusted("exact rationals", step, grade=Grade.INSTANCES, over="1 seeded network") if ok else unknown("exact rationals", "logits differ", step)
+    seeded = trusted("exact rationals", step, at=("the seeded 4→16→16→8→4 network",)) if ok else unknown("exact rationals", "logits differ", step)
     # (2) witness: the t-unit network rescaled at that unit
     base = t_network(Fraction(1))
     d = Fraction(2)
@@ -355,7 +367,7 @@ def positive_rescaling(ctx):
     same_clean = exact_forward(scaled, u0) == exact_forward(base, u0) == [1, 0, -1, -1]
     before, after = interval.Interval.of(1).Phi(), interval.Interval.of(2).Phi()
     parts["stress experiment changes (witness)"] = trusted(
-        "exact clean logits + rigorous Φ", grade=Grade.INSTANCES, over="1 witness", before=before.describe(), after=after.describe(), d="2", t="1", sigma="1") \
+        "exact clean logits + rigorous Φ", at=("the t-unit network t = 1 rescaled by d = 2",), before=before.describe(), after=after.describe(), d="2", t="1", sigma="1") \
         if same_clean and before.hi < after.lo else unknown("exact + rigorous", "witness does not separate")
     # (3) the mask can change
     b1 = [Fraction(1), Fraction(2)]
@@ -367,7 +379,7 @@ def positive_rescaling(ctx):
     grid = [Fraction(k, 2) for k in range(-6, 7)]
     f = lambda w1, w2, x: sum(b * max(a * x, Fraction(0)) for a, b in zip(w1, w2))  # noqa: E731
     same = all(f(b1, head, x) == f(b1s, heads, x) for x in grid)
-    parts["magnitude mask changes (witness)"] = trusted("exact ranking + exact forward passes", grade=Grade.INSTANCES, over="1 witness", mask_before=sorted(keep),
+    parts["magnitude mask changes (witness)"] = trusted("exact ranking + exact forward passes", at=("B₁ = (1, 2)ᵀ rescaled by D₁ = diag(4, 1)",), mask_before=sorted(keep),
                                                        mask_after=sorted(keeps), B1=[fmt(x) for x in b1], B1_rescaled=[fmt(x) for x in b1s]) \
         if keep != keeps and same else unknown("exact", "the witness does not change the mask")
     # The seeded network re-checks the universal identity at one point: data, not the grade.

@@ -7,10 +7,10 @@ from fractions import Fraction
 from typing import Any
 
 from checker import Expect, Source, obligation
-from checker.backends import interval
-from checker.kernel.model import Grade
+from checker.backends import interval, smt
 from checker.kernel.verdicts import all_of, fmt, timed, trusted, unknown, with_data
 from obligations.psy01a import arb_linalg, stress_certificates, stress_network, stress_vs_masks
+from obligations.psy01a.construction_gates import TRIVIAL_BRACKET
 
 DOC = "000_1ea2e46c3d2f64bf.txt"
 SIGMA = Fraction(1, 4)
@@ -34,14 +34,17 @@ def _bounds(t: Fraction, u: Any) -> list[stress_certificates.Certified]:
 @obligation(
     id="psy01a.frozen_gates_on_t_unit_networks",
     source=Source(DOC, "Theorem thm:frozengates evaluated on the networks of the identical-masks proposition"),
-    statement="On the t-unit networks (t = 1/2, 1, 2; class-0 test law) the frozen-gate bounds at σ = 1/4 bracket the exact "
-    "stressed accuracy Φ(t/σ) only trivially: the certified ε_gate exceeds 1 at every input (gates that cannot influence "
+    statement="On the t-unit networks of the identical-masks proposition (class-0 test law) the frozen-gate bounds bracket "
+    "the exact stressed accuracy Φ(t/σ) only trivially: the certified ε_gate exceeds 1 at every input (gates that cannot influence "
     "the output), so the bracket is [0, 1].",
     scope="the 067A-shaped t-unit networks of psy01a.identical_masks_stress at 4 seeded inputs each, σ = 1/4; the bounds "
-    "(arb) and Φ(t/σ) (rigorous enclosure) compared exactly",
+    "(arb) and Φ(t/σ) (rigorous enclosure) compared exactly, at t = 1/2, 1, 2. Declared theorem: once ε_gate ≥ 1 "
+    "the bracket is [0, 1] for every value of the pairwise terms (z3); the bounds themselves are computed at the inputs",
     expect=Expect.OPEN,
     lean="Psy01A.frozen_gates_on_t_unit_networks",
     uses=("psy01a.identical_masks_stress", "psy01a.frozen_gate_certificate"),
+    claims=(TRIVIAL_BRACKET,),
+    theorem=(TRIVIAL_BRACKET,),
 )
 def frozen_gates_on_t_unit_networks(ctx):
     """The identical-masks proposition has networks whose stressed accuracy on a class-0 law is
@@ -60,6 +63,10 @@ def frozen_gates_on_t_unit_networks(ctx):
     Method: ``stress_certificates.frozen_gate_bounds`` (arb balls, Interval.Phi) at 4 seeded inputs of
     each network; Φ(t/σ) enclosed rigorously; lower ≤ Φ(t/σ) ≤ upper compared between exact
     rationals.
+
+    Theorem (declared): :data:`.construction_gates.TRIVIAL_BRACKET`, the step from ε_gate ≥ 1 to the
+    bracket [0, 1] for every value of the pairwise terms (z3). The bounds at each input are computations
+    on the networks (points).
 
     Survives mutation: ok = all(c.eps_gate is not None and c.lower <= phi.lo: the bracket is checked to be [0, 1] and Φ(t/σ) is enclosed strictly inside (0, 1), so the strict test passes too
     """
@@ -80,8 +87,9 @@ def frozen_gates_on_t_unit_networks(ctx):
             step = tm.step(interval.NAME, interval.version(), f"frozen-gate bounds at t = {fmt(t)}, σ = {fmt(SIGMA)}",
                            "trivial bracket [0, 1] ∋ Φ(t/σ), ε_gate > 1" if ok else "not as stated")
         table.append(row)
-        parts[f"t = {fmt(t)}"] = (trusted("rigorous frozen-gate bounds against Φ(t/σ)", step, grade=Grade.INSTANCES,
-                                         over=f"{INPUTS} points", **row) if ok else
+        parts[f"t = {fmt(t)}"] = (trusted("rigorous frozen-gate bounds against Φ(t/σ)", step,
+                                         at=[f"t = {fmt(t)}, input {i}" for i in range(INPUTS)], **row) if ok else
                                   unknown("rigorous frozen-gate bounds against Φ(t/σ)",
                                           "not as stated: a bound misses Φ(t/σ), a gate hypothesis failed, or ε_gate ≤ 1", step, **row))
+    parts["the bracket is [0, 1] once ε_gate ≥ 1 (z3)"] = smt.prove(TRIVIAL_BRACKET, ctx)
     return with_data(all_of("rigorous bounds at each t", parts), table=table, sigma=fmt(SIGMA))

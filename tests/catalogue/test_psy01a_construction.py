@@ -172,3 +172,40 @@ def test_bernoulli_cue_block_compares_its_stated_number(monkeypatch):
     monkeypatch.setattr(construction, "BERNOULLI_P", Fraction(1, 5))
     v = construction.bernoulli_cue_block(ctx)
     assert v.status is Status.REFUTED and "(1 − p)^n" in v.certificate.sides
+
+
+# --- the declared theorems, and what their mutations do ------------------------------------------
+
+
+def test_disjointness_is_proved_on_its_whole_domain_and_fails_for_an_involution_with_a_fixed_point(monkeypatch):
+    """The disjointness of {g = Y} and {g = π(Y)} is an enumeration of its declared domain (universal); with an
+    involution that fixes a label the same claim is refuted there, with an exact witness."""
+    v = exact.enumerate_domain(construction.DISJOINT)
+    assert v.status is Status.PROVED and v.certificate.grade.value == "universal"
+    monkeypatch.setattr(construction, "INVOLUTIONS", ((1, 0, 3, 2), (2, 3, 0, 1), (0, 1, 3, 2)))
+    bad = exact.enumerate_domain(construction._disjointness_claim())
+    assert bad.status is Status.REFUTED and bad.certificate.witness["pi"] == "2"
+
+
+def test_the_closed_lower_bound_on_2p1_minus_1_is_decided_by_sympy():
+    """2p_1 − 1 ≥ 0.866 holds (2p_1 − 1 ≈ 0.8667); 0.867 is false, and the step says so."""
+    assert construction.lower_bound_step(Fraction(1), Fraction(866, 1000))[0]
+    assert not construction.lower_bound_step(Fraction(1), Fraction(867, 1000))[0]
+
+
+def test_the_nesting_claim_states_the_definition_and_needs_k2_at_most_k1():
+    """The claim's H_K agrees with spec_prune on every order of four magnitudes; the identity is proved at
+    n = 3 and refuted (exact witness) once K₂ ≤ K₁ is dropped."""
+    assert pruning._claim_definition_agrees()[0]
+    c = pruning.NESTING[3]
+    assert smt.prove(c, CTX).status is Status.PROVED
+    no_order = c.derive("nesting-without-k2-le-k1", hypotheses=tuple(h for h in c.hypotheses if h.name != "K₂ ≤ K₁"))
+    v = smt.prove(no_order, CTX)
+    assert v.status is Status.REFUTED and int(v.certificate.witness["k2"]) > int(v.certificate.witness["k1"])
+
+
+def test_the_learning_witness_is_exact_and_a_wrong_stated_step_is_not():
+    """The declared witness claim holds at its point; with the rate 1/4 the stated w₁ is wrong there."""
+    assert exact.prove_at(pruning.LEARNING, [pruning.LEARNING_POINT]).status is Status.PROVED
+    assert exact.evaluate(pruning.LEARNING, {**pruning.LEARNING_POINT, "lr": Fraction(1, 4)}).conclusion is False
+    assert exact.evaluate(pruning.LEARNING, {**pruning.LEARNING_POINT, "t1": Fraction(2)}).conclusion is False

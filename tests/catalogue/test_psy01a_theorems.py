@@ -28,13 +28,6 @@ WITHOUT_THEOREM = {
     "psy01a.hard_pruning_not_lipschitz",
     # FAILS: the witness is a whole network (the sparse construction), not a point of any claim.
     "psy01a.universal_cue_threshold",
-    # The statement is about a whole network (the 56-weight construction, its pruning and forward passes in
-    # numpy / exact rationals): no claim states it; it rests on trusted computations.
-    "psy01a.sparse_construction",
-    # Exact-count magnitude pruning (a sort by (−|w|, index)) is not in the claim language: the nesting
-    # identity and the learning witness are enumerations of the definition in Python (trusted).
-    "psy01a.nested_pruning_identity",
-    "psy01a.learning_breaks_nesting",
     # Supported by sampling on the seeded network (a Monte-Carlo bracket), never proved: no theorem to prove.
     "psy01a.stress_bounds_bracket_montecarlo",
 }
