@@ -26,8 +26,7 @@ from typing import Any, Callable, Sequence
 from checker import Expect, Source, obligation
 from checker.backends import induction, symbolic
 from checker.claims import sized_claim
-from checker.kernel.model import Grade
-from checker.kernel.verdicts import all_of, regrade, supported, timed
+from checker.kernel.verdicts import all_of, supported, timed
 from obligations.grading import cross_checked
 
 DOC = "002_9648822bf1d4473c.txt"
@@ -45,11 +44,6 @@ def shapes(label: str, dims: Sequence[Sequence[int]]) -> str:
         return f"({','.join(map(str, d))})" if len(d) == 4 else "×".join(map(str, d))
 
     return f"{label} = " + ", ".join(one(d) for d in dims)
-
-
-def at_shapes(verdict: Any, over: str) -> Any:
-    """A symbolic proof repeated at each shape of a family covers every value at those shapes only."""
-    return regrade(verdict, Grade.BOUNDED, over)
 
 
 def sym_matrix(sp: Any, name: str, rows: int, cols: int) -> tuple[tuple[Any, ...], ...]:
@@ -878,8 +872,14 @@ def _differentiable(ctx: Any, layer: str) -> Any:
     n = sp.Symbol("n", negative=True)
     checks.append(symbolic.zero_step(sp.Max(u, 0) - u, "relu = identity where the pre-activation is positive"))
     checks.append(symbolic.zero_step(sp.Max(n, 0), "relu = 0 where the pre-activation is negative"))
-    proof = at_shapes(symbolic.conclude("sympy: smooth expression on every sign region", checks),
-                      shapes("d", [dims]) + ", label 0")
+    family = shapes("d", [dims]) + ", label 0"
+    theorem = HIDDEN_GRAD_ALL if layer == "W1" else INPUT_GRAD_ALL
+    proof = all_of("sympy: smooth expression on every sign region (d = (2,2,2,2)); the partial derivatives for every size", {
+        "smooth on every sign region at " + family: symbolic.conclude("sympy: smooth expression on every sign region",
+                                                                      checks),
+        "partial derivatives on every region, every size": every_size(
+            theorem, "sympy derivative through Sums with symbolic sizes, masked by the sign regions"),
+    }, family=family)
     # Seeded points check the encoding (the kinked loss really has the closed-form derivative
     # there); they are evidence about 3 points and must not set the proof's grade.
     one_sided = _one_sided_checks(layer, ctx.rng(f"diff-{layer}"), ONE_SIDED_POINTS, dims)
@@ -893,7 +893,8 @@ def _differentiable(ctx: Any, layer: str) -> Any:
     id="lean_mlp.mlp_hidden_differentiable",
     source=Source(DOC, "'The loss-of-W₁ map is differentiable wherever the hidden pre-activation is off the kinks'"),
     statement="The loss as a function of W₁ (x, W₀, b₀, b₁, W₂, b₂ fixed) is differentiable at every W₁ where z₁ has "
-    "no zero entry.",
+    "no zero entry. Declared theorem: on each sign region its partial derivatives in W₁ exist and are the closed form "
+    "of mlp_hidden_loss_grad_at, for every size; that the loss is a smooth expression there is checked at d = (2,2,2,2).",
     scope="d = (2,2,2,2), label 0: on each of the 16 sign regions the loss is a smooth expression (sympy structure "
     "check of it and of its W₁-derivatives), every parameter value; cross-check, not part of the proof: at 3 seeded "
     "off-kink rational points, along every W₁ coordinate, both one-sided derivatives of the kinked (Max) loss equal "
@@ -901,6 +902,7 @@ def _differentiable(ctx: Any, layer: str) -> Any:
     "neighbourhood + sympy)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_hidden_differentiable",
+    theorem=HIDDEN_GRAD_ALL,
 )
 def mlp_hidden_differentiable(ctx):
     """002: "The loss-of-W₁ map is differentiable wherever the hidden pre-activation is off the
@@ -928,12 +930,15 @@ def mlp_hidden_differentiable(ctx):
     id="lean_mlp.mlp_input_differentiable",
     source=Source(DOC, "'The loss-of-W₀ map is differentiable wherever both pre-activations are off the kinks'"),
     statement="The loss as a function of W₀ (every other parameter fixed) is differentiable at every W₀ where neither "
-    "z₀ nor z₁ has a zero entry.",
+    "z₀ nor z₁ has a zero entry. Declared theorem: on each sign region its partial derivatives in W₀ exist and are the "
+    "closed form of mlp_input_loss_grad_at, for every size; that the loss is a smooth expression there is checked at "
+    "d = (2,2,2,2).",
     scope="d = (2,2,2,2), label 0: smooth expression on each of the 16 sign regions (sympy structure check of it and "
     "of its W₀-derivatives), every parameter value; cross-check, not part of the proof: at 3 seeded off-kink rational "
     "points, along every W₀ coordinate, both one-sided derivatives of the kinked loss equal the closed form",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_input_differentiable",
+    theorem=INPUT_GRAD_ALL,
 )
 def mlp_input_differentiable(ctx):
     """002/004: "The loss-of-W₀ map is differentiable wherever both pre-activations are off the
@@ -1081,15 +1086,60 @@ def _bridge_checks(layer: str, dims: Sequence[int]) -> list[tuple[bool, Any]]:
     return checks
 
 
+def _relu_prime(o: Any, z: Any) -> Any:
+    """relu'(z): 1 where z > 0, 0 where z < 0 (off the kinks)."""
+    return o.ite(o.gt(z, 0), 1, 0)
+
+
+HIDDEN_RELU_MASK_ALL = sized_claim(
+    "mlp-hidden-grad-relu-mask-eq", "d2:nat[1,] d3:nat[1,]", "W2[d2,d3] c[d3] z1[d2]",
+    lambda o, v: o.all(o.eq((_relu_prime(o, v.z1) * (v.W2 @ v.c)) * v.a,
+                            o.ite(o.gt(v.z1, 0), v.W2 @ v.c + 0, 0) * v.a)),
+    hypotheses={"z1_off_the_kinks": lambda o, v: o.all(o.ne(v.z1, 0))},
+    scalars="a",
+)
+"""``a₀_i·relu'(z₁_j)·∑_k W₂_jk·c_k = a₀_i·reluMask(z₁, dense (W₂ᵀ) 0 c)_j`` for every j, every scalar a (each a₀_i),
+every d₂×d₃ and every vector c — in particular c = softmax − onehot of the logits (W₂ stored by output row j, so
+``dense (W₂ᵀ) 0 c`` is ``W2 @ c + 0``)."""
+
+MASKED_DOT = sized_claim(
+    "masked-dot-eq", "m:nat[1,]", "r[m] z[m] u[m]",
+    lambda o, v: o.eq(o.sum(v.r * (_relu_prime(o, v.z) * v.u)), o.sum(v.r * o.ite(o.gt(v.z, 0), v.u + 0, 0))),
+)
+"""``∑_l r_l·(relu'(z_l)·u_l) = ∑_l r_l·reluMask(z, u)_l``: the inner mask moved into reluMask form under a row sum."""
+
+INPUT_RELU_MASK_ALL = sized_claim(
+    "mlp-input-grad-relu-mask-eq", "d1:nat[1,] d2:nat[1,] d3:nat[1,]", "W1[d1,d2] z0[d1] W2[d2,d3] z1[d2] c[d3]",
+    lambda o, v: o.all(o.eq((_relu_prime(o, v.z0) * (v.W1 @ (_relu_prime(o, v.z1) * (v.W2 @ v.c)))) * v.x,
+                            o.ite(o.gt(v.z0, 0), v.W1 @ o.ite(o.gt(v.z1, 0), v.W2 @ v.c + 0, 0) + 0, 0) * v.x)),
+    hypotheses={"z0_off_the_kinks": lambda o, v: o.all(o.ne(v.z0, 0)),
+                "z1_off_the_kinks": lambda o, v: o.all(o.ne(v.z1, 0))},
+    scalars="x",
+)
+"""``x_i·relu'(z₀_j)·∑_l W₁_jl·relu'(z₁_l)·∑_k W₂_lk·c_k = x_i·reluMask(z₀, W₁ᵀ·reluMask(z₁, W₂ᵀ·c))_j`` for every j,
+every scalar x (each x_i), every d₁×d₂×d₃ and every vector c — in particular softmax − onehot."""
+
+
+def _bridge_verdict(ctx: Any, layer: str, theorem: Any, proof: Any) -> Any:
+    checks = [c for dims in MLP_DIMS for c in _bridge_checks(layer, dims)]
+    family = shapes("d", MLP_DIMS) + ", label 0"
+    shapes_checked = all_of("sympy, every sign pattern", {family: symbolic.conclude("sympy, every sign pattern", checks)},
+                            family=family)
+    return cross_checked(proof, {"the reference's relu_mask, transposed dense and gradients at " + family: shapes_checked})
+
+
 @obligation(
     id="lean_mlp.mlp_hidden_loss_grad_at_relu_mask",
     source=Source(DOC, "mlp_hidden_loss_gradAt_reluMask"),
     statement="At an off-kink point, a₀_i·relu'(z₁_j)·∑_k W₂_jk·(softmax − onehot)_k = a₀_i·reluMask(z₁, dense (W₂ᵀ) 0 "
-    "(softmax − onehot))_j for all i, j.",
-    scope="d = (2,2,2,2), (1,2,3,2) and (2,3,2,3), label 0, every sign pattern of (z₀, z₁), all parameters symbolic (sympy)",
+    "(softmax − onehot))_j for all i, j (the declared theorem: for every vector in place of softmax − onehot).",
+    scope="every d₂×d₃, every j, every a₀_i and every vector c (in particular softmax − onehot), z₁ off the kinks, by "
+    "induction over the entries j (z3 base and step); cross-check, not part of the proof: the reference's relu_mask, "
+    "transposed dense and gradients at d = (2,2,2,2), (1,2,3,2) and (2,3,2,3), label 0, every sign pattern (sympy)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_hidden_loss_gradAt_reluMask",
     uses=("lean_mlp.relu_mask_dense_transpose_eq", "lean_mlp.mlp_hidden_loss_grad_at"),
+    theorem=HIDDEN_RELU_MASK_ALL,
 )
 def mlp_hidden_loss_grad_at_relu_mask(ctx):
     """002/004: the bridge from ``mlp_hidden_loss_gradAt``'s if-then-else closed form to the
@@ -1099,21 +1149,30 @@ def mlp_hidden_loss_grad_at_relu_mask(ctx):
 
     Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
     Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
-    Survives mutation: MLP_DIMS = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    Survives mutation: MLP_DIMS = (: the shapes are cross-checks of a statement proved at every shape
+
+    Method now: the theorem is :data:`HIDDEN_RELU_MASK_ALL`, for every d₂×d₃: induction over the
+    entries j, each new entry the case split on the sign of z₁_j (z3; the row sum ∑_k W₂_jk·c_k is
+    one term on both sides). The contracted vector softmax − onehot enters the identity only as a
+    vector, so the theorem is stated for every vector c. The per-shape checks are cross-checks.
     """
-    checks = [c for dims in MLP_DIMS for c in _bridge_checks("W1", dims)]
-    return at_shapes(symbolic.conclude("sympy, every sign pattern", checks), shapes("d", MLP_DIMS) + ", label 0")
+    return _bridge_verdict(ctx, "W1", HIDDEN_RELU_MASK_ALL, induction.prove(HIDDEN_RELU_MASK_ALL, "d2", ctx))
 
 
 @obligation(
     id="lean_mlp.mlp_input_loss_grad_at_relu_mask",
     source=Source(DOC, "mlp_input_loss_gradAt_reluMask"),
     statement="At a point with z₀ and z₁ off the kinks, x_i·relu'(z₀_j)·∑_l W₁_jl·relu'(z₁_l)·∑_k W₂_lk·(softmax − "
-    "onehot)_k = x_i·reluMask(z₀, W₁ᵀ·reluMask(z₁, W₂ᵀ·(softmax − onehot)))_j.",
-    scope="d = (2,2,2,2), (1,2,3,2) and (2,3,2,3), label 0, every sign pattern of (z₀, z₁), all parameters symbolic (sympy)",
+    "onehot)_k = x_i·reluMask(z₀, W₁ᵀ·reluMask(z₁, W₂ᵀ·(softmax − onehot)))_j (the declared theorem: for every vector "
+    "in place of softmax − onehot).",
+    scope="every d₁×d₂×d₃, every j, every x_i and every vector c (in particular softmax − onehot), z₀ and z₁ off the "
+    "kinks, by induction over the entries j (z3 base and step), the inner mask moved under each row sum by a lemma "
+    "proved by induction over d₂; cross-check, not part of the proof: the reference's relu_mask, transposed dense and "
+    "gradients at d = (2,2,2,2), (1,2,3,2) and (2,3,2,3), label 0, every sign pattern (sympy)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_input_loss_gradAt_reluMask",
     uses=("lean_mlp.relu_mask_dense_transpose_eq", "lean_mlp.mlp_input_loss_grad_at"),
+    theorem=INPUT_RELU_MASK_ALL,
 )
 def mlp_input_loss_grad_at_relu_mask(ctx):
     """002/004: "Two applications of reluMask_dense_transpose_eq (inner W₂ᵀ then outer W₁ᵀ)."
@@ -1122,7 +1181,13 @@ def mlp_input_loss_grad_at_relu_mask(ctx):
 
     Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
     Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
-    Survives mutation: MLP_DIMS = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    Survives mutation: MLP_DIMS = (: the shapes are cross-checks of a statement proved at every shape
+
+    Method now: the theorem is :data:`INPUT_RELU_MASK_ALL`, for every d₁×d₂×d₃: induction over the
+    entries j (z3), with the lemma :data:`MASKED_DOT` (proved by induction over d₂) instantiated at
+    the new row of W₁, which moves the inner mask relu'(z₁) into reluMask form under the row sum.
+    The per-shape checks are cross-checks.
     """
-    checks = [c for dims in MLP_DIMS for c in _bridge_checks("W0", dims)]
-    return at_shapes(symbolic.conclude("sympy, every sign pattern", checks), shapes("d", MLP_DIMS) + ", label 0")
+    lemma = induction.prove(MASKED_DOT, "m", ctx)
+    use = induction.Use(MASKED_DOT, lemma, {"r": lambda s: s.new("W1"), "z": lambda s: s.z1, "u": lambda s: s.W2 @ s.c})
+    return _bridge_verdict(ctx, "W0", INPUT_RELU_MASK_ALL, induction.prove(INPUT_RELU_MASK_ALL, "d1", ctx, uses=[use]))
