@@ -26,8 +26,7 @@ from typing import Any, Callable, Sequence
 from checker import Expect, Source, obligation
 from checker.backends import induction, symbolic
 from checker.claims import sized_claim
-from checker.kernel.model import Grade
-from checker.kernel.verdicts import all_of, regrade, supported, timed
+from checker.kernel.verdicts import all_of, supported, timed
 from obligations.grading import cross_checked
 
 DOC = "002_9648822bf1d4473c.txt"
@@ -45,11 +44,6 @@ def shapes(label: str, dims: Sequence[Sequence[int]]) -> str:
         return f"({','.join(map(str, d))})" if len(d) == 4 else "×".join(map(str, d))
 
     return f"{label} = " + ", ".join(one(d) for d in dims)
-
-
-def at_shapes(verdict: Any, over: str) -> Any:
-    """A symbolic proof repeated at each shape of a family covers every value at those shapes only."""
-    return regrade(verdict, Grade.BOUNDED, over)
 
 
 def sym_matrix(sp: Any, name: str, rows: int, cols: int) -> tuple[tuple[Any, ...], ...]:
@@ -257,6 +251,140 @@ def _sp_log(x: Any) -> Any:
 
 
 # ---------------------------------------------------------------------------------------
+# the derivative identities for every size (sympy Sums with symbolic bounds)
+# ---------------------------------------------------------------------------------------
+#
+# Each identity is stated once for every width and every number of classes: the arrays are sympy
+# ``IndexedBase`` objects, every dense layer and the softmax normaliser a ``Sum`` whose upper bound
+# is a symbolic size, the loss ``log ∑_k exp(logit_k) − logit_c`` (the reference's shifted
+# log-sum-exp is the same function). A size that an index must lie below is written as that index
+# plus 1 plus a free natural (``d₂ = j + 1 + p``), so every size ≥ 1 with every index in range is
+# one value of the symbols. sympy differentiates through the Sums (the derivative of a finite sum
+# is the sum of the derivatives, ∂y_i/∂y_j = δ_ij) and reduces the difference from the closed form
+# to 0 — an identity in every entry, every size, every label. Off the kinks, on the open region of
+# a sign pattern, ``relu z`` is ``s∘z`` with the fixed mask ``s_j = relu'(z_j) ∈ {0, 1}``; the
+# identities hold for every real s, so for every pattern (the region steps Max(u, 0) = u for
+# u > 0 and Max(u, 0) = 0 for u < 0 are sympy's too). That a function equal to a smooth one on an
+# open set has its derivative there is calculus, not machine-checked.
+
+
+def _every_size_symbols() -> dict[str, Any]:
+    sp = symbolic.sympy()
+    nat = {"integer": True, "nonnegative": True}
+    out: dict[str, Any] = {n: sp.Symbol(n, **nat) for n in ("i", "j", "k", "l", "m", "r", "c", "p0", "p1", "p2", "p3")}
+    for n in ("W0", "W1", "W2", "b0", "b1", "b2", "x", "y", "z", "z0", "a0", "s", "s0", "s1"):
+        out[n] = sp.IndexedBase(n, real=True)
+    return out
+
+
+def _sym_dense(W: Any, b: Any, entry: Callable[[Any], Any], width: Any, out: Any, idx: Any) -> Any:
+    """``(dense W b v)_out = ∑_{idx < width} W[idx, out]·v_idx + b[out]`` (W read by input row)."""
+    sp = symbolic.sympy()
+    return sp.Sum(W[idx, out] * entry(idx), (idx, 0, width - 1)) + b[out]
+
+
+def _sym_loss(logit: Callable[[Any], Any], classes: Any, label: Any, k: Any) -> tuple[Any, Callable[[Any], Any]]:
+    """The softmax cross-entropy ``log ∑_k exp(logit_k) − logit_label`` and ``k ↦ (softmax − onehot)_k``."""
+    sp = symbolic.sympy()
+    normaliser = sp.Sum(sp.exp(logit(k)), (k, 0, classes - 1))
+    return sp.log(normaliser) - logit(label), lambda kk: sp.exp(logit(kk)) / normaliser - sp.KroneckerDelta(kk, label)
+
+
+def _logit_input_every_size() -> Any:
+    """∂/∂y_j CE(dense W₂ b₂ y, c) − ∑_k W₂_jk·(softmax − onehot)_k, for d₂ = j + 1 + p₀, d₃ = c + 1 + p₁."""
+    sp = symbolic.sympy()
+    s = _every_size_symbols()
+    j, k, l, c = s["j"], s["k"], s["l"], s["c"]
+    d2, d3 = j + 1 + s["p0"], c + 1 + s["p1"]
+    logit = lambda kk: _sym_dense(s["W2"], s["b2"], lambda ll: s["y"][ll], d2, kk, l)  # noqa: E731
+    L, g = _sym_loss(logit, d3, c, k)
+    return sp.diff(L, s["y"][j]) - sp.Sum(s["W2"][j, k] * g(k), (k, 0, d3 - 1))
+
+
+def _through_relu_every_size() -> Any:
+    """On the region of mask s: ∂/∂z_j CE(dense W₂ b₂ (s∘z), c) − s_j·∑_k W₂_jk·(softmax − onehot)_k."""
+    sp = symbolic.sympy()
+    s = _every_size_symbols()
+    j, k, l, c = s["j"], s["k"], s["l"], s["c"]
+    d2, d3 = j + 1 + s["p0"], c + 1 + s["p1"]
+    logit = lambda kk: _sym_dense(s["W2"], s["b2"], lambda ll: s["s"][ll] * s["z"][ll], d2, kk, l)  # noqa: E731
+    L, g = _sym_loss(logit, d3, c, k)
+    return sp.diff(L, s["z"][j]) - s["s"][j] * sp.Sum(s["W2"][j, k] * g(k), (k, 0, d3 - 1))
+
+
+def _through_relu_dense_relu_every_size() -> Any:
+    """On the region of masks s₀, s₁: ∂/∂z₀_j CE(dense W₂ b₂ (s₁∘dense W₁ b₁ (s₀∘z₀)), c) minus
+    s₀_j·∑_k (softmax − onehot)_k·∑_l W₁_jl·s₁_l·W₂_lk, for d₁ = j + 1 + p₀, d₂ = p₁ + 1, d₃ = c + 1 + p₂."""
+    sp = symbolic.sympy()
+    s = _every_size_symbols()
+    i, j, k, l, c = s["i"], s["j"], s["k"], s["l"], s["c"]
+    d1, d2, d3 = j + 1 + s["p0"], s["p1"] + 1, c + 1 + s["p2"]
+    z1 = lambda ll: _sym_dense(s["W1"], s["b1"], lambda ii: s["s0"][ii] * s["z0"][ii], d1, ll, i)  # noqa: E731
+    logit = lambda kk: _sym_dense(s["W2"], s["b2"], lambda ll: s["s1"][ll] * z1(ll), d2, kk, l)  # noqa: E731
+    L, g = _sym_loss(logit, d3, c, k)
+    closed = s["s0"][j] * sp.Sum(g(k) * sp.Sum(s["W1"][j, l] * s["s1"][l] * s["W2"][l, k], (l, 0, d2 - 1)), (k, 0, d3 - 1))
+    return sp.diff(L, s["z0"][j]) - closed
+
+
+def _hidden_grad_every_size() -> Any:
+    """On the region of mask s₁ (a₀ = relu z₀ does not depend on W₁): ∂L/∂W₁_ij minus
+    a₀_i·s₁_j·∑_k W₂_jk·(softmax − onehot)_k, for d₁ = i + 1 + p₀, d₂ = j + 1 + p₁, d₃ = c + 1 + p₂."""
+    sp = symbolic.sympy()
+    s = _every_size_symbols()
+    i, j, k, l, m, c = s["i"], s["j"], s["k"], s["l"], s["m"], s["c"]
+    d1, d2, d3 = i + 1 + s["p0"], j + 1 + s["p1"], c + 1 + s["p2"]
+    z1 = lambda ll: _sym_dense(s["W1"], s["b1"], lambda mm: s["a0"][mm], d1, ll, m)  # noqa: E731
+    logit = lambda kk: _sym_dense(s["W2"], s["b2"], lambda ll: s["s1"][ll] * z1(ll), d2, kk, l)  # noqa: E731
+    L, g = _sym_loss(logit, d3, c, k)
+    return sp.diff(L, s["W1"][i, j]) - s["a0"][i] * s["s1"][j] * sp.Sum(s["W2"][j, k] * g(k), (k, 0, d3 - 1))
+
+
+def _input_grad_every_size() -> Any:
+    """On the region of masks s₀, s₁: ∂L/∂W₀_ij minus x_i·s₀_j·∑_k (softmax − onehot)_k·∑_l W₁_jl·s₁_l·W₂_lk,
+    for d₀ = i + 1 + p₀, d₁ = j + 1 + p₁, d₂ = p₂ + 1, d₃ = c + 1 + p₃."""
+    sp = symbolic.sympy()
+    s = _every_size_symbols()
+    i, j, k, l, m, r, c = s["i"], s["j"], s["k"], s["l"], s["m"], s["r"], s["c"]
+    d0, d1, d2, d3 = i + 1 + s["p0"], j + 1 + s["p1"], s["p2"] + 1, c + 1 + s["p3"]
+    z0 = lambda mm: _sym_dense(s["W0"], s["b0"], lambda rr: s["x"][rr], d0, mm, r)  # noqa: E731
+    z1 = lambda ll: _sym_dense(s["W1"], s["b1"], lambda mm: s["s0"][mm] * z0(mm), d1, ll, m)  # noqa: E731
+    logit = lambda kk: _sym_dense(s["W2"], s["b2"], lambda ll: s["s1"][ll] * z1(ll), d2, kk, l)  # noqa: E731
+    L, g = _sym_loss(logit, d3, c, k)
+    closed = s["x"][i] * s["s0"][j] * sp.Sum(g(k) * sp.Sum(s["W1"][j, l] * s["s1"][l] * s["W2"][l, k], (l, 0, d2 - 1)),
+                                              (k, 0, d3 - 1))
+    return sp.diff(L, s["W0"][i, j]) - closed
+
+
+LOGIT_INPUT_ALL = symbolic.zero_claim("loss-grad-logit-input-every-size", _logit_input_every_size)
+THROUGH_RELU_ALL = symbolic.zero_claim("loss-grad-through-relu-every-size", _through_relu_every_size)
+THROUGH_RELU_DENSE_RELU_ALL = symbolic.zero_claim("loss-grad-through-relu-dense-relu-every-size",
+                                                  _through_relu_dense_relu_every_size)
+HIDDEN_GRAD_ALL = symbolic.zero_claim("mlp-hidden-loss-grad-at-every-size", _hidden_grad_every_size)
+INPUT_GRAD_ALL = symbolic.zero_claim("mlp-input-loss-grad-at-every-size", _input_grad_every_size)
+
+
+def _region_steps() -> list[tuple[bool, Any]]:
+    """On an open sign region relu is the identity or 0: Max(u, 0) = u for u > 0, = 0 for u < 0 (sympy)."""
+    sp = symbolic.sympy()
+    u = sp.Symbol("u", positive=True)
+    n = sp.Symbol("n", negative=True)
+    return [symbolic.zero_step(sp.Max(u, 0) - u, "relu = identity where the pre-activation is positive"),
+            symbolic.zero_step(sp.Max(n, 0), "relu = 0 where the pre-activation is negative")]
+
+
+def every_size(theorem: Any, method: str, region: bool = True) -> Any:
+    """``symbolic.decide`` of a sized derivative identity (with the region steps as lemmas). sympy's
+    Sum simplification can raise on a difference it does not reduce (a ``StopIteration`` inside
+    ``sum_simplify``); that is a proof that did not go through, so ``unknown``, never an error."""
+    from checker.kernel.verdicts import unknown
+
+    try:
+        return symbolic.decide(theorem, method, lemmas=_region_steps() if region else ())
+    except Exception as exc:  # noqa: BLE001 - sympy's failure to reduce is not a verdict on the theorem
+        return unknown(method, f"sympy did not reduce {theorem.name} ({type(exc).__name__}: {exc})")
+
+
+# ---------------------------------------------------------------------------------------
 # the input-gradient closed forms
 # ---------------------------------------------------------------------------------------
 
@@ -286,10 +414,13 @@ LOGIT_INPUT = tuple(
     id="lean_mlp.loss_grad_logit_input",
     source=Source(DOC, "'Loss input-gradient at the logits' input'"),
     statement="For L(y) = CE(dense W₂ b₂ y, label): ∂L/∂y_j = ∑_k W₂_jk·(softmax − onehot)_k at every y.",
-    scope="d₂×d₃ = 1×2, 2×2, 2×3, 3×3, every label, symbolic y, W₂, b₂ (sympy; everywhere, no kink on this path)",
+    scope="every width d₂ of y, every number d₃ of classes, every label and coordinate j, every y, W₂, b₂ (sympy: the "
+    "loss through Sums with symbolic bounds, differentiated in y_j, the difference from the closed form reduced to 0; "
+    "everywhere, no kink on this path); cross-check, not part of the proof: the reference's shifted log-sum-exp at "
+    "d₂×d₃ = 1×2, 2×2, 2×3, 3×3 (sympy)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.loss_grad_logit_input",
-    theorem=LOGIT_INPUT,
+    theorem=LOGIT_INPUT_ALL,
 )
 def loss_grad_logit_input(ctx):
     """002: "∂(CE ∘ dense W₂)/∂yⱼ = ∑ₖ W₂ⱼₖ·(softmax − onehot)ₖ — the pdiv-level form of the
@@ -299,12 +430,18 @@ def loss_grad_logit_input(ctx):
     that identity at each shape, label and coordinate (:data:`LOGIT_INPUT`, sympy zero claims of
     ``sp.diff`` minus the closed form, proved by ``symbolic.decide``).
 
+    Method now: the theorem is :data:`LOGIT_INPUT_ALL`, for every d₂, d₃, label and j: the same
+    derivative taken by sympy through Sums with symbolic bounds (see "the derivative identities for
+    every size"); the per-shape identities on the reference (:data:`LOGIT_INPUT`) are cross-checks.
+
     Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
-    Survives mutation: LOGIT_DIMS = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    Survives mutation: LOGIT_DIMS = (: the shapes are cross-checks of a statement proved at every shape
     """
     method = "sympy derivative vs closed form, per shape, label and coordinate"
-    return all_of(method, {c.name: symbolic.decide(c, method) for c in LOGIT_INPUT},
-                  family=shapes("d₂×d₃", LOGIT_DIMS) + ", every label")
+    shapes_checked = all_of(method, {c.name: symbolic.decide(c, method) for c in LOGIT_INPUT},
+                            family=shapes("d₂×d₃", LOGIT_DIMS) + ", every label")
+    proof = every_size(LOGIT_INPUT_ALL, "sympy derivative through Sums with symbolic sizes vs closed form", region=False)
+    return cross_checked(proof, {"the reference at " + shapes("d₂×d₃", LOGIT_DIMS): shapes_checked})
 
 
 RELU_DIMS = ((1, 2), (2, 2), (2, 3), (3, 2))
@@ -336,12 +473,14 @@ THROUGH_RELU = tuple(
     id="lean_mlp.loss_grad_through_relu",
     source=Source(DOC, "'Loss input-gradient through one ReLU'"),
     statement="At every z off the kinks, ∂(CE ∘ dense W₂ b₂ ∘ relu)/∂z_j = relu'(z_j)·∑_k W₂_jk·(softmax − onehot)_k.",
-    scope="d₂×d₃ = 1×2, 2×2, 2×3, 3×2, every label, every sign pattern of z (each an open region where relu is "
-    "z or 0), symbolic weights (sympy)",
+    scope="every width d₂ of z, every number d₃ of classes, every label, every mask s = relu'(z) of a sign region (the "
+    "identity holds for every real s; on the open region relu z = s∘z) and every weight (sympy through Sums with "
+    "symbolic bounds); cross-check, not part of the proof: the reference's relu_mask at d₂×d₃ = 1×2, 2×2, 2×3, 3×2, "
+    "every sign pattern (sympy)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.loss_grad_through_relu",
     uses=("lean_mlp.loss_grad_logit_input",),
-    theorem=THROUGH_RELU,
+    theorem=THROUGH_RELU_ALL,
 )
 def loss_grad_through_relu(ctx):
     """002/004: "at an off-kink point the chain picks up the mask: ∂(CE ∘ dense W₂ ∘ relu)/∂zⱼ =
@@ -354,11 +493,17 @@ def loss_grad_through_relu(ctx):
 
     Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
     Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
-    Survives mutation: RELU_DIMS = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    Survives mutation: RELU_DIMS = (: the shapes are cross-checks of a statement proved at every shape
+
+    Method now: the theorem is :data:`THROUGH_RELU_ALL`, for every d₂, d₃, label, j and mask s
+    (sympy through Sums with symbolic bounds, with the region steps); the per-shape, per-pattern
+    identities on the reference (:data:`THROUGH_RELU`) are cross-checks.
     """
     method = "sympy derivative vs closed form, per shape, sign pattern, label, coordinate"
-    return all_of(method, {c.name: symbolic.decide(c, method) for c in THROUGH_RELU},
-                  family=shapes("d₂×d₃", RELU_DIMS) + ", every label")
+    shapes_checked = all_of(method, {c.name: symbolic.decide(c, method) for c in THROUGH_RELU},
+                            family=shapes("d₂×d₃", RELU_DIMS) + ", every label")
+    proof = every_size(THROUGH_RELU_ALL, "sympy derivative through Sums with symbolic sizes, masked by the sign region")
+    return cross_checked(proof, {"the reference at " + shapes("d₂×d₃", RELU_DIMS): shapes_checked})
 
 
 CHAIN_DIMS = ((2, 2, 2), (2, 3, 2), (3, 2, 2))
@@ -368,12 +513,16 @@ CHAIN_DIMS = ((2, 2, 2), (2, 3, 2), (3, 2, 2))
     id="lean_mlp.loss_grad_through_relu_dense_relu",
     source=Source(DOC, "'Loss input-gradient through the relu→dense→relu chain'"),
     statement="At every z₀ with z₀ and z₁ = dense W₁ b₁ (relu z₀) off the kinks, ∂(CE ∘ dense W₂ b₂ ∘ relu ∘ dense W₁ b₁ "
-    "∘ relu)/∂z₀_j = relu'(z₀_j)·∑_l W₁_jl·relu'(z₁_l)·∑_k W₂_lk·(softmax − onehot)_k.",
-    scope="d₁×d₂×d₃ = 2×2×2, 2×3×2, 3×2×2, label 0 and the last label, every sign pattern of (z₀, z₁), symbolic "
-    "weights (sympy)",
+    "∘ relu)/∂z₀_j = relu'(z₀_j)·∑_l W₁_jl·relu'(z₁_l)·∑_k W₂_lk·(softmax − onehot)_k (in the declared theorem the "
+    "finite double sum over l and k is written with k outermost, the same sum).",
+    scope="every d₁, d₂, number d₃ of classes, label and coordinate j, every pair of masks (s₀, s₁) = (relu'(z₀), "
+    "relu'(z₁)) of a sign region (the identity holds for every real s₀, s₁; on the open region relu is s∘·), every "
+    "weight (sympy through Sums with symbolic bounds); cross-check, not part of the proof: d₁×d₂×d₃ = 2×2×2, 2×3×2, "
+    "3×2×2, labels 0 and last, every sign pattern, through the reference (sympy)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.loss_grad_through_relu_dense_relu",
     uses=("lean_mlp.loss_grad_through_relu",),
+    theorem=THROUGH_RELU_DENSE_RELU_ALL,
 )
 def loss_grad_through_relu_dense_relu(ctx):
     """002/004: the two-mask closed form "relu'(z₀ⱼ)·∑ₗ W₁ⱼₗ·relu'(z₁ₗ)·∑ₖ W₂ₗₖ·(softmax −
@@ -383,7 +532,12 @@ def loss_grad_through_relu_dense_relu(ctx):
 
     Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
     Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
-    Survives mutation: CHAIN_DIMS = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    Survives mutation: CHAIN_DIMS = (: the shapes are cross-checks of a statement proved at every shape
+
+    Method now: the theorem is :data:`THROUGH_RELU_DENSE_RELU_ALL`, for every d₁, d₂, d₃, label, j and
+    masks (sympy through Sums with symbolic bounds, with the region steps); the per-shape checks
+    below are cross-checks. sympy does not exchange two Sums with symbolic bounds, so the theorem
+    writes the double sum with k outermost, as the derivative of log ∑_k exp comes out.
     """
     from obligations.lean_mlp import mlp
 
@@ -410,8 +564,12 @@ def loss_grad_through_relu_dense_relu(ctx):
                         checks.append(numerator_zero(
                             term_derivative(L, z0[j], memo) - closed,
                             f"{d1}×{d2}×{d3}, signs {pattern_name(s0)}/{pattern_name(s1)}, label {label}: ∂L/∂z₀{j}"))
-    return at_shapes(symbolic.conclude("sympy derivative vs two-mask closed form, per shape, sign pattern, label",
-                                       checks), shapes("d₁×d₂×d₃", CHAIN_DIMS) + ", labels 0 and last")
+    family = shapes("d₁×d₂×d₃", CHAIN_DIMS) + ", labels 0 and last"
+    shapes_checked = all_of("sympy derivative vs two-mask closed form, per shape, sign pattern, label", {
+        family: symbolic.conclude("sympy derivative vs two-mask closed form, per shape, sign pattern, label", checks)},
+        family=family)
+    proof = every_size(THROUGH_RELU_DENSE_RELU_ALL, "sympy derivative through Sums with symbolic sizes, two masks")
+    return cross_checked(proof, {"at " + family: shapes_checked})
 
 
 # ---------------------------------------------------------------------------------------
@@ -444,16 +602,28 @@ def _weight_gradient_checks(layer: str, dims: Sequence[int], labels: Sequence[in
     return checks
 
 
+def _weight_gradient_verdict(theorem: Any, checks: list[tuple[bool, Any]]) -> Any:
+    """The every-size theorem by sympy, with the per-shape checks of the whole reference loss as cross-checks."""
+    method = "sympy derivative of the whole loss vs closed form, every sign pattern"
+    family = shapes("d", MLP_DIMS) + ", labels 0, 1"
+    shapes_checked = all_of(method, {family: symbolic.conclude(method, checks)}, family=family)
+    proof = every_size(theorem, "sympy derivative through Sums with symbolic sizes, masked by the sign regions")
+    return cross_checked(proof, {"the reference at " + family: shapes_checked})
+
+
 @obligation(
     id="lean_mlp.mlp_hidden_loss_grad_at",
     source=Source(DOC, "mlp_hidden_loss_gradAt (closed form of the hidden-layer loss gradient)"),
     statement="At any parameter point with the hidden pre-activation z₁ off the kinks, ∂L/∂W₁_ij = a₀_i·relu'(z₁_j)·"
     "∑_k W₂_jk·(softmax − onehot)_k (L the softmax-CE loss of dense→relu→dense→relu→dense at one example).",
-    scope="d = (2,2,2,2), (1,2,3,2) and (2,3,2,3), labels 0 and 1, every sign pattern of (z₀, z₁) (each an open region), "
-    "all weights, biases and the input symbolic (sympy)",
+    scope="every shape (d₁, d₂, d₃), every label, every entry (i, j), every activation a₀ = relu z₀ (it does not depend "
+    "on W₁) and every mask s₁ = relu'(z₁) of a sign region (the identity holds for every real s₁; on the open region "
+    "relu z₁ = s₁∘z₁), every weight (sympy through Sums with symbolic bounds); cross-check, not part of the proof: "
+    "the whole reference loss at d = (2,2,2,2), (1,2,3,2) and (2,3,2,3), labels 0 and 1, every sign pattern (sympy)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_hidden_loss_gradAt",
     uses=("lean_mlp.loss_grad_through_relu", "lean_mlp.mlp_hidden_differentiable"),
+    theorem=HIDDEN_GRAD_ALL,
 )
 def mlp_hidden_loss_gradAt(ctx):
     """002: "∂L/∂W₁_{ij} = a₀ᵢ·relu'(z₁ⱼ)·∑ₖ W₂ⱼₖ·(softmax − onehot)ₖ" at any off-kink parameter
@@ -465,23 +635,29 @@ def mlp_hidden_loss_gradAt(ctx):
 
     Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
     Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
-    Survives mutation: MLP_DIMS = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    Survives mutation: MLP_DIMS = (: the shapes are cross-checks of a statement proved at every shape
+
+    Method now: the theorem for every shape, label, entry and mask (sympy through Sums with
+    symbolic bounds, with the region steps); the whole reference loss per shape is a cross-check.
     """
     checks = [c for dims in MLP_DIMS for c in _weight_gradient_checks("W1", dims, (0, 1))]
-    return at_shapes(symbolic.conclude("sympy derivative of the whole loss vs closed form, every sign pattern", checks),
-                     shapes("d", MLP_DIMS) + ", labels 0, 1")
+    return _weight_gradient_verdict(HIDDEN_GRAD_ALL, checks)
 
 
 @obligation(
     id="lean_mlp.mlp_input_loss_grad_at",
     source=Source(DOC, "mlp_input_loss_gradAt (closed form of the input-layer loss gradient)"),
     statement="At any parameter point with z₀ and z₁ off the kinks, ∂L/∂W₀_ij = x_i·relu'(z₀_j)·∑_l W₁_jl·relu'(z₁_l)·"
-    "∑_k W₂_lk·(softmax − onehot)_k.",
-    scope="d = (2,2,2,2), (1,2,3,2) and (2,3,2,3), labels 0 and 1, every sign pattern of (z₀, z₁), all weights, biases and the "
-    "input symbolic (sympy)",
+    "∑_k W₂_lk·(softmax − onehot)_k (in the declared theorem the finite double sum over l and k is written with k "
+    "outermost, the same sum).",
+    scope="every shape (d₀, d₁, d₂, d₃), every label, every entry (i, j), every input and every pair of masks (s₀, s₁) "
+    "= (relu'(z₀), relu'(z₁)) of a sign region (the identity holds for every real s₀, s₁), every weight (sympy "
+    "through Sums with symbolic bounds); cross-check, not part of the proof: the whole reference loss at d = (2,2,2,2), "
+    "(1,2,3,2) and (2,3,2,3), labels 0 and 1, every sign pattern (sympy)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_input_loss_gradAt",
     uses=("lean_mlp.loss_grad_through_relu_dense_relu", "lean_mlp.mlp_input_differentiable"),
+    theorem=INPUT_GRAD_ALL,
 )
 def mlp_input_loss_gradAt(ctx):
     """002/004: the deepest closed form "∂L/∂W₀_{ij} = xᵢ·relu'(z₀ⱼ)·∑ₗ W₁ⱼₗ·relu'(z₁ₗ)·∑ₖ W₂ₗₖ·
@@ -492,11 +668,13 @@ def mlp_input_loss_gradAt(ctx):
 
     Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
     Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
-    Survives mutation: MLP_DIMS = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    Survives mutation: MLP_DIMS = (: the shapes are cross-checks of a statement proved at every shape
+
+    Method now: the theorem for every shape, label, entry and mask (sympy through Sums with
+    symbolic bounds, with the region steps); the whole reference loss per shape is a cross-check.
     """
     checks = [c for dims in MLP_DIMS for c in _weight_gradient_checks("W0", dims, (0, 1))]
-    return at_shapes(symbolic.conclude("sympy derivative of the whole loss vs closed form, every sign pattern", checks),
-                     shapes("d", MLP_DIMS) + ", labels 0, 1")
+    return _weight_gradient_verdict(INPUT_GRAD_ALL, checks)
 
 
 # ---------------------------------------------------------------------------------------
@@ -694,8 +872,14 @@ def _differentiable(ctx: Any, layer: str) -> Any:
     n = sp.Symbol("n", negative=True)
     checks.append(symbolic.zero_step(sp.Max(u, 0) - u, "relu = identity where the pre-activation is positive"))
     checks.append(symbolic.zero_step(sp.Max(n, 0), "relu = 0 where the pre-activation is negative"))
-    proof = at_shapes(symbolic.conclude("sympy: smooth expression on every sign region", checks),
-                      shapes("d", [dims]) + ", label 0")
+    family = shapes("d", [dims]) + ", label 0"
+    theorem = HIDDEN_GRAD_ALL if layer == "W1" else INPUT_GRAD_ALL
+    proof = all_of("sympy: smooth expression on every sign region (d = (2,2,2,2)); the partial derivatives for every size", {
+        "smooth on every sign region at " + family: symbolic.conclude("sympy: smooth expression on every sign region",
+                                                                      checks),
+        "partial derivatives on every region, every size": every_size(
+            theorem, "sympy derivative through Sums with symbolic sizes, masked by the sign regions"),
+    }, family=family)
     # Seeded points check the encoding (the kinked loss really has the closed-form derivative
     # there); they are evidence about 3 points and must not set the proof's grade.
     one_sided = _one_sided_checks(layer, ctx.rng(f"diff-{layer}"), ONE_SIDED_POINTS, dims)
@@ -709,7 +893,8 @@ def _differentiable(ctx: Any, layer: str) -> Any:
     id="lean_mlp.mlp_hidden_differentiable",
     source=Source(DOC, "'The loss-of-W₁ map is differentiable wherever the hidden pre-activation is off the kinks'"),
     statement="The loss as a function of W₁ (x, W₀, b₀, b₁, W₂, b₂ fixed) is differentiable at every W₁ where z₁ has "
-    "no zero entry.",
+    "no zero entry. Declared theorem: on each sign region its partial derivatives in W₁ exist and are the closed form "
+    "of mlp_hidden_loss_grad_at, for every size; that the loss is a smooth expression there is checked at d = (2,2,2,2).",
     scope="d = (2,2,2,2), label 0: on each of the 16 sign regions the loss is a smooth expression (sympy structure "
     "check of it and of its W₁-derivatives), every parameter value; cross-check, not part of the proof: at 3 seeded "
     "off-kink rational points, along every W₁ coordinate, both one-sided derivatives of the kinked (Max) loss equal "
@@ -717,6 +902,7 @@ def _differentiable(ctx: Any, layer: str) -> Any:
     "neighbourhood + sympy)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_hidden_differentiable",
+    theorem=HIDDEN_GRAD_ALL,
 )
 def mlp_hidden_differentiable(ctx):
     """002: "The loss-of-W₁ map is differentiable wherever the hidden pre-activation is off the
@@ -744,12 +930,15 @@ def mlp_hidden_differentiable(ctx):
     id="lean_mlp.mlp_input_differentiable",
     source=Source(DOC, "'The loss-of-W₀ map is differentiable wherever both pre-activations are off the kinks'"),
     statement="The loss as a function of W₀ (every other parameter fixed) is differentiable at every W₀ where neither "
-    "z₀ nor z₁ has a zero entry.",
+    "z₀ nor z₁ has a zero entry. Declared theorem: on each sign region its partial derivatives in W₀ exist and are the "
+    "closed form of mlp_input_loss_grad_at, for every size; that the loss is a smooth expression there is checked at "
+    "d = (2,2,2,2).",
     scope="d = (2,2,2,2), label 0: smooth expression on each of the 16 sign regions (sympy structure check of it and "
     "of its W₀-derivatives), every parameter value; cross-check, not part of the proof: at 3 seeded off-kink rational "
     "points, along every W₀ coordinate, both one-sided derivatives of the kinked loss equal the closed form",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_input_differentiable",
+    theorem=INPUT_GRAD_ALL,
 )
 def mlp_input_differentiable(ctx):
     """002/004: "The loss-of-W₀ map is differentiable wherever both pre-activations are off the
@@ -897,15 +1086,60 @@ def _bridge_checks(layer: str, dims: Sequence[int]) -> list[tuple[bool, Any]]:
     return checks
 
 
+def _relu_prime(o: Any, z: Any) -> Any:
+    """relu'(z): 1 where z > 0, 0 where z < 0 (off the kinks)."""
+    return o.ite(o.gt(z, 0), 1, 0)
+
+
+HIDDEN_RELU_MASK_ALL = sized_claim(
+    "mlp-hidden-grad-relu-mask-eq", "d2:nat[1,] d3:nat[1,]", "W2[d2,d3] c[d3] z1[d2]",
+    lambda o, v: o.all(o.eq((_relu_prime(o, v.z1) * (v.W2 @ v.c)) * v.a,
+                            o.ite(o.gt(v.z1, 0), v.W2 @ v.c + 0, 0) * v.a)),
+    hypotheses={"z1_off_the_kinks": lambda o, v: o.all(o.ne(v.z1, 0))},
+    scalars="a",
+)
+"""``a₀_i·relu'(z₁_j)·∑_k W₂_jk·c_k = a₀_i·reluMask(z₁, dense (W₂ᵀ) 0 c)_j`` for every j, every scalar a (each a₀_i),
+every d₂×d₃ and every vector c — in particular c = softmax − onehot of the logits (W₂ stored by output row j, so
+``dense (W₂ᵀ) 0 c`` is ``W2 @ c + 0``)."""
+
+MASKED_DOT = sized_claim(
+    "masked-dot-eq", "m:nat[1,]", "r[m] z[m] u[m]",
+    lambda o, v: o.eq(o.sum(v.r * (_relu_prime(o, v.z) * v.u)), o.sum(v.r * o.ite(o.gt(v.z, 0), v.u + 0, 0))),
+)
+"""``∑_l r_l·(relu'(z_l)·u_l) = ∑_l r_l·reluMask(z, u)_l``: the inner mask moved into reluMask form under a row sum."""
+
+INPUT_RELU_MASK_ALL = sized_claim(
+    "mlp-input-grad-relu-mask-eq", "d1:nat[1,] d2:nat[1,] d3:nat[1,]", "W1[d1,d2] z0[d1] W2[d2,d3] z1[d2] c[d3]",
+    lambda o, v: o.all(o.eq((_relu_prime(o, v.z0) * (v.W1 @ (_relu_prime(o, v.z1) * (v.W2 @ v.c)))) * v.x,
+                            o.ite(o.gt(v.z0, 0), v.W1 @ o.ite(o.gt(v.z1, 0), v.W2 @ v.c + 0, 0) + 0, 0) * v.x)),
+    hypotheses={"z0_off_the_kinks": lambda o, v: o.all(o.ne(v.z0, 0)),
+                "z1_off_the_kinks": lambda o, v: o.all(o.ne(v.z1, 0))},
+    scalars="x",
+)
+"""``x_i·relu'(z₀_j)·∑_l W₁_jl·relu'(z₁_l)·∑_k W₂_lk·c_k = x_i·reluMask(z₀, W₁ᵀ·reluMask(z₁, W₂ᵀ·c))_j`` for every j,
+every scalar x (each x_i), every d₁×d₂×d₃ and every vector c — in particular softmax − onehot."""
+
+
+def _bridge_verdict(ctx: Any, layer: str, theorem: Any, proof: Any) -> Any:
+    checks = [c for dims in MLP_DIMS for c in _bridge_checks(layer, dims)]
+    family = shapes("d", MLP_DIMS) + ", label 0"
+    shapes_checked = all_of("sympy, every sign pattern", {family: symbolic.conclude("sympy, every sign pattern", checks)},
+                            family=family)
+    return cross_checked(proof, {"the reference's relu_mask, transposed dense and gradients at " + family: shapes_checked})
+
+
 @obligation(
     id="lean_mlp.mlp_hidden_loss_grad_at_relu_mask",
     source=Source(DOC, "mlp_hidden_loss_gradAt_reluMask"),
     statement="At an off-kink point, a₀_i·relu'(z₁_j)·∑_k W₂_jk·(softmax − onehot)_k = a₀_i·reluMask(z₁, dense (W₂ᵀ) 0 "
-    "(softmax − onehot))_j for all i, j.",
-    scope="d = (2,2,2,2), (1,2,3,2) and (2,3,2,3), label 0, every sign pattern of (z₀, z₁), all parameters symbolic (sympy)",
+    "(softmax − onehot))_j for all i, j (the declared theorem: for every vector in place of softmax − onehot).",
+    scope="every d₂×d₃, every j, every a₀_i and every vector c (in particular softmax − onehot), z₁ off the kinks, by "
+    "induction over the entries j (z3 base and step); cross-check, not part of the proof: the reference's relu_mask, "
+    "transposed dense and gradients at d = (2,2,2,2), (1,2,3,2) and (2,3,2,3), label 0, every sign pattern (sympy)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_hidden_loss_gradAt_reluMask",
     uses=("lean_mlp.relu_mask_dense_transpose_eq", "lean_mlp.mlp_hidden_loss_grad_at"),
+    theorem=HIDDEN_RELU_MASK_ALL,
 )
 def mlp_hidden_loss_grad_at_relu_mask(ctx):
     """002/004: the bridge from ``mlp_hidden_loss_gradAt``'s if-then-else closed form to the
@@ -915,21 +1149,30 @@ def mlp_hidden_loss_grad_at_relu_mask(ctx):
 
     Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
     Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
-    Survives mutation: MLP_DIMS = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    Survives mutation: MLP_DIMS = (: the shapes are cross-checks of a statement proved at every shape
+
+    Method now: the theorem is :data:`HIDDEN_RELU_MASK_ALL`, for every d₂×d₃: induction over the
+    entries j, each new entry the case split on the sign of z₁_j (z3; the row sum ∑_k W₂_jk·c_k is
+    one term on both sides). The contracted vector softmax − onehot enters the identity only as a
+    vector, so the theorem is stated for every vector c. The per-shape checks are cross-checks.
     """
-    checks = [c for dims in MLP_DIMS for c in _bridge_checks("W1", dims)]
-    return at_shapes(symbolic.conclude("sympy, every sign pattern", checks), shapes("d", MLP_DIMS) + ", label 0")
+    return _bridge_verdict(ctx, "W1", HIDDEN_RELU_MASK_ALL, induction.prove(HIDDEN_RELU_MASK_ALL, "d2", ctx))
 
 
 @obligation(
     id="lean_mlp.mlp_input_loss_grad_at_relu_mask",
     source=Source(DOC, "mlp_input_loss_gradAt_reluMask"),
     statement="At a point with z₀ and z₁ off the kinks, x_i·relu'(z₀_j)·∑_l W₁_jl·relu'(z₁_l)·∑_k W₂_lk·(softmax − "
-    "onehot)_k = x_i·reluMask(z₀, W₁ᵀ·reluMask(z₁, W₂ᵀ·(softmax − onehot)))_j.",
-    scope="d = (2,2,2,2), (1,2,3,2) and (2,3,2,3), label 0, every sign pattern of (z₀, z₁), all parameters symbolic (sympy)",
+    "onehot)_k = x_i·reluMask(z₀, W₁ᵀ·reluMask(z₁, W₂ᵀ·(softmax − onehot)))_j (the declared theorem: for every vector "
+    "in place of softmax − onehot).",
+    scope="every d₁×d₂×d₃, every j, every x_i and every vector c (in particular softmax − onehot), z₀ and z₁ off the "
+    "kinks, by induction over the entries j (z3 base and step), the inner mask moved under each row sum by a lemma "
+    "proved by induction over d₂; cross-check, not part of the proof: the reference's relu_mask, transposed dense and "
+    "gradients at d = (2,2,2,2), (1,2,3,2) and (2,3,2,3), label 0, every sign pattern (sympy)",
     expect=Expect.HOLDS,
     lean="SgdDescentMlp.mlp_input_loss_gradAt_reluMask",
     uses=("lean_mlp.relu_mask_dense_transpose_eq", "lean_mlp.mlp_input_loss_grad_at"),
+    theorem=INPUT_RELU_MASK_ALL,
 )
 def mlp_input_loss_grad_at_relu_mask(ctx):
     """002/004: "Two applications of reluMask_dense_transpose_eq (inner W₂ᵀ then outer W₁ᵀ)."
@@ -938,7 +1181,13 @@ def mlp_input_loss_grad_at_relu_mask(ctx):
 
     Survives mutation: in `shapes`: the text naming the family of shapes in the certificate; the verdict does not read it
     Survives mutation: in `sign_table`: a guard that raises when two pre-activations share an expression with different signs; every pre-activation of these symbolic networks is a distinct expression, so neither test is ever true
-    Survives mutation: MLP_DIMS = (: the shapes are instances of a statement that holds at every shape; sympy proves the identity at each shape listed (another shape is proved as well)
+    Survives mutation: MLP_DIMS = (: the shapes are cross-checks of a statement proved at every shape
+
+    Method now: the theorem is :data:`INPUT_RELU_MASK_ALL`, for every d₁×d₂×d₃: induction over the
+    entries j (z3), with the lemma :data:`MASKED_DOT` (proved by induction over d₂) instantiated at
+    the new row of W₁, which moves the inner mask relu'(z₁) into reluMask form under the row sum.
+    The per-shape checks are cross-checks.
     """
-    checks = [c for dims in MLP_DIMS for c in _bridge_checks("W0", dims)]
-    return at_shapes(symbolic.conclude("sympy, every sign pattern", checks), shapes("d", MLP_DIMS) + ", label 0")
+    lemma = induction.prove(MASKED_DOT, "m", ctx)
+    use = induction.Use(MASKED_DOT, lemma, {"r": lambda s: s.new("W1"), "z": lambda s: s.z1, "u": lambda s: s.W2 @ s.c})
+    return _bridge_verdict(ctx, "W0", INPUT_RELU_MASK_ALL, induction.prove(INPUT_RELU_MASK_ALL, "d1", ctx, uses=[use]))

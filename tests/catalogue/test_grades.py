@@ -92,7 +92,6 @@ def test_the_sampled_segment_lipschitz_checks_are_evidence():
 #: matrix shape.
 SIZE_LOOPS = (
     "lean_mlp.col_l1_mass_tiles",
-    "lean_mlp.loss_grad_logit_input",
     "lean_mlp.mlp_hidden_differentiable",
     "controller_bound.eq10_norms_nonincreasing",
     "psy01a.nested_pruning_identity",
@@ -108,6 +107,9 @@ UNIVERSAL = ("lean_mlp.relu_lipschitz", "lean_mlp.sign_stable_of_close", "psy01a
              "psy01a.masked_opnorm_frobenius", "psy01a.margin_two_lipschitz",
              "controller_bound.theorem2_single_layer", "controller_bound.corollary1_corrected",
              "controller_bound.corrected_decreasing_order",
+             # derivative identities through sympy Sums with symbolic sizes; the reluMask bridges by induction
+             "lean_mlp.loss_grad_logit_input", "lean_mlp.loss_grad_through_relu_dense_relu",
+             "lean_mlp.mlp_input_loss_grad_at_relu_mask",
              # the declared theorem is the two limits along the witness family, which sympy proves
              "controller_bound.unbounded_state_space")
 

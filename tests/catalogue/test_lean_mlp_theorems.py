@@ -24,18 +24,6 @@ DECIDED = [ob for ob in CATALOGUE.obligations
 
 #: HOLDS/FAILS obligations that do not declare a theorem yet, each with the reason.
 WITHOUT_THEOREM = {
-    # The closed forms and differentiability are checked by sympy with a dedicated reduction
-    # (numerator_zero / structure checks on rational functions of exp atoms); a sympy zero claim
-    # (symbolic.decide) reduces with sp.simplify, which takes seconds per claim on these losses
-    # and there are hundreds of (shape, region, label, entry) claims: past the time limit. Needs a
-    # zero-claim rule that takes the rational-function reduction (symbolic.rational_zero_step).
-    "lean_mlp.loss_grad_through_relu_dense_relu": "sympy closed form, custom reduction",
-    "lean_mlp.mlp_hidden_loss_grad_at": "sympy closed form, custom reduction",
-    "lean_mlp.mlp_input_loss_grad_at": "sympy closed form, custom reduction",
-    "lean_mlp.mlp_hidden_loss_grad_at_relu_mask": "sympy closed form, custom reduction",
-    "lean_mlp.mlp_input_loss_grad_at_relu_mask": "sympy closed form, custom reduction",
-    "lean_mlp.mlp_hidden_differentiable": "differentiability per sign region (structure + one-sided limits)",
-    "lean_mlp.mlp_input_differentiable": "differentiability per sign region (structure + one-sided limits)",
     # The capstones at the shipped example network: a rigorous interval discharge of the
     # loaded network (trusted computation); the capstone at that network is not yet a claim.
     **{f"lean_mlp.{key}_{kind}descends_example": "capstone at the shipped network, trusted discharge"
