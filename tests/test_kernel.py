@@ -268,3 +268,13 @@ def test_dropping_a_needed_hypothesis_from_the_theorem_is_reported_not_proved():
     assert old_proof.status is Status.UNKNOWN and "not a proof of the declared theorem" in old_proof.certificate.reason
     direct = _run(lambda ctx: smt.prove(dropped, ctx), theorem=dropped)
     assert direct.status is Status.REFUTED
+
+
+def test_a_statement_leads_with_its_printed_theorem_and_a_long_formula_is_cut():
+    from checker.kernel.model import STATED_FORMULA_CHARS, stated
+
+    r = _run(lambda ctx: smt.prove(RELU_LIP, ctx), theorem=RELU_LIP)
+    assert r.theorem and r.stated.startswith("∀ x y. |relu(x) − relu(y)| ≤ |x − y|") and r.stated.endswith(" — S.")
+    assert _run(lambda ctx: smt.prove(RELU_LIP, ctx)).stated == "S."  # no theorem: the prose alone
+    long = "x" * (3 * STATED_FORMULA_CHARS)
+    assert len(stated("prose", [long])) < STATED_FORMULA_CHARS + 20 and stated("prose", [long], None).startswith(long)

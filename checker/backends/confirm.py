@@ -303,7 +303,7 @@ def cvc5_check(query: Query, rlimit: int | None = None, cpu_s: int | None = None
     start = time.perf_counter()
     tries = [_cvc5_try(cvc5, version, query, rlimit, limit, options) for options, limit in stages[:1]]
     for options, limit in stages[1:]:
-        if tries[-1].answer in ("unsat", "sat", "unavailable"):
+        if tries[-1].answer in ("unsat", "sat", "unavailable") or not coverings_apply(query.logic):
             break
         tries.append(_cvc5_try(cvc5, version, query, rlimit, limit, options))
     elapsed = time.perf_counter() - start
@@ -315,9 +315,19 @@ def cvc5_check(query: Query, rlimit: int | None = None, cpu_s: int | None = None
     if last.answer in ("unsat", "sat", "unavailable"):
         return dataclasses.replace(last, time_s=elapsed, cut=cut, cpu_s=cpu, shared=shared)
     coverings = "" if len(stages) < 2 else ", without and with cylindrical algebraic coverings"
+    if len(tries) < len(stages):
+        coverings = " (cylindrical algebraic coverings do not apply to " + query.logic + ")"
     seconds = "/".join(str(limit) for _, limit in stages[:len(tries)])
     return Answer("cvc5", version, "unknown", f"no proof within its limits ({rlimit:,} resource units, {seconds} s of "
                   f"processor time{coverings})", None, elapsed, shared=shared, cut=cut, cpu_s=cpu)
+
+
+def coverings_apply(logic: str) -> bool:
+    """Does cvc5 use its coverings procedure under ``logic``? Only for nonlinear real arithmetic
+    (``QF_NRA``, ``QF_UFNRA``, …, and ``ALL``); with integers (``QF_NIRA``) or linear arithmetic the
+    second try would repeat the first step for step (measured: the same resource units, the same
+    answer), so it is not made."""
+    return logic == "ALL" or "NRA" in logic
 
 
 def _cvc5_try(cvc5: Any, version: str, query: Query, rlimit: int, cpu_s: int, options: Sequence[tuple[str, str]]) -> Answer:

@@ -523,11 +523,18 @@ class Result:
         )
 
 
-def stated(statement: str, theorem: Sequence[str] | None) -> str:
-    """``"<theorem>. — <prose>"``: the printed theorem first, the prose as its gloss."""
+STATED_FORMULA_CHARS = 600
+"""A printed theorem longer than this leads a statement cut short (``…``): a closed claim about a
+shipped network can print at tens of thousands of characters; ``show`` and JSON keep it whole."""
+
+
+def stated(statement: str, theorem: Sequence[str] | None, limit: int | None = STATED_FORMULA_CHARS) -> str:
+    """``"<theorem> — <prose>"``: the printed theorem first, each formula cut at ``limit`` characters
+    (``None``: whole), the prose as its gloss."""
     if not theorem:
         return statement
-    return f"{'; '.join(theorem)} — {statement}"
+    shown = [t if limit is None or len(t) <= limit else t[:limit - 1].rstrip() + "…" for t in theorem]
+    return f"{'; '.join(shown)} — {statement}"
 
 
 def result_for(

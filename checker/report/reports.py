@@ -614,7 +614,7 @@ def render_certificate(result: Result, context: Sequence[Result] = ()) -> str:
     out = [
         f"{d['id']}",
         f"  source     {d['source']['file']}, {d['source']['label']}",
-        f"  statement  {stated(d['statement'], d.get('theorem'))}",
+        f"  statement  {stated(d['statement'], d.get('theorem'), None)}",
         f"  scope      {d['scope']}",
         f"  expect     {d['expect']}",
         f"  status     {status_cell(d).text}  ({d['outcome']})",

@@ -474,3 +474,18 @@ def test_only_the_second_solver_may_mark_its_child_self_contained():
         with model.self_contained_child():
             pass
     assert not model.starting_self_contained_child()
+
+
+def test_the_coverings_try_is_made_only_where_coverings_apply():
+    """With integers (QF_NIRA) cvc5's second try would repeat its first step for step: only one is
+    made, and the reason says why; over the reals (QF_NRA) both are."""
+    nira = confirm.Query("(declare-fun n () Int)\n(declare-fun x () Real)\n"
+                         "(assert (< (* (to_real n) x x) (- 1.0)))\n(assert (>= n 0))\n", "QF_NIRA")
+    one = confirm.cvc5_check(nira, rlimit=1)
+    assert one.answer == "unknown" and "do not apply to QF_NIRA" in one.reason
+    nra = confirm.Query("(declare-fun x () Real)\n(declare-fun y () Real)\n(assert (> (* x y) (+ (* x x) (* y y))))\n",
+                        "QF_NRA")
+    two = confirm.cvc5_check(nra, rlimit=1)
+    assert two.answer == "unknown" and "without and with cylindrical algebraic coverings" in two.reason
+    assert confirm.coverings_apply("QF_NRA") and confirm.coverings_apply("QF_UFNRA")
+    assert not confirm.coverings_apply("QF_NIRA") and not confirm.coverings_apply("QF_LRA")
