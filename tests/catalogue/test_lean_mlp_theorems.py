@@ -24,10 +24,6 @@ DECIDED = [ob for ob in CATALOGUE.obligations
 
 #: HOLDS/FAILS obligations that do not declare a theorem yet, each with the reason.
 WITHOUT_THEOREM = {
-    # The capstones at the shipped example network: a rigorous interval discharge of the
-    # loaded network (trusted computation); the capstone at that network is not yet a claim.
-    **{f"lean_mlp.{key}_{kind}descends_example": "capstone at the shipped network, trusted discharge"
-       for key in ("linear", "mlp_output", "mlp_hidden", "mlp_input") for kind in ("sgd_", "float_sgd_")},
     # Evidence only (seeded networks, a numpy search): no proof to check against a theorem yet.
     "lean_mlp.capstones_at_largest_admissible_lr": "seeded networks, evidence only",
     "lean_mlp.grad_lipschitz_search": "numpy search, evidence only",
