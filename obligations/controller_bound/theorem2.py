@@ -8,7 +8,7 @@ from typing import Any, Sequence
 
 from checker import Expect, Source, obligation
 from checker.backends import sampling, smt, symbolic
-from checker.claims import claim
+from checker.claims import claim, sized_claim
 from checker.kernel.verdicts import all_of, supported, timed, unknown
 from obligations.controller_bound import sized_network
 from obligations.controller_bound.network import c1, c2, policy, unpruned
@@ -149,6 +149,78 @@ class PerturbedBatch:
         return dev / bound
 
 
+
+# ---------------------------------------------------------------------------------------
+# Theorem 2 for three matrix layers (the sampled statement), for every width
+# ---------------------------------------------------------------------------------------
+
+THREE_SIZES = "n:nat[1,] k2:nat[1,] k1:nat[1,] m:nat[1,]"
+"""Output width n, hidden widths k₂ (second layer) and k₁ (first layer), input width m."""
+
+
+def _h(o, W, s, b):
+    return o.relu(W @ s + b)
+
+
+def _three(o, v, k: int):
+    """(π(s; W_k + δW_k), π(s; W_k), h₁, h₂, h₁', h₂') of the three-layer ReLU network π = relu(W₃h₂ + b₃),
+    h₂ = relu(W₂h₁ + b₂), h₁ = relu(W₁s + b₁), with layer ``k`` perturbed by ``D``."""
+    W1p, W2p, W3p = (v.W1 + v.D if k == 1 else v.W1), (v.W2 + v.D if k == 2 else v.W2), (v.W3 + v.D if k == 3 else v.W3)
+    h1, h1p = _h(o, v.W1, v.s, v.b1), _h(o, W1p, v.s, v.b1)
+    h2, h2p = _h(o, v.W2, h1, v.b2), _h(o, W2p, h1p, v.b2)
+    return _h(o, W3p, h2p, v.b3), _h(o, v.W3, h2, v.b3), h1, h2, h1p, h2p
+
+
+def _three_dev(k: int):
+    def dev(o, v):
+        pert, base, *_ = _three(o, v, k)
+        return o.sumsq(pert - base)
+    return dev
+
+
+def _op(o, W, x, w):
+    """‖W x‖² ≤ w²‖x‖²: the operator norm w ≥ 0 by its defining inequality at the vector x."""
+    return o.le(o.sumsq(W @ x), w * w * o.sumsq(x))
+
+
+_ARRAYS = "s[m] W1[k1,m] b1[k1] W2[k2,k1] b2[k2] W3[n,k2] b3[n]"
+_NORMS = {"ns = ‖s‖": lambda o, v: o.eq(v.ns * v.ns, o.sumsq(v.s)),
+          "nb1 = ‖b₁‖": lambda o, v: o.eq(v.nb1 * v.nb1, o.sumsq(v.b1))}
+
+THEOREM2_THREE = {
+    1: sized_claim(
+        "theorem2-three-layers-layer1", THREE_SIZES, _ARRAYS + " D[k1,m]",
+        lambda o, v: o.le(_three_dev(1)(o, v), (v.w3 * v.w2 * v.d) ** 2 * o.sumsq(v.s)),
+        {"‖δW₁s‖ ≤ d‖s‖": lambda o, v: _op(o, v.D, v.s, v.d),
+         "‖W₂v‖ ≤ w₂‖v‖ at v = h₁' − h₁": lambda o, v: (lambda t: _op(o, v.W2, t[4] - t[2], v.w2))(_three(o, v, 1)),
+         "‖W₃v‖ ≤ w₃‖v‖ at v = h₂' − h₂": lambda o, v: (lambda t: _op(o, v.W3, t[5] - t[3], v.w3))(_three(o, v, 1))},
+        {"‖Δπ‖²": _three_dev(1), "(C₁(s)‖δW₁‖)²": lambda o, v: (v.w3 * v.w2 * v.d) ** 2 * o.sumsq(v.s)},
+        scalars="w2:real[0,] w3:real[0,] d:real[0,]"),
+    2: sized_claim(
+        "theorem2-three-layers-layer2", THREE_SIZES, _ARRAYS + " D[k2,k1]",
+        lambda o, v: o.le(_three_dev(2)(o, v), (v.w3 * v.d * (v.w1 * v.ns + v.nb1)) ** 2),
+        {**_NORMS, "‖W₁s‖ ≤ w₁‖s‖": lambda o, v: _op(o, v.W1, v.s, v.w1),
+         "‖δW₂h₁‖ ≤ d‖h₁‖": lambda o, v: _op(o, v.D, _h(o, v.W1, v.s, v.b1), v.d),
+         "‖W₃v‖ ≤ w₃‖v‖ at v = h₂' − h₂": lambda o, v: (lambda t: _op(o, v.W3, t[5] - t[3], v.w3))(_three(o, v, 2))},
+        {"‖Δπ‖²": _three_dev(2), "(C₂(s)‖δW₂‖)²": lambda o, v: (v.w3 * v.d * (v.w1 * v.ns + v.nb1)) ** 2},
+        scalars="w1:real[0,] w3:real[0,] d:real[0,] ns:real[0,] nb1:real[0,]"),
+    3: sized_claim(
+        "theorem2-three-layers-layer3", THREE_SIZES, _ARRAYS + " D[n,k2]",
+        lambda o, v: o.le(_three_dev(3)(o, v), (v.d * (v.w2 * (v.w1 * v.ns + v.nb1) + v.nb2)) ** 2),
+        {**_NORMS, "nb2 = ‖b₂‖": lambda o, v: o.eq(v.nb2 * v.nb2, o.sumsq(v.b2)),
+         "‖W₁s‖ ≤ w₁‖s‖": lambda o, v: _op(o, v.W1, v.s, v.w1),
+         "‖W₂h₁‖ ≤ w₂‖h₁‖": lambda o, v: _op(o, v.W2, _h(o, v.W1, v.s, v.b1), v.w2),
+         "‖δW₃h₂‖ ≤ d‖h₂‖": lambda o, v: _op(o, v.D, _h(o, v.W2, _h(o, v.W1, v.s, v.b1), v.b2), v.d)},
+        {"‖Δπ‖²": _three_dev(3), "(C₃(s)‖δW₃‖)²": lambda o, v: (v.d * (v.w2 * (v.w1 * v.ns + v.nb1) + v.nb2)) ** 2},
+        scalars="w1:real[0,] w2:real[0,] d:real[0,] ns:real[0,] nb1:real[0,] nb2:real[0,]"),
+}
+"""Theorem 2 for three ReLU layers of every width, layer k perturbed, squared: ‖π(s; W_k + δW_k) − π(s; W_k)‖² ≤
+(C_k(s)‖δW_k‖₂)² with C_k(s) = ∏_{j>k}‖W_j‖₂·β_k(s), β₁ = ‖s‖, β_{j+1} = ‖W_j‖₂β_j + ‖b_j‖. As in
+:mod:`.sized_network`, each operator norm is a scalar with its defining inequality at the vector the bound
+uses (the true ‖·‖₂ satisfies it, so each claim implies the statement with the true norms) and ℓ2 norms are
+scalars with their squares."""
+
+
 @obligation(
     id="controller_bound.theorem2_matrices",
     source=Source(DOC, "Theorem 2 (Eq. 7), single-layer bound"),
@@ -159,6 +231,7 @@ class PerturbedBatch:
     expect=Expect.HOLDS,
     lean="ControllerBound.theorem2_single_layer",
     uses=("controller_bound.theorem2_single_layer",),
+    theorem=tuple(THEOREM2_THREE.values()),
 )
 def theorem2_matrices(ctx):
     """Numerical evidence for Theorem 2 on matrices, where spectral norms make a z3 proof
@@ -166,7 +239,11 @@ def theorem2_matrices(ctx):
     (s, δW_k) maximising deviation / bound. ``supported`` only; a ratio above 1 beyond float
     rounding would be reported ``unknown`` with the instance (no exact re-check of spectral
     norms is implemented). The layers' own norms do not change during the hill-climb and are
-    computed once per batch (:class:`PerturbedBatch`); only ‖δW_k‖₂ is recomputed per round."""
+    computed once per batch (:class:`PerturbedBatch`); only ‖δW_k‖₂ is recomputed per round.
+
+    Declared theorem: :data:`THEOREM2_THREE`, Theorem 2 for three ReLU layers of every width (operator
+    norms by their defining inequality at the vectors used), one claim per perturbed layer. The search
+    samples it at widths 3→4→4→2 with the true spectral norms; it is evidence for it, never a proof."""
     import numpy as np
 
     rng = ctx.rng("theorem2-matrices")

@@ -13,9 +13,15 @@ Each is a statement about the instances it evaluates; the universal algebra of t
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, Sequence
 
 from checker import Expect, Source, obligation
+from checker.claims import claim
+from obligations.grading import cross_checked
+from obligations.lean_mlp import descent, mlp
 from obligations.lean_mlp.descent import CAPSTONES, Capstone
 
 DOC_004 = "004_8327de8ce09705d9.txt"
@@ -112,6 +118,179 @@ def _example_discharge(c: Capstone, is_float: bool):
     })
 
 
+# ---------------------------------------------------------------------------------------
+# (ii) the capstone at the shipped example network, as a closed claim (rigorous intervals)
+# ---------------------------------------------------------------------------------------
+
+ORACLES = {"exact": "the exact closed-form gradient (η = 0)",
+           "perturbed": "the perturbed oracle g = ∇L − η·sign(∇L), η = 2⁻¹⁴",
+           "float": "the binary32 gradient g̃ (η = its proven budget)"}
+
+
+@dataclass(frozen=True)
+class _Example:
+    """The moving layer of a capstone at the shipped example, in exact rationals: its input u, the
+    rational map M from the head's cotangent r = softmax − onehot to the layer's output cotangent
+    c = M·r (the masks and transposed weights above the layer, frozen at the example), its
+    pre-activations z, the pre-activations that must keep their signs, and the layers above it."""
+
+    u: tuple
+    M: tuple  # rows j (outputs of the moving layer), columns k (classes)
+    z: tuple  # the moving layer's pre-activations (for the linear net and W₂: the logits)
+    margins: dict
+    above: tuple  # (W, b) of each layer above the moving one, each followed by a ReLU except the last
+
+
+@functools.lru_cache(maxsize=None)
+def _example(key: str) -> _Example:
+    from obligations.lean_mlp import discharge
+
+    net = discharge.example_network()
+    if key == "linear":
+        u = discharge.EXAMPLE_LINEAR_X
+        eye = tuple(tuple(Fraction(int(j == k)) for k in range(len(net.b2))) for j in range(len(net.b2)))
+        return _Example(tuple(u), eye, tuple(mlp.dense(net.W2, net.b2, u)), {}, ())
+    f = mlp.forward(net, discharge.EXAMPLE_X)
+    d3 = len(net.b2)
+    # c₁ = relu'(z₁)∘(W₂ᵀr), c₀ = relu'(z₀)∘(W₁ᵀc₁): the rows of M are those contractions of the unit vectors
+    m1 = tuple(tuple(net.W2[l][k] if f.z1[l] > 0 else Fraction(0) for k in range(d3)) for l in range(len(f.z1)))
+    m0 = tuple(tuple(sum((net.W1[j][l] * m1[l][k] for l in range(len(m1))), Fraction(0)) if f.z0[j] > 0 else Fraction(0)
+                     for k in range(d3)) for j in range(len(f.z0)))
+    match key:
+        case "mlp_output":
+            eye = tuple(tuple(Fraction(int(j == k)) for k in range(d3)) for j in range(d3))
+            return _Example(f.a1, eye, f.logits, {}, ())
+        case "mlp_hidden":
+            return _Example(f.a0, m1, f.z1, {"z1": f.z1}, ((net.W2, net.b2),))
+        case "mlp_input":
+            return _Example(tuple(discharge.EXAMPLE_X), m0, f.z0, {"z0": f.z0, "z1": f.z1},
+                            ((net.W1, net.b1), (net.W2, net.b2)))
+    raise KeyError(key)
+
+
+@functools.lru_cache(maxsize=None)
+def _float_oracle(key: str) -> tuple:
+    """The binary32 rung's oracle at the example: (g̃ as exact rationals, η, the budget's rounding
+    hypotheses (name, lhs, rhs), the (s, exp32(s)) pairs of the float head). Computed by the float
+    model of :mod:`.binary32` (numpy float32), as in :func:`.discharge.discharge`."""
+    from obligations.lean_mlp import binary32, discharge
+
+    net, label = discharge.example_network(), discharge.EXAMPLE_LABEL
+    cap = CAPSTONES[key]
+    if key == "linear":
+        run, budget = discharge._linear_float(binary32, net, discharge.EXAMPLE_LINEAR_X, label)
+    else:
+        run = binary32.float_run(cap.layer, net, discharge.EXAMPLE_X, label)
+        budget = binary32.gradient_budget(cap.layer, net, discharge.EXAMPLE_X, label)
+    g = tuple(tuple(Fraction(float(v)) for v in row) for row in run.grad[0])
+    hyps = tuple((name, Fraction(lhs), Fraction(rhs)) for name, lhs, rhs in budget.hypotheses)
+    return g, Fraction(budget.eta), hyps, tuple(binary32.head_exp_arguments(run.logits[0]))
+
+
+def _total(xs: Sequence[Any]) -> Any:
+    """∑ xs, written without a leading 0 (so the printed claim reads as the sum)."""
+    xs = [x for x in xs if not (isinstance(x, (int, Fraction)) and x == 0)]
+    return sum(xs[1:], xs[0]) if xs else Fraction(0)
+
+
+def _sign(o: Any, c: Any) -> Any:
+    """sign(c): 0 for an entry masked to the constant 0, else c/|c| (a claim with c = 0 there would be
+    undefined, which no backend proves)."""
+    if isinstance(c, (int, Fraction)):
+        return (c > 0) - (c < 0)
+    return c / o.abs(c)
+
+
+def _capstone_parts(o: Any, key: str, oracle: str) -> dict[str, Any]:
+    """The capstone ``key`` at the shipped example for ``oracle``, in the ops ``o``: its hypotheses
+    (name → formula) and the conclusion's two sides.
+
+    The gradient is the closed form ∇L = u ⊗ c (u the moving layer's input, c = M·r the output
+    cotangent, r = softmax(logits) − onehot(label)), which ``mlp_*_loss_grad_at`` prove is ∇L. It
+    enters through the identities of an outer product: ‖∇L‖₁ = ‖u‖₁·‖c‖₁, ‖∇L‖₂² = ‖u‖₂²·‖c‖₂², and
+    the step W − lr·g moves the layer's pre-activations z = Wᵀu + b to z − lr·gᵀu, with
+    gᵀu = ‖u‖₂²·c for g = ∇L and ‖u‖₂²·c − η·‖u‖₁·sign(c) for g = ∇L − η·sign(∇L) (sign(uᵢcⱼ) =
+    sign(uᵢ)·sign(cⱼ)); the binary32 g̃ is a matrix of exact constants and gᵀu is computed."""
+    from obligations.lean_mlp import discharge
+
+    net, label, lr = discharge.example_network(), discharge.EXAMPLE_LABEL, discharge.EXAMPLE_LR
+    ex = _example(key)
+    logits = ex.z if not ex.above else mlp.forward(net, discharge.EXAMPLE_X).logits
+    e = [o.exp(t) for t in logits]
+    total = _total(e)
+    r = [ek / total - 1 if k == label else ek / total for k, ek in enumerate(e)]
+    c = [_total([m * rk for m, rk in zip(row, r) if m != 0]) for row in ex.M]
+    u1, u2 = _total([abs(x) for x in ex.u]), _total([x * x for x in ex.u])
+    g1 = u1 * _total([o.abs(cj) for cj in c if not (isinstance(cj, Fraction) and cj == 0)])
+    g2 = u2 * _total([cj * cj for cj in c if not (isinstance(cj, Fraction) and cj == 0)])
+    hyps: dict[str, Any] = {}
+    if oracle == "float":
+        g, eta, budget, exps = _float_oracle(key)
+        W = {"W2": net.W2, "W1": net.W1, "W0": net.W0}[CAPSTONES[key].layer]
+        moved = [t - lr * _total([ui * row[j] for ui, row in zip(ex.u, g)]) for j, t in enumerate(ex.z)]
+        assert len(g) == len(W) and len(g[0]) == len(W[0])
+        for name, lhs, rhs in budget:
+            hyps[f"float budget: {name}"] = o.lt(lhs, rhs)
+        eps = _binary32_exp_rel()
+        hyps["float budget: exp accuracy"] = o.and_(*(o.and_(o.le(-81, s), o.le(s, 0), o.le(o.abs(e32 - o.exp(s)), eps * o.exp(s)))
+                                                      for s, e32 in exps))
+        hyps["oracle_accuracy"] = o.and_(*(o.le(o.abs(g[i][j] - ui * cj), eta) for i, ui in enumerate(ex.u)
+                                           for j, cj in enumerate(c)))
+    elif oracle == "perturbed":
+        eta = discharge.EXAMPLE_ETA
+        moved = [t - lr * (u2 * cj - eta * u1 * _sign(o, cj)) for t, cj in zip(ex.z, c)]
+    else:
+        eta = Fraction(0)
+        moved = [t - lr * u2 * cj for t, cj in zip(ex.z, c)]
+    a = max(abs(x) for x in ex.u)
+    w1, w2 = (max(abs(w) for row in m for w in row) for m in (net.W1, net.W2))
+    d2, d3 = len(net.b1), len(net.b2)
+    s = descent.Scalars(lr, eta, len(ex.u) * len(ex.z), g1, g2, a, w1, w2, d2, d3,
+                        *(min(abs(z) for z in ex.margins[n]) if n in ex.margins else None for n in ("z0", "z1")))
+    for h in descent.capstone_hypotheses(key, s):
+        hyps[h.name] = (o.lt if h.strict else o.le)(h.lhs, h.rhs)
+    after = moved
+    for W, b in ex.above:  # a ReLU, then the next dense layer (Wᵀ·relu(z) + b)
+        after = mlp.dense(W, b, [o.relu(t) for t in after])
+    def ce(zs):
+        return o.log(_total([o.exp(t) for t in zs])) - zs[label]
+    return {"hypotheses": hyps, "change": ce(after) - ce(logits), "minus_decrease": -descent.certified_decrease(s)}
+
+
+def _binary32_exp_rel() -> Fraction:
+    from obligations.lean_mlp import binary32
+
+    return Fraction(binary32.BINARY32.exp_rel)
+
+
+def capstone_claims(key: str, oracle: str) -> tuple:
+    """Two closed claims about the shipped example: every hypothesis of the capstone holds for
+    ``oracle`` (a conjunction), and the step's loss change is at most −lr·‖∇L‖₂²/2."""
+    c = CAPSTONES[key]
+    name = c.float_name if oracle == "float" else c.name
+    tag = "" if oracle == "float" else f"-{oracle}"
+
+    def hypotheses(o, v):
+        return o.and_(*_capstone_parts(o, key, oracle)["hypotheses"].values())
+
+    def descends(o, v):
+        p = _capstone_parts(o, key, oracle)
+        return o.le(p["change"], p["minus_decrease"])
+
+    return (claim(f"{name}-hypotheses-at-example{tag}", (), hypotheses),
+            claim(f"{name}-descends-at-example{tag}", (), descends,
+                  terms={"change": lambda o, v: _capstone_parts(o, key, oracle)["change"],
+                         "minus_decrease": lambda o, v: _capstone_parts(o, key, oracle)["minus_decrease"]}))
+
+
+def _example_oracles(is_float: bool) -> tuple[str, ...]:
+    return ("float",) if is_float else ("exact", "perturbed")
+
+
+def example_theorem(c: Capstone, is_float: bool) -> tuple:
+    return tuple(claim_ for oracle in _example_oracles(is_float) for claim_ in capstone_claims(c.key, oracle))
+
+
 _EXAMPLE_SCOPE = ("at the shipped example network (obligations/lean_mlp/data/example_mlp.npz, d = (3, 4, 4, 3)), "
                   "example x = (1, −1/2, 3/4) (linear: the output layer on x = (1/2, −1, 3/4, 1/4)), label 1, "
                   "lr = 1/256; rigorous intervals")
@@ -126,38 +305,65 @@ _GRAD_CLOSE = {
 }
 
 
+def _example_proof(c: Capstone, is_float: bool):
+    """The declared theorem (:func:`example_theorem`) by one rigorous enclosure of each closed claim,
+    cross-checked by the discharge's own evaluation of the same network (:mod:`.discharge`, with the
+    segment drift at t = k/8): a disagreement leaves the result unknown (or refuted, re-checked)."""
+    from checker.backends import interval
+    from checker.kernel.verdicts import all_of, unknown
+
+    stale = _shipped_file_matches()
+    if stale:
+        return unknown("comparison of the shipped file with its generator", stale)
+    where = f"at the shipped example network, lr = {_lr()}"
+    parts = {cl.name: interval.prove_on(cl, {}, where=where) for cl in example_theorem(c, is_float)}
+    proof = all_of(f"rigorous interval enclosure of the closed claims {where}", parts, lemmas=True)
+    return cross_checked(proof, {"the discharge's own evaluation and the segment drift (obligations discharge)":
+                                 _example_discharge(c, is_float)})
+
+
+def _lr() -> Fraction:
+    from obligations.lean_mlp import discharge
+
+    return discharge.EXAMPLE_LR
+
+
 def _declare_example(c: Capstone, is_float: bool):
     name = c.float_name if is_float else c.name
-    oracle = ("the binary32 gradient (η = its proven budget), update exact in ℝ" if is_float
-              else "the exact closed-form gradient (η = 0) and a perturbed oracle g = ∇L − η·sign(∇L), η = 2⁻¹⁴")
+    oracle = (ORACLES["float"] + ", update exact in ℝ" if is_float
+              else f"{ORACLES['exact']} and {ORACLES['perturbed']}")
 
     @obligation(
         id=f"lean_mlp.{name}_example",
         source=Source(DOC_004, f"{name}: 'every hypothesis is checkable arithmetic at a concrete point'"),
         statement=f"At the shipped example, every hypothesis of {name} holds (each with positive slack) for "
-        f"{oracle}, and the actual loss change of the step, enclosed in intervals, is at most "
-        "−lr·‖∇L‖₂²/2; along the step the gradient drifts by at most C·t·D at t = 1/8, …, 1.",
-        scope=_EXAMPLE_SCOPE + (" (binary32 budgets of obligations/lean_mlp/binary32.py)" if is_float else ""),
+        f"{oracle}, and the loss change of the step W − lr·g is at most −lr·‖∇L‖₂²/2.",
+        scope=_EXAMPLE_SCOPE + (" (binary32 budgets of obligations/lean_mlp/binary32.py; g̃ and the float head's "
+                                "exp values are the float model's numpy float32 results, entered as exact constants)"
+                                if is_float else "")
+        + "; closed claims with ∇L the closed-form gradient u ⊗ c, proved by one rigorous enclosure each; "
+        "cross-checks: the discharge's own evaluation and the gradient's drift ≤ C·t·D at t = 1/8, …, 1",
         expect=Expect.HOLDS,
         lean=c.lean_float if is_float else c.lean,
         uses=(f"lean_mlp.{c.key}_descent_implication",) + ((_GRAD_CLOSE[c.key],) if is_float else ()),
+        theorem=example_theorem(c, is_float),
     )
     def example(ctx):
-        """The concrete-point discharge of the capstone (DESIGN, "Concrete-point discharge"):
-        :func:`obligations.lean_mlp.discharge.discharge` evaluates every hypothesis of
-        :func:`capstone_hypotheses` (and, for a binary32 rung, the float budget's rounding
-        margins and a re-check of its accuracy against the closed-form gradient) with
-        rigorous intervals at the shipped network, then encloses the actual loss change of
-        the step ``W − lr·g`` and checks it is at most ``−lr·‖∇L‖₂²/2``. The conclusion is
-        checked directly, so ``proved`` does not rest on the (reconstructed) constants; it is
-        a statement about this one point only. As a cross-check of the constant C, the
-        gradient's entrywise drift at ``t = 1/8, …, 1`` along the step is enclosed and
-        compared with ``C·t·D`` (the shape the descent lemma consumes). Sources: the capstone
-        docstrings of ``002``/``004``. The discharge evaluates the loaded network with its own
-        interval code (:mod:`.discharge`), which no kernel rule expresses: each proved part is a
-        trusted computation (the kernel's escape hatch, listed in the ledger), and no theorem is
-        declared yet (the capstone at the shipped network is not written as a claim)."""
-        return _example_discharge(c, is_float)
+        """The capstone at the shipped network, as closed claims (:func:`capstone_claims`): every
+        hypothesis of :func:`capstone_hypotheses` (and, for a binary32 rung, the float budget's
+        rounding margins, the head's exp accuracy and |g̃ − ∇L|∞ ≤ η against the closed form) holds,
+        and the loss change of the step ``W − lr·g`` is at most ``−lr·‖∇L‖₂²/2``. Each claim has no
+        free variable (the network, example, label and learning rate are its constants; ``exp`` and
+        ``log`` are the claim language's) and is proved by one rigorous enclosure (python-flint
+        arb): a closed statement, so the kernel grades it outright. The conclusion is checked
+        directly, so ``proved`` does not rest on the (reconstructed) constants; it is a statement
+        about this one network only. ∇L is the closed form ``u ⊗ c`` (``mlp_*_loss_grad_at`` prove
+        it is the gradient off the kinks). Cross-checks (data): the discharge's own interval
+        evaluation of the same network (:func:`obligations.lean_mlp.discharge.discharge`, the code
+        behind ``obligations discharge``) and the gradient's drift at ``t = 1/8, …, 1`` along the
+        step against ``C·t·D`` (the shape the descent lemma consumes). Sources: the capstone
+        docstrings of ``002``/``004``."""
+        return _example_proof(c, is_float)
 
     example.__name__ = f"{name}_example"
     return example

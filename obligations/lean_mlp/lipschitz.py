@@ -1409,10 +1409,17 @@ def _search_verdict(slot: Slot, ctx: Any) -> Any:
     expect=Expect.HOLDS,
     lean=("SgdDescentMlp.mlp_hidden_loss_grad_lipschitz", "SgdDescentMlp.mlp_input_loss_grad_lipschitz"),
     uses=("lean_mlp.mlp_hidden_loss_grad_lipschitz", "lean_mlp.mlp_input_loss_grad_lipschitz"),
+    theorem=lambda: tuple(segment_claim(slot, label) for slot in (HIDDEN, INPUT) for label in range(LIP_DIMS[3])),
 )
 def grad_lipschitz_search(ctx):
     """Numerical evidence for the two Lipschitz constants beyond the rigorously checked instances:
     a vectorised hill-climb maximising drift/(C·t·D). The certificate keeps the worst ratio
-    found (the constants are conservative: see the docs note)."""
+    found (the constants are conservative: see the docs note).
+
+    Declared theorem: the two segment-Lipschitz lemmas it samples, :func:`segment_claim` for the hidden
+    (W₁) and input (W₀) layers at every label (the theorems of ``mlp_hidden_loss_grad_lipschitz`` and
+    ``mlp_input_loss_grad_lipschitz``). The search is evidence for them (``supported``); a float ratio
+    ≥ 1 is rebuilt exactly and decided by one rigorous enclosure of that claim at the segment, so a
+    refutation is a point of the declared theorem, re-checked against it."""
     return all_of("numpy search per layer", {"hidden (W₁)": _search_verdict(HIDDEN, ctx),
                                              "input (W₀)": _search_verdict(INPUT, ctx)})

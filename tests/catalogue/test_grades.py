@@ -111,10 +111,12 @@ UNIVERSAL = ("lean_mlp.relu_lipschitz", "lean_mlp.sign_stable_of_close", "psy01a
              "lean_mlp.loss_grad_logit_input", "lean_mlp.loss_grad_through_relu_dense_relu",
              "lean_mlp.mlp_input_loss_grad_at_relu_mask",
              # the declared theorem is the two limits along the witness family, which sympy proves
-             "controller_bound.unbounded_state_space")
+             "controller_bound.unbounded_state_space",
+             # closed claims at the shipped example network (no free variable), one enclosure each
+             "lean_mlp.mlp_hidden_float_sgd_descends_example")
 
-#: Statements about concrete points (the shipped example network, a stated witness).
-INSTANCES = ("lean_mlp.mlp_hidden_float_sgd_descends_example", "psy01a.learning_breaks_nesting")
+#: Statements about concrete points (a stated witness).
+INSTANCES = ("psy01a.learning_breaks_nesting",)
 
 _SHAPE = re.compile(r"\d+×\d+(?:×\d+)*|d=\([\d, ]+\)|row length \d+|, n = \d+")
 

@@ -10,7 +10,8 @@ import pytest
 from checker.backends import smt
 from checker.backends.interval import Interval, Tri
 from checker.claims import claim
-from checker.kernel.model import Context, Outcome, Status
+from checker.kernel.model import Context, Grade, Outcome, Status
+from checker.run.discovery import discover
 from obligations.lean_mlp import descent, descent_instances, discharge, linear_lipschitz, mlp, softmax_sandwich
 from tests.helpers import run_obligation
 
@@ -234,3 +235,62 @@ def test_random_instances_agree_with_float64():
         change = loss(dict(W, **{layer: W[layer] - float(lr) * g})) - loss(W)
         assert abs(change - float(r.change.lo)) < 1e-9
     assert held >= 5 and failed >= 1, (held, failed)
+
+
+# --- the capstones at the shipped example, as declared closed claims -----------------------------
+
+
+@pytest.mark.parametrize("is_float", [False, True], ids=["real", "binary32"])
+@pytest.mark.parametrize("key", KEYS)
+def test_example_declares_its_closed_theorem_and_proves_it_outright(key, is_float):
+    """Each example declares the capstone at the shipped network as closed claims (hypotheses, and
+    the descent), proved by one enclosure each: universal, with the discharge as a passing cross-check."""
+    c = descent.CAPSTONES[key]
+    name = c.float_name if is_float else c.name
+    ob = discover("obligations").by_id(f"lean_mlp.{name}_example")
+    assert ob.theorem and all(not t.variables for t in ob.theorem)
+    assert {t.name for t in ob.theorem} == {t.name for t in descent_instances.example_theorem(c, is_float)}
+    r = run_obligation(ob.id)
+    assert r.status is Status.PROVED and r.certificate.grade is Grade.UNIVERSAL, r.certificate.reason
+    (check,) = r.certificate.data["cross_checks"].values()
+    assert check["status"] == "proved"
+    assert not any(e["kind"] == "trusted" for e in r.certificate.ledger)
+
+
+@pytest.mark.parametrize("oracle", ["exact", "perturbed", "float"])
+@pytest.mark.parametrize("key", KEYS)
+def test_a_doubled_decrease_at_the_example_is_refuted(monkeypatch, key, oracle):
+    """The descent claim with −lr·‖∇L‖₂² (the ½ dropped) is false at the example and the enclosure
+    says so; the stated claim is proved, so the test tells them apart."""
+    from checker.backends import interval
+
+    _, good = descent_instances.capstone_claims(key, oracle)
+    assert interval.prove_on(good, {}).status is Status.PROVED
+    half = descent.certified_decrease
+    monkeypatch.setattr(descent, "certified_decrease", lambda s: 2 * half(s))
+    _, bad = descent_instances.capstone_claims(key, oracle)
+    assert interval.prove_on(bad, {}).status is Status.REFUTED
+
+
+def test_example_hypotheses_fail_at_a_large_learning_rate(monkeypatch):
+    """At lr = 1/2 the capstones' hypotheses (small step, dominance) fail at the example: the
+    hypotheses claim is refuted, not proved."""
+    from checker.backends import interval
+
+    monkeypatch.setattr(discharge, "EXAMPLE_LR", Fraction(1, 2))
+    for key in KEYS:
+        for oracle in ("exact", "float"):
+            hyps, _ = descent_instances.capstone_claims(key, oracle)
+            assert interval.prove_on(hyps, {}).status is Status.REFUTED, (key, oracle)
+
+
+def test_example_theorem_is_printed_as_formulas():
+    """The declared theorem prints (it leads the statement in every format), compactly enough to read."""
+    from checker.kernel.printing import print_claim
+
+    for c in descent.CAPSTONES.values():
+        for is_float in (False, True):
+            for t in descent_instances.example_theorem(c, is_float):
+                p = print_claim(t)
+                assert p.error is None and p.conclusion is not None, (t.name, p.error)
+                assert len(p.statement_text()) < 30_000, t.name

@@ -19,12 +19,9 @@ from obligations.rmt_jacobian import conditions, remarks, threshold
 PACKAGES = ("rmt_jacobian.", "controller_bound.")
 
 #: HOLDS/FAILS obligations of these packages that declare no theorem, each with the reason.
-NO_THEOREM = {
-    # Theorem 2 for weight matrices: the spectral norms of 3→4→4→2 networks are not expressible in
-    # the claim language, and the result is numerical evidence (supported), never a proof or a
-    # refutation (a float violation is reported unknown, with the instance).
-    "controller_bound.theorem2_matrices",
-}
+#: (theorem2_matrices declares Theorem 2 for three ReLU layers of every width, its spectral norms by
+#: their defining inequality at the vectors used; its search is evidence for it.)
+NO_THEOREM: set[str] = set()
 
 
 def _ours():
@@ -138,3 +135,18 @@ def test_a_bracket_on_the_wrong_side_of_the_root_is_refuted():
     assert interval.prove_on(threshold.ROOT_ABOVE_RANGE_END, {"n": 256, "lo": lo, "hi": hi}).status is Status.PROVED
     above = {"n": 256, "lo": hi + 1, "hi": hi + 2}
     assert interval.prove_on(threshold.ROOT_ABOVE_RANGE_END, above).status is Status.REFUTED
+
+
+def test_the_three_layer_theorem2_holds_at_width_one_and_needs_each_norm():
+    """theorem2_matrices' declared theorem: z3 proves each perturbed layer's claim at width 1, and the
+    layer-1 bound without the factor ‖W₂‖ is refuted there (so the claim is not vacuous)."""
+    from checker.claims import sized_claim
+
+    one = dict(n=1, k2=1, k1=1, m=1)
+    for c in theorem2.THEOREM2_THREE.values():
+        assert smt.prove(c.at(**one), _ctx("t")).status is Status.PROVED, c.name
+    good = theorem2.THEOREM2_THREE[1]
+    bad = sized_claim("theorem2-three-layers-layer1-without-w2", theorem2.THREE_SIZES, theorem2._ARRAYS + " D[k1,m]",
+                      lambda o, v: o.le(theorem2._three_dev(1)(o, v), (v.w3 * v.d) ** 2 * o.sumsq(v.s)),
+                      {h.name: h.formula for h in good.hypotheses}, scalars="w2:real[0,] w3:real[0,] d:real[0,]")
+    assert smt.prove(bad.at(**one), _ctx("t")).status is Status.REFUTED
