@@ -177,3 +177,46 @@ def test_on_probed_gets_the_modules_that_imported_cleanly_before_they_are_import
     assert already_here == []
     assert sorted(modules) == ["probedcat", "probedcat.fine"]
     assert {e.module for e in cat.errors} == {"probedcat.broken"}
+
+
+def test_a_holds_or_fails_obligation_declares_its_theorem_or_why_it_has_none():
+    """No theorem: a warning that says what to add; a reason instead (no_theorem): accepted, and the
+    reason reaches the ledger; both: a declaration error; an open question needs neither."""
+    from checker.claims import claim
+    from checker.kernel import declaration as registry
+    from checker.kernel.model import Context, Status
+    from checker.run.runner import execute
+
+    relu = claim("relu-nonneg", "x", lambda o, v: o.ge(o.relu(v.x), 0))
+
+    def f(ctx=None):
+        """doc"""
+        from checker.backends import smt
+
+        return smt.prove(relu, ctx)
+
+    def fresh():  # each declaration decorates its own function (a function carries one obligation)
+        def g(ctx):
+            """doc"""
+            return f(ctx)
+        return g
+
+    before = len(registry._WARNINGS)
+    obligation(id="regtest.notheorem", source=Source("d.txt", "L"), statement="S.", scope="s", expect=Expect.HOLDS)(fresh())
+    new = [w for w in registry._WARNINGS[before:] if w.obligation == "regtest.notheorem"]
+    assert len(new) == 1 and "declares no theorem" in new[0].message and "theorem=claim(" in new[0].message
+    assert "no_theorem=" in new[0].message
+    before = len(registry._WARNINGS)
+    reasoned = obligation(id="regtest.reasoned", source=Source("d.txt", "L"), statement="S.", scope="s",
+                          expect=Expect.HOLDS, no_theorem="an expectation over noise")(fresh())
+    opened = obligation(id="regtest.openq", source=Source("d.txt", "L"), statement="S.", scope="s", expect=Expect.OPEN)(fresh())
+    stated = obligation(id="regtest.stated", source=Source("d.txt", "L"), statement="S.", scope="s", expect=Expect.FAILS,
+                        theorem=relu)(fresh())
+    assert not [w for w in registry._WARNINGS[before:] if w.obligation in ("regtest.reasoned", "regtest.openq", "regtest.stated")]
+    result, _ = execute(reasoned.obligation, Context("regtest.reasoned", 1, 60, False))
+    assert result.status is Status.PROVED
+    assert any("an expectation over noise" in e["text"] for e in result.certificate.ledger if e["kind"] == "unchecked")
+    assert opened.obligation.theorem == () and stated.obligation.theorem == (relu,)
+    both = obligation(id="regtest.both", source=Source("d.txt", "L"), statement="S.", scope="s", expect=Expect.HOLDS,
+                      theorem=relu, no_theorem="why not")(fresh())
+    assert "no_theorem" in both.declaration_error.message

@@ -67,6 +67,7 @@ def obligation(
     slow: bool = False,
     claims: Sequence[Claim] | Callable[[], Sequence[Claim]] = (),
     theorem: Claim | Sequence[Claim] | Callable[[], Claim | Sequence[Claim]] = (),
+    no_theorem: str = "",
 ) -> Callable[[Discharge], Discharge]:
     """Declare the decorated function as the discharge of an obligation.
 
@@ -78,6 +79,10 @@ def obligation(
     ``theorem`` is the statement itself as a claim (or the conjunction of several): a ``proved``
     result must rest on a kernel fact about it (:mod:`checker.kernel.proof`), and a refutation's
     witness is re-checked against it, never against a lemma. Its claims are settled claims too.
+    An obligation that expects ``holds`` or ``fails`` declares one; where the statement cannot be a
+    claim (an expectation over noise, "there exist constants such that …"), ``no_theorem`` says why,
+    and the ledger of a proof carries that reason. Neither is a :class:`DeclarationWarning` that
+    says what to add; both is a declaration error.
 
     A declaration is validated when made. A malformed one (bad id, empty statement, a claim
     that fails to build, a duplicate id, …) is not registered: it becomes *that obligation's*
@@ -139,6 +144,16 @@ def obligation(
         except Exception as exc:  # noqa: BLE001
             return reject(f"the theorem fails to build ({type(exc).__name__}: {exc})", "fix the theorem claim, or its builder")
         built = tuple(c for c in stated if isinstance(c, Claim)) + tuple(c for c in built if c not in stated)
+        if not isinstance(no_theorem, str):
+            return reject("no_theorem must be a string", "say in words why the statement is not a claim")
+        if stated and no_theorem.strip():
+            return reject("declares a theorem and a reason for having none (no_theorem)", "keep the theorem, drop no_theorem")
+        if exp in (Expect.HOLDS, Expect.FAILS) and not stated and not no_theorem.strip():
+            _WARNINGS.append(DeclarationWarning(
+                module, at, id,
+                f"{at}: obligation {id!r} expects {exp.value!r} but declares no theorem: state it as a claim "
+                "(theorem=claim(name, 'x y', lambda o, v: ..., hypotheses={...}), sizes as 'n:nat[1,]' and arrays for "
+                "a statement about every size), or say why it cannot be one (no_theorem='...')"))
         if not (fn.__doc__ or "").strip():
             warning = DeclarationWarning(
                 module, at, id,
@@ -160,6 +175,7 @@ def obligation(
             file=file,
             line=line,
             theorem=stated,
+            no_theorem=" ".join(no_theorem.split()),
         )
         _REGISTRY[id] = ob
         fn.obligation = ob  # type: ignore[attr-defined]

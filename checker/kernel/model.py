@@ -316,6 +316,7 @@ class Obligation:
     file: str = ""
     line: int = 0
     theorem: tuple[Claim, ...] = ()  # the declared theorem: a proof must prove it, a witness must refute it
+    no_theorem: str = ""  # why a holds/fails statement is not a claim (then its proofs are not checked against one)
 
     @property
     def hypotheses(self) -> tuple[str, ...]:

@@ -246,8 +246,9 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
                         data={"proved_instead": list(fact.names), "ledger": kernel.ledger_json(fact)}))
             ledger = kernel.ledger_json(fact)
             if not ob.theorem:
+                why = f" ({ob.no_theorem})" if ob.no_theorem else ""
                 ledger.append({"kind": "unchecked", "text": "no theorem declared: the kernel did not check that this "
-                                                            "proof is about the statement"})
+                                                            f"proof is about the statement{why}"})
             return Verdict(Status.PROVED, dataclasses.replace(c, grade=fact.grade, over=fact.over, ledger=tuple(ledger)),
                            fact=fact)
         case Status.REFUTED:

@@ -511,6 +511,8 @@ def monotonicity_steps() -> list[tuple[bool, Any]]:
     expect=Expect.FAILS,
     lean="Psy01A.universal_cue_threshold",
     uses=("psy01a.sparse_construction",),
+    no_theorem="an existence over constants (there are d*, C, ν₀ such that every member …): a refutation must defeat "
+    "every choice of them, which a claim with a point witness cannot state; the quantifier step is z3's, in the proof",
 )
 def universal_cue_threshold(ctx):
     """Claim (as the text states it, to be refuted): "Δ ≤ 1/2 + O(ν) at all densities below a

@@ -926,6 +926,8 @@ STEP_LEMMA = claim(
     "the same jump embedded in 4→256→256→128→4 at d = 51/512",
     expect=Expect.FAILS,
     lean="Psy01A.hard_pruning_not_lipschitz",
+    no_theorem="an existence over the constant L: a refutation must defeat every L, which a claim with a point witness "
+    "cannot state; the family of violating pairs for every L > 0 is z3's quantifier step, in the proof",
 )
 def hard_pruning_not_lipschitz(ctx):
     """Claim to refute (000_1ea2e46c3d2f64bf.txt, hard pruning): a general Lipschitz theorem

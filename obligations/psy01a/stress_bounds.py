@@ -562,6 +562,8 @@ MC_DRAWS = 400
     expect=Expect.HOLDS,
     lean="Psy01A.stress_bounds_bracket",
     uses=("psy01a.frozen_gate_certificate", "psy01a.global_stress_certificate"),
+    no_theorem="the stressed accuracy is an expectation over Gaussian noise, which the claim language cannot state; "
+    "the certificates it brackets declare their theorems (frozen_gate_certificate, global_stress_certificate)",
 )
 def stress_bounds_bracket_montecarlo(ctx):
     """Monte-Carlo estimate of S_θ(σ) on the same test set (each input with MC_DRAWS hidden-noise
