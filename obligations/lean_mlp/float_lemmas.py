@@ -48,7 +48,8 @@ from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 from checker.kernel.model import Grade, Step, Verdict
-from checker.kernel.verdicts import timed, trusted, unknown
+from checker.kernel.claims import claim
+from checker.kernel.verdicts import all_of, timed, trusted, unknown
 from obligations.lean_mlp import binary32 as b32
 
 FANINS = tuple(range(1, 65)) + (128, 256, 512, 1024)
@@ -80,6 +81,56 @@ def _graded(method: str, steps: Sequence[Step], grade: str, over: str, **data: A
     about bit patterns the claim language does not type; so the float obligations built on them
     declare no theorem yet."""
     return trusted(method, *steps, grade=Grade[grade], over=over, **data)
+
+
+class Binary32Claim:
+    """A lemma of z3's floating-point theory, declared as (part of) an obligation's theorem.
+
+    ``build(t)`` gives the lemma's formula over binary32 terms and its variables, as
+    :func:`checker.backends.fp.prove` takes it. Its identity for the kernel (:attr:`subject`) is the
+    subject the floating-point rule gives its fact, ``"binary32: <name>"``, where the name ends with
+    a digest of the formula's SMT-LIB text: a fact about another formula under the same words is a
+    fact about another claim. A witness (exact values of the variables) refutes it when
+    ``recheck`` — exact binary32 rounding, independent of both solvers — finds the lemma false there."""
+
+    hypotheses: tuple = ()
+
+    def __init__(self, text: str, variables: str, build: Callable[[Any], tuple[Any, dict]],
+                 recheck: Callable[[dict], dict | None], over: str) -> None:
+        self.text, self.variables, self.over = text, tuple(variables.split()), over
+        self._build, self._recheck = build, recheck
+        self._name: str | None = None
+
+    def __repr__(self) -> str:
+        return f"Binary32Claim({self.text!r})"
+
+    @property
+    def name(self) -> str:
+        if self._name is None:
+            import hashlib
+
+            from checker.backends import fp
+
+            formula, _ = self._build(fp.terms())
+            digest = hashlib.sha256(formula.sexpr().encode()).hexdigest()[:12]
+            self._name = f"{self.text} [formula {digest}]"
+        return self._name
+
+    @property
+    def subject(self) -> str:
+        return f"binary32: {self.name}"
+
+    def recheck(self, witness: Any) -> bool | None:
+        try:
+            point = {k: Fraction(witness[k]) for k in self.variables}
+        except (KeyError, TypeError, ValueError, ZeroDivisionError):
+            return None
+        return self._recheck(point) is not None
+
+    def prove(self) -> Verdict:
+        from checker.backends import fp
+
+        return fp.prove(self.name, self._build, self._recheck, over=self.over)
 
 
 @dataclass(frozen=True)
@@ -174,29 +225,32 @@ def _gap_recheck(point: dict) -> dict | None:
     return {"f1": f1, "f2": f2, "gap": g} if bad else None
 
 
-def gap_lemma() -> Verdict:
-    """z3 ``QF_FP``: the spacing of binary32 above every non-negative finite f₁ < max."""
+def _gap_formula(t: Any) -> tuple[Any, dict]:
     import z3
 
-    from checker.backends import fp
+    f1 = t.var32("f1")
+    f2 = z3.fpBVToFP(z3.fpToIEEEBV(f1) + 1, t.f32, t.ctx)
+    hyp = z3.And(t.finite(f1), z3.fpIsPositive(f1), z3.fpLT(f1, t.val32(float(b32.MAX_FLOAT32))))
+    # the gap f₂ − f₁ as a binary32 subtraction that is exact (round down = round up), so
+    # g is the real difference (and representable in binary32, which is stronger than the
+    # binary64 exactness the lemma needs); widened exactly for the product 2⁻²³·f₁, which is
+    # exact in binary64. A 24-bit instead of a 53-bit subtraction for z3 to bit-blast.
+    g = z3.fpSub(t.rtn, f2, f1)
+    normal = z3.fpGEQ(f1, t.val32(2.0**-126))
+    concl = z3.And(z3.fpEQ(g, z3.fpSub(t.rtp, f2, f1)), z3.fpGT(g, t.val32(0.0)),
+                   z3.If(normal, z3.fpLEQ(t.wide(g), z3.fpMul(t.rne, t.val64(2.0**-23), t.wide(f1))),
+                         z3.And(z3.fpLEQ(g, t.val32(2.0**-149)), z3.fpLEQ(f2, t.val32(2.0**-126)))))
+    return z3.Implies(hyp, concl), {"f1": f1}
 
-    def build(t: Any) -> tuple[Any, dict]:
-        f1 = t.var32("f1")
-        f2 = z3.fpBVToFP(z3.fpToIEEEBV(f1) + 1, t.f32, t.ctx)
-        hyp = z3.And(t.finite(f1), z3.fpIsPositive(f1), z3.fpLT(f1, t.val32(float(b32.MAX_FLOAT32))))
-        # the gap f₂ − f₁ as a binary32 subtraction that is exact (round down = round up), so
-        # g is the real difference (and representable in binary32, which is stronger than the
-        # binary64 exactness the lemma needs); widened exactly for the product 2⁻²³·f₁, which is
-        # exact in binary64. A 24-bit instead of a 53-bit subtraction for z3 to bit-blast.
-        g = z3.fpSub(t.rtn, f2, f1)
-        normal = z3.fpGEQ(f1, t.val32(2.0**-126))
-        concl = z3.And(z3.fpEQ(g, z3.fpSub(t.rtp, f2, f1)), z3.fpGT(g, t.val32(0.0)),
-                       z3.If(normal, z3.fpLEQ(t.wide(g), z3.fpMul(t.rne, t.val64(2.0**-23), t.wide(f1))),
-                             z3.And(z3.fpLEQ(g, t.val32(2.0**-149)), z3.fpLEQ(f2, t.val32(2.0**-126)))))
-        return z3.Implies(hyp, concl), {"f1": f1}
 
-    return fp.prove("gap lemma: next(f1) − f1 ≤ 2⁻²³·f1 (f1 normal), ≤ 2⁻¹⁴⁹ with next(f1) ≤ 2⁻¹²⁶ (f1 subnormal)",
-                    build, _gap_recheck, over="every non-negative finite binary32 f1 below the largest")
+GAP_LEMMA = Binary32Claim(
+    "gap lemma: next(f1) − f1 ≤ 2⁻²³·f1 (f1 normal), ≤ 2⁻¹⁴⁹ with next(f1) ≤ 2⁻¹²⁶ (f1 subnormal)", "f1",
+    _gap_formula, _gap_recheck, over="every non-negative finite binary32 f1 below the largest")
+"""z3 ``QF_FP``: the spacing of binary32 above every non-negative finite f₁ < max."""
+
+
+def gap_lemma() -> Verdict:
+    return GAP_LEMMA.prove()
 
 
 def _sum_recheck(point: dict) -> dict | None:
@@ -205,58 +259,69 @@ def _sum_recheck(point: dict) -> dict | None:
     return {"a + b": a + b, "fl(a + b)": r} if abs(r) <= U_TOP and r != a + b else None
 
 
-def subnormal_sums_exact() -> Verdict:
-    """z3 ``QF_FP``: a binary32 sum whose rounded value is at most 2⁻¹²⁶ is exact (η = 0 for ±)."""
+def _sum_formula(t: Any) -> tuple[Any, dict]:
     import z3
 
-    from checker.backends import fp
-
-    def build(t: Any) -> tuple[Any, dict]:
-        a, b = t.var32("a"), t.var32("b")
-        r = z3.fpAdd(t.rne, a, b)
-        hyp = z3.And(t.finite(a), t.finite(b), z3.fpLEQ(z3.fpAbs(r), t.val32(2.0**-126)))
-        return z3.Implies(hyp, z3.fpEQ(z3.fpAdd(t.rtn, a, b), z3.fpAdd(t.rtp, a, b))), {"a": a, "b": b}
-
-    return fp.prove("|fl(a + b)| ≤ 2⁻¹²⁶ ⇒ a + b is exact (round down = round up)", build, _sum_recheck,
-                    over="every pair of finite binary32 a, b (subtraction is a + (−b))")
+    a, b = t.var32("a"), t.var32("b")
+    r = z3.fpAdd(t.rne, a, b)
+    hyp = z3.And(t.finite(a), t.finite(b), z3.fpLEQ(z3.fpAbs(r), t.val32(2.0**-126)))
+    return z3.Implies(hyp, z3.fpEQ(z3.fpAdd(t.rtn, a, b), z3.fpAdd(t.rtp, a, b))), {"a": a, "b": b}
 
 
-def rounding_from_gaps(acc: Lemmas, u: Fraction = b32.U, mu: Fraction = b32.MU) -> None:
-    """z3 over ℝ: the nearer neighbour r of x ≥ 0 (gap lemma's spacing) has |r − x| ≤ u·x or ≤ μ;
-    and ≤ u·x when sums are exact at or below 2⁻¹²⁶."""
+SUBNORMAL_SUMS = Binary32Claim(
+    "|fl(a + b)| ≤ 2⁻¹²⁶ ⇒ a + b is exact (round down = round up)", "a b", _sum_formula, _sum_recheck,
+    over="every pair of finite binary32 a, b (subtraction is a + (−b))")
+"""z3 ``QF_FP``: a binary32 sum whose rounded value is at most 2⁻¹²⁶ is exact (η = 0 for ±)."""
 
-    def gaps(q: Any, v: dict) -> Any:
-        import z3
 
-        x, f1, f2, r = v["x"], v["f1"], v["f2"], v["r"]
-        return z3.And(0 <= f1, f1 <= x, x <= f2,
-                      z3.Implies(f1 >= q(U_TOP), f2 - f1 <= q(Fraction(1, 2**23)) * f1),
-                      z3.Implies(f1 < q(U_TOP), z3.And(f2 - f1 <= q(Fraction(1, 2**149)), f2 <= q(U_TOP))),
-                      z3.Or(r == f1, r == f2), _abs(r - x) <= x - f1, _abs(r - x) <= f2 - x)
+def subnormal_sums_exact() -> Verdict:
+    return SUBNORMAL_SUMS.prove()
 
-    def any_real(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
 
-        return gaps(q, v), z3.Or(_abs(v["r"] - v["x"]) <= q(u) * v["x"], _abs(v["r"] - v["x"]) <= q(mu))
+def _top(o: Any) -> Any:
+    return o.q(1, 2**126)
 
-    def sums(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
 
-        return z3.And(gaps(q, v), z3.Implies(v["r"] <= q(U_TOP), v["r"] == v["x"])), _abs(v["r"] - v["x"]) <= q(u) * v["x"]
+NEIGHBOURS = {
+    "0 ≤ f1 ≤ x ≤ f2": lambda o, v: o.and_(o.le(0, v.f1), o.le(v.f1, v.x), o.le(v.x, v.f2)),
+    "gap lemma, f1 normal: f2 − f1 ≤ 2⁻²³·f1": lambda o, v: o.implies(o.ge(v.f1, _top(o)),
+                                                                     o.le(v.f2 - v.f1, o.q(1, 2**23) * v.f1)),
+    "gap lemma, f1 subnormal: f2 − f1 ≤ 2⁻¹⁴⁹ and f2 ≤ 2⁻¹²⁶": lambda o, v: o.implies(
+        o.lt(v.f1, _top(o)), o.and_(o.le(v.f2 - v.f1, o.q(1, 2**149)), o.le(v.f2, _top(o)))),
+    "r = RN(x) is f1 or f2, the nearer": lambda o, v: o.and_(
+        o.or_(o.eq(v.r, v.f1), o.eq(v.r, v.f2)), o.le(o.abs(v.r - v.x), v.x - v.f1), o.le(o.abs(v.r - v.x), v.f2 - v.x)),
+}
+"""x ≥ 0 between consecutive binary32 f₁ ≤ x ≤ f₂ spaced as the gap lemma proves, r the nearer."""
 
-    real_lemma(acc, "RN(x) within u·|x| or μ of x (x ≥ 0; RN odd)", "x f1 f2 r", any_real)
-    real_lemma(acc, "RN(a ± b) within u·|a ± b| (exact sums below 2⁻¹²⁶)", "x f1 f2 r", sums)
+
+def rn_claims(u: Fraction = b32.U, mu: Fraction = b32.MU) -> tuple[Any, Any]:
+    """Over ℝ: the nearer neighbour r of x ≥ 0 has |r − x| ≤ u·x or ≤ μ; and ≤ u·x when sums are
+    exact at or below 2⁻¹²⁶ (``u``, ``mu`` mutable for the tests)."""
+    any_real = claim(
+        "lean_mlp.float.rn_any_real", "x f1 f2 r",
+        lambda o, v: o.or_(o.le(o.abs(v.r - v.x), o.q(u.numerator, u.denominator) * v.x),
+                           o.le(o.abs(v.r - v.x), o.q(mu.numerator, mu.denominator))), NEIGHBOURS)
+    sums = claim(
+        "lean_mlp.float.rn_sum", "x f1 f2 r",
+        lambda o, v: o.le(o.abs(v.r - v.x), o.q(u.numerator, u.denominator) * v.x),
+        {**NEIGHBOURS, "x = a ± b: exact when |RN(x)| ≤ 2⁻¹²⁶": lambda o, v: o.implies(o.le(v.r, _top(o)), o.eq(v.r, v.x))})
+    return any_real, sums
+
+
+RN_ANY_REAL, RN_SUM = rn_claims()
+ROUNDING_MODEL = (GAP_LEMMA, SUBNORMAL_SUMS, RN_ANY_REAL, RN_SUM)
+"""The rounding model as proved: the two floating-point lemmas (binary32's spacing, exact subnormal
+sums) and the two lemmas over ℝ that turn them into |RN(x) − x| ≤ u·|x| or μ (≤ u·|x| for a sum)."""
 
 
 def rounding_model() -> Verdict:
-    acc = new()
-    for v in (gap_lemma(), subnormal_sums_exact()):
-        if v.status.value != "proved":
-            return v
-        acc.add(True, v.certificate.steps[0])
-    rounding_from_gaps(acc)
-    return acc.verdict("z3 floating-point theory (gap lemma, exact subnormal sums) + z3 over ℝ", "UNIVERSAL",
-                       "every real |x| ≤ max binary32; every pair of finite binary32")
+    """Each part of :data:`ROUNDING_MODEL` by its backend rule (bitwuzla/z3 floating-point theory, z3
+    over ℝ), conjoined by the kernel."""
+    from checker.backends import smt
+
+    parts = {"gap lemma": GAP_LEMMA.prove(), "exact subnormal sums": SUBNORMAL_SUMS.prove()}
+    parts.update({c.name: smt.prove(c) for c in (RN_ANY_REAL, RN_SUM)})
+    return all_of("z3 floating-point theory (gap lemma, exact subnormal sums) + z3 over ℝ", parts, lemmas=True)
 
 
 # ---------------------------------------------------------------------------------------
@@ -600,22 +665,24 @@ def _relu_recheck(point: dict) -> dict | None:
     return None if b32.round32(r) == r else {"z": z, "relu": r}
 
 
-def relu_exact() -> Verdict:
-    """z3 ``QF_FP``: for every non-NaN binary32 z, max(z, +0) is z (z > 0) or a zero, and
-    rounding it to binary32 changes nothing."""
+def _relu_formula(t: Any) -> tuple[Any, dict]:
     import z3
 
-    from checker.backends import fp
+    z = t.var32("z")
+    m = z3.fpMax(z, t.val32(0.0))
+    back = z3.fpToFP(t.rne, t.wide(m), t.f32)
+    concl = z3.And(z3.If(z3.fpGT(z, t.val32(0.0)), z3.fpEQ(m, z), z3.fpIsZero(m)), z3.fpEQ(back, m))
+    return z3.Implies(z3.Not(z3.fpIsNaN(z)), concl), {"z": z}
 
-    def build(t: Any) -> tuple[Any, dict]:
-        z = t.var32("z")
-        m = z3.fpMax(z, t.val32(0.0))
-        back = z3.fpToFP(t.rne, t.wide(m), t.f32)
-        concl = z3.And(z3.If(z3.fpGT(z, t.val32(0.0)), z3.fpEQ(m, z), z3.fpIsZero(m)), z3.fpEQ(back, m))
-        return z3.Implies(z3.Not(z3.fpIsNaN(z)), concl), {"z": z}
 
-    return fp.prove("relu(z) = max(z, 0) is z or 0 and fl(relu z) = relu z", build, _relu_recheck,
-                    over="every non-NaN binary32 z (all 2³² bit patterns but NaNs)")
+RELU_EXACT = Binary32Claim("relu(z) = max(z, 0) is z or 0 and fl(relu z) = relu z", "z", _relu_formula, _relu_recheck,
+                           over="every non-NaN binary32 z (all 2³² bit patterns but NaNs)")
+"""z3 ``QF_FP``: for every non-NaN binary32 z, max(z, +0) is z (z > 0) or a zero, and rounding it
+to binary32 changes nothing."""
+
+
+def relu_exact() -> Verdict:
+    return RELU_EXACT.prove()
 
 
 def composition_steps(dims: tuple[int, int, int, int]) -> list[tuple[bool, Step]]:

@@ -29,6 +29,7 @@ from checker.kernel.model import Verdict
 from checker.kernel.sized import sized_claim
 from checker.kernel.verdicts import timed, unknown
 from obligations.lean_mlp import binary32 as b32
+from obligations.lean_mlp import float_lemmas as fl
 from obligations.lean_mlp.float32_gradients import check_grad
 from obligations.lean_mlp.float32_stages import RELU_STATEMENT, check_cot_step, check_dot, check_head, check_mul
 from obligations.lean_mlp.float_composition import _composition_steps
@@ -59,7 +60,6 @@ def _falsify(proof: Verdict, check: Callable[..., Verdict], *args: Any, **kwargs
 
 
 def _lemma_proof(build: Callable[[Any], None], method: str, grade: str, over: str) -> Verdict:
-    from obligations.lean_mlp import float_lemmas as fl
 
     acc = fl.new()
     build(acc)
@@ -73,10 +73,14 @@ def _lemma_proof(build: Callable[[Any], None], method: str, grade: str, over: st
     "RN(x) = x(1 + δ) + η with |δ| ≤ u = 2⁻²⁴, |η| ≤ μ = 2⁻¹⁵⁰ and δη = 0; for x = a ± b of two binary32 "
     "numbers η = 0. Hence for ∘ ∈ {+, −, ×, ÷} (IEEE: fl(a ∘ b) = RN(a ∘ b)) and for a product with an exact "
     "real operand.",
-    scope="universally: every real x in range, every pair of finite binary32 (z3 floating-point theory "
-    "FPSort(8, 24) for the spacing of binary32 and exact subnormal sums; z3 over ℝ for the rest)",
+    scope="universally: every real x in range, every pair of finite binary32. The declared theorem is the model's four "
+    "parts: in floating-point theory FPSort(8, 24) (bitwuzla, z3 confirming) the spacing of binary32 (gap lemma) and "
+    "exact subnormal sums; over ℝ (z3) that the nearer of two neighbours so spaced is within u·x or μ of x (u·x for a "
+    "sum). That IEEE's RN(x) is the nearer neighbour (correct rounding) and is odd is the semantics used, not a "
+    "machine-checked step",
     expect=Expect.HOLDS,
     lean="FloatBridge.rounding_model",
+    theorem=fl.ROUNDING_MODEL,
 )
 def rounding_model(ctx):
     """The standard model of one rounding, proved bit-exactly. z3's ``QF_FP``: the *gap lemma*
@@ -85,8 +89,6 @@ def rounding_model(ctx):
     sum whose rounding is ≤ 2⁻¹²⁶ in magnitude rounds down and up to the same value). z3 over ℝ:
     the nearer neighbour then errs by ≤ u·|x| or ≤ μ, and by ≤ u·|x| for a sum. IEEE 754's
     correct rounding (fl(a ∘ b) = RN(a ∘ b)) and the symmetry of RN are the semantics used."""
-    from obligations.lean_mlp import float_lemmas as fl
-
     return fl.rounding_model()
 
 
@@ -94,22 +96,21 @@ def rounding_model(ctx):
     id="lean_mlp.float.relu_exact_in_float",
     source=Source(DOC4, "ReLU is entrywise 1-Lipschitz … FloatBridge.lean proves the same fact for the rounded net (relu exact-in-float)"),
     statement=RELU_STATEMENT,
-    scope="universally: every non-NaN binary32 z (z3 floating-point theory, IEEE maximum and rounding)",
+    scope="universally: every non-NaN binary32 z (floating-point theory, bitwuzla with z3 confirming: IEEE maximum and "
+    "rounding); the theorem is that floating-point lemma",
     expect=Expect.HOLDS,
     lean="FloatBridge.relu_exact_in_float",
+    theorem=fl.RELU_EXACT,
 )
 def relu_exact_in_float(ctx):
     """``relu_exact_in_float``: z3's ``QF_FP`` proves, for every non-NaN binary32 z, that
     ``fp.max(z, +0)`` is z when z > 0 and a zero otherwise, and that rounding it back to
     binary32 is the identity. The implementation numpy runs is cross-checked by
     ``lean_mlp.float.relu_exact_in_float_float32`` (sampled) and ``…_exhaustive`` (all 2³²)."""
-    from obligations.lean_mlp import float_lemmas as fl
-
     return fl.relu_exact()
 
 
 def prove_mul(ctx: Any, fmt: b32.Format = b32.BINARY32) -> Verdict:
-    from obligations.lean_mlp import float_lemmas as fl
 
     proof = _lemma_proof(lambda acc: fl.mul_lemmas(acc, fmt), "z3 over ℝ from the rounding model; mulErr dominance (sympy)",
                          "UNIVERSAL", "every real a, c, every binary32 c̃ (no overflow)")
@@ -305,7 +306,6 @@ def _budget_code_agrees(proof: Verdict, check: tuple[bool, Any], what: str) -> V
 
 
 def prove_dot(ctx: Any, fmt: b32.Format = b32.BINARY32) -> Verdict:
-    from obligations.lean_mlp import float_lemmas as fl
 
     proof = _budget_code_agrees(prove_dot_every_n(ctx), fl.dot_dominance(fmt, fl.FANINS), "dot_err")
     return _falsify(proof, check_dot, ctx, fmt)
@@ -443,7 +443,6 @@ def prove_cot_step_every_m(ctx: Any) -> Verdict:
 
 
 def prove_cot_step(ctx: Any, fmt: b32.Format = b32.BINARY32) -> Verdict:
-    from obligations.lean_mlp import float_lemmas as fl
 
     proof = _budget_code_agrees(prove_cot_step_every_m(ctx), fl.layer_dominance(fmt, fl.FANINS, bias=False),
                                 "layer_budget")
@@ -483,7 +482,6 @@ def cot_step_close(ctx):
 
 
 def prove_head(ctx: Any, fmt: b32.Format = b32.BINARY32, classes: tuple[int, ...] | None = None) -> Verdict:
-    from obligations.lean_mlp import float_lemmas as fl
 
     classes = classes or tuple(m for m in fl.FANINS if m >= 2)
 
@@ -536,7 +534,6 @@ def softmax_ce_cot_close(ctx):
 
 
 def prove_grad(ctx: Any, layer: str, fmt: b32.Format = b32.BINARY32, shapes: tuple | None = None) -> Verdict:
-    from obligations.lean_mlp import float_lemmas as fl
 
     shapes = shapes or fl.SHAPES
 
