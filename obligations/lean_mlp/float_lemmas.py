@@ -608,16 +608,24 @@ def cot_err_matches(fmt: b32.Format, classes: Sequence[int]) -> tuple[bool, Step
 # ---------------------------------------------------------------------------------------
 
 
-def mul_lemmas(acc: Lemmas, fmt: b32.Format, u: Fraction = b32.U, mu: Fraction = b32.MU) -> None:
-    def mul(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
+def _rounded(o: Any, r: Any, p: Any) -> Any:
+    """r = RN(p) by the rounding model: within u·|p| or within μ of p."""
+    return o.or_(o.le(o.abs(r - p), o.q(1, 2**24) * o.abs(p)), o.le(o.abs(r - p), o.q(1, 2**150)))
 
-        a, c, ct, A, C, ec, r = (v[k] for k in "a c ct A C ec r".split())
-        hyp = z3.And(_abs(a) <= A, _abs(c) <= C, _abs(ct - c) <= ec,
-                     z3.Or(_abs(r - a * ct) <= q(u) * _abs(a * ct), _abs(r - a * ct) <= q(mu)))
-        return hyp, _abs(r - a * c) <= A * ec + q(u) * A * (C + ec) + q(mu)
 
-    real_lemma(acc, "final multiply: |RN(a·c̃) − a·c| ≤ A·ec + u·A·(C + ec) + μ", "a c ct A C ec r", mul)
+MUL_CLOSE = claim(
+    "lean_mlp.float.mul_close", "a c ct A C ec r",
+    lambda o, v: o.le(o.abs(v.r - v.a * v.c), v.A * v.ec + o.q(1, 2**24) * v.A * (v.C + v.ec) + o.q(1, 2**150)),
+    {"|a| ≤ A": lambda o, v: o.le(o.abs(v.a), v.A), "|c| ≤ C": lambda o, v: o.le(o.abs(v.c), v.C),
+     "|c̃ − c| ≤ ec": lambda o, v: o.le(o.abs(v.ct - v.c), v.ec),
+     "r = RN(a·c̃) (rounding model)": lambda o, v: _rounded(o, v.r, v.a * v.ct)})
+"""``mul_close``: the rounded product of an exact a and a float c̃ within ec of c is within
+A·ec + u·A·(C + ec) + μ of a·c (= mulErr(u, A, C, 0, ec))."""
+
+
+def mul_dominance(fmt: b32.Format) -> tuple[bool, Step]:
+    """The budget code ``mul_err(fmt, A, C, 0, ec)`` dominates the bound of :data:`MUL_CLOSE`
+    coefficientwise (sympy, A, C, ec ≥ 0)."""
     from checker.backends import symbolic
 
     sp = symbolic.sympy()
@@ -629,8 +637,8 @@ def mul_lemmas(acc: Lemmas, fmt: b32.Format, u: Fraction = b32.U, mu: Fraction =
             ok = diff == 0 or all(c >= 0 for c in sp.Poly(diff, A, C, ec).coeffs())
         except (sp.PolynomialError, TypeError, ValueError):
             ok = False
-        acc.add(ok, t.step("symbolic", symbolic.version(), f"mulErr({fmt.name}, A, C, 0, ec) dominates the proved bound",
-                           "dominates" if ok else "does not dominate"))
+        return ok, t.step("symbolic", symbolic.version(), f"mulErr({fmt.name}, A, C, 0, ec) dominates the proved bound",
+                          "dominates" if ok else "does not dominate")
 
 
 def glue_lemmas(acc: Lemmas) -> None:

@@ -112,8 +112,7 @@ def relu_exact_in_float(ctx):
 
 def prove_mul(ctx: Any, fmt: b32.Format = b32.BINARY32) -> Verdict:
 
-    proof = _lemma_proof(lambda acc: fl.mul_lemmas(acc, fmt), "z3 over ℝ from the rounding model; mulErr dominance (sympy)",
-                         "UNIVERSAL", "every real a, c, every binary32 c̃ (no overflow)")
+    proof = _budget_code_agrees(smt.prove(fl.MUL_CLOSE, ctx), fl.mul_dominance(fmt), "mul_err")
     return _falsify(proof, check_mul, ctx, fmt)
 
 
@@ -122,10 +121,13 @@ def prove_mul(ctx: Any, fmt: b32.Format = b32.BINARY32) -> Verdict:
     source=Source(DOC4, "mlp_w1_grad_close: … the final input multiply (mul_close, with the exact a₀ operand, ea = 0)"),
     statement="The final multiply is within mulErr: |fl(a·c̃) − a·c| ≤ mulErr(u, |a|, |c|, 0, |c̃ − c|) = "
     "|a|·ec + u·|a|·(|c| + ec) + μ for an exact operand a and a float operand c̃ within ec of c.",
-    scope="universally over every real a, c and binary32 c̃ (z3 over ℝ from the proved rounding model)" + PROOF_NOTE,
+    scope="universally over every real a, c, c̃ and bounds A ≥ |a|, C ≥ |c| (z3 over ℝ, the product's rounding a "
+    "hypothesis from the proved rounding model); the budget code binary32.mul_err is checked to dominate the theorem's "
+    "bound" + PROOF_NOTE,
     expect=Expect.HOLDS,
     lean="FloatBridge.mul_close",
     uses=("lean_mlp.float.rounding_model",),
+    theorem=fl.MUL_CLOSE,
 )
 def mul_close(ctx):
     """``mul_close``: with the rounding model (RN(a·c̃) within u·|a·c̃| or μ of a·c̃), z3 proves
