@@ -698,3 +698,172 @@ def composition_steps(dims: tuple[int, int, int, int]) -> list[tuple[bool, Step]
     from obligations.lean_mlp import float_composition
 
     return float_composition._composition_steps(dims)
+
+
+# ---------------------------------------------------------------------------------------
+# The head and the grad-closes as claims (every fan-in, every number of classes, every shape)
+# ---------------------------------------------------------------------------------------
+
+
+def _uq(o: Any) -> Any:
+    return o.q(1, 2**24)
+
+
+def _muq(o: Any) -> Any:
+    return o.q(1, 2**150)
+
+
+def _head_h(o: Any, eps: Any, g: Any, d: Any, G: Any) -> Any:
+    """H = (1 + α)(1 + u)/((1 − 2δ)(1 − α)(1 − γ)(1 − u)), 1 + α = (1 + ε)/(1 − u·G)."""
+    onea = (1 + eps) / (1 - _uq(o) * G)
+    return onea * (1 + _uq(o)) / ((1 - 2 * d) * (2 - onea) * (1 - g) * (1 - _uq(o)))
+
+
+HEAD_SANDWICH = claim(
+    "lean_mlp.float.head_sandwich", "A B rk rlo rhi sg g R",
+    lambda o, v: o.and_(o.le(v.R * v.rlo * (1 - v.g), v.rhi), o.ge(v.R * v.rhi * (1 + v.g), v.rlo)),
+    {"A > 0, ρ_lo > 0": lambda o, v: o.and_(o.gt(v.A, 0), o.gt(v.rlo, 0)),
+     "ρ_lo·A ≤ B ≤ ρ_hi·A (the float exps' sum against the exact one)": lambda o, v: o.and_(o.le(v.rlo * v.A, v.B),
+                                                                                         o.le(v.B, v.rhi * v.A)),
+     "ρ_lo ≤ ρ_k ≤ ρ_hi": lambda o, v: o.and_(o.le(v.rlo, v.rk), o.le(v.rk, v.rhi)),
+     "0 ≤ γ < 1, |σ| ≤ γ (the sum's rounding)": lambda o, v: o.and_(o.le(0, v.g), o.lt(v.g, 1), o.le(-v.g, v.sg),
+                                                                       o.le(v.sg, v.g)),
+     "R·B·(1 + σ) = ρ_k·A": lambda o, v: o.eq(v.R * v.B * (1 + v.sg), v.rk * v.A)})
+"""The softmax ratio sandwich: e_k/Ŝ ÷ P_k ∈ [ρ_lo/(ρ_hi(1+γ)), ρ_hi/(ρ_lo(1−γ))]."""
+
+HEAD_FACTORS = claim(
+    "lean_mlp.float.head_factors", "eps g d G y z",
+    lambda o, v: o.and_(
+        o.le(v.y * v.z * (1 + v.eps) / ((1 - v.eps) / (v.y * v.z) * (1 - v.g)) * (1 + _uq(o)), _head_h(o, v.eps, v.g, v.d, v.G)),
+        o.ge((1 - v.eps) / (v.y * v.z) / (v.y * v.z * (1 + v.eps) * (1 + v.g)) * (1 - _uq(o)), 1 / _head_h(o, v.eps, v.g, v.d, v.G)),
+        o.ge(_head_h(o, v.eps, v.g, v.d, v.G), 1)),
+    {"0 ≤ ε ≤ 2⁻¹⁶ (exp's accuracy)": lambda o, v: o.and_(o.ge(v.eps, 0), o.le(v.eps, o.q(1, 2**16))),
+     "0 ≤ γ ≤ 1/16": lambda o, v: o.and_(o.ge(v.g, 0), o.le(v.g, o.q(1, 16))),
+     "0 ≤ 2δ < 1": lambda o, v: o.and_(o.ge(v.d, 0), o.lt(2 * v.d, 1)),
+     "0 ≤ G ≤ 80": lambda o, v: o.and_(o.ge(v.G, 0), o.le(v.G, 80)),
+     "y = e^δ: y ≥ 1, y²(1 − 2δ) ≤ 1 (eˣ ≤ 1/(1 − x))": lambda o, v: o.and_(o.ge(v.y, 1), o.le(v.y * v.y * (1 - 2 * v.d), 1)),
+     "z = e^(uG): z ≥ 1, z(1 − uG) ≤ 1": lambda o, v: o.and_(o.ge(v.z, 1), o.le(v.z * (1 - _uq(o) * v.G), 1))})
+"""The ratio factors against H (y = e^δ, z = e^(uG) enter through eˣ ≤ 1/(1 − x))."""
+
+HEAD_ENTRY = claim(
+    "lean_mlp.float.head_entry", "P R Rlo Rhi H qv ph",
+    lambda o, v: o.le(o.abs(v.ph - v.P), (v.H - 1) * v.P + _muq(o)),
+    {"0 ≤ P ≤ 1": lambda o, v: o.and_(o.le(0, v.P), o.le(v.P, 1)),
+     "R_lo ≤ R ≤ R_hi, R_lo > 0": lambda o, v: o.and_(o.le(v.Rlo, v.R), o.le(v.R, v.Rhi), o.gt(v.Rlo, 0)),
+     "R_hi(1 + u) ≤ H, R_lo(1 − u)·H ≥ 1, H ≥ 1": lambda o, v: o.and_(o.le(v.Rhi * (1 + _uq(o)), v.H),
+                                                                     o.ge(v.Rlo * (1 - _uq(o)) * v.H, 1), o.ge(v.H, 1)),
+     "q = P·R": lambda o, v: o.eq(v.qv, v.P * v.R),
+     "p̂ = RN(q) (rounding model)": lambda o, v: o.or_(o.le(o.abs(v.ph - v.qv), _uq(o) * v.qv),
+                                                       o.le(o.abs(v.ph - v.qv), _muq(o)))})
+"""The division's rounded entry: |fl(e_k/Ŝ) − P_k| ≤ (H − 1)·P_k + μ."""
+
+HEAD_LABEL = claim(
+    "lean_mlp.float.head_label", "P H ph c",
+    lambda o, v: o.and_(
+        o.implies(o.le(o.abs(v.c - (v.ph - 1)), _uq(o) * o.abs(v.ph - 1)),
+                  o.le(o.abs(v.c - (v.P - 1)), (v.H - 1) * (1 + _uq(o)) + _uq(o) + _muq(o) * (1 + _uq(o)))),
+        o.le(o.abs(v.ph - v.P), (v.H - 1) * (1 + _uq(o)) + _uq(o) + _muq(o) * (1 + _uq(o)))),
+    {"0 ≤ P ≤ 1, H ≥ 1": lambda o, v: o.and_(o.le(0, v.P), o.le(v.P, 1), o.ge(v.H, 1)),
+     "|p̂ − P| ≤ (H − 1)·P + μ": lambda o, v: o.le(o.abs(v.ph - v.P), (v.H - 1) * v.P + _muq(o))})
+"""The label's rounded −1 keeps |ĉ − (P − onehot)| ≤ (H−1)(1+u) + u + μ(1+u) = cotErr."""
+
+HEAD_EXPONENT = claim(
+    "lean_mlp.float.head_exponent", "tk M G s",
+    lambda o, v: o.and_(o.le(v.s, 0), o.ge(v.s, -81), o.le(o.abs(v.s - (v.tk - v.M)), _uq(o) * v.G)),
+    {"t̃_k ≤ M, M − t̃_k ≤ G < 80": lambda o, v: o.and_(o.le(v.tk, v.M), o.le(v.M - v.tk, v.G), o.lt(v.G, 80)),
+     "s = RN(t̃_k − M), a sum (rounding model)": lambda o, v: o.le(o.abs(v.s - (v.tk - v.M)), _uq(o) * o.abs(v.tk - v.M))})
+"""fl(t̃_k − M) ∈ [−81, 0] (where exp's accuracy is assumed), within u·G of t̃_k − M."""
+
+GAMMA_SIXTEENTH = claim(
+    "lean_mlp.float.gamma_sixteenth", "m:real[1,]",
+    lambda o, v: o.and_(o.ge((v.m - 1) * _uq(o) / (1 - (v.m - 1) * _uq(o)), 0),
+                        o.le((v.m - 1) * _uq(o) / (1 - (v.m - 1) * _uq(o)), o.q(1, 16))),
+    {"17·(m − 1)·u ≤ 1 (m ≤ 986 895 classes)": lambda o, v: o.le(17 * (v.m - 1) * _uq(o), 1)})
+"""0 ≤ γ_(m−1) ≤ 1/16 for every number of classes m with 17(m − 1)u ≤ 1."""
+
+
+def cot_err_claim(fmt: b32.Format = b32.BINARY32) -> Any:
+    """The budget code ``cot_err(fmt, m, δ, G)`` is (H − 1)(1 + u) + u + μ(1 + u) with H of
+    :data:`HEAD_FACTORS` at γ = γ_(m−1), for every number of classes m (sympy, m a symbol)."""
+    from checker.backends import symbolic
+
+    def build() -> Any:
+        sp = symbolic.sympy()
+        d, G = sp.symbols("delta G", nonnegative=True)
+        m = sp.Symbol("m", integer=True, positive=True)
+        uu, mu = sp.Rational(1, 2**24), sp.Rational(1, 2**150)
+        eps = sp.Rational(b32.BINARY32.exp_rel.numerator, b32.BINARY32.exp_rel.denominator)
+        g = (m - 1) * uu / (1 - (m - 1) * uu)
+        onea = (1 + eps) / (1 - uu * G)
+        H = onea * (1 + uu) / ((1 - 2 * d) * (2 - onea) * (1 - g) * (1 - uu))
+        return sp.together(b32.cot_err(fmt, m, d, G) - ((H - 1) * (1 + uu) + uu + mu * (1 + uu)))
+
+    return symbolic.zero_claim(f"lean_mlp.float.cot_err_code[{fmt.name}]", build)
+
+
+HEAD_PARTS = (HEAD_SANDWICH, HEAD_FACTORS, HEAD_ENTRY, HEAD_LABEL, HEAD_EXPONENT, GAMMA_SIXTEENTH)
+HEAD_TACTICS = {HEAD_LABEL.name: ITE_SMT}
+
+RELU_LIPSCHITZ = claim(
+    "lean_mlp.float.relu_close", "z zt e",
+    lambda o, v: o.and_(o.le(o.abs(o.relu(v.zt) - o.relu(v.z)), v.e), o.ge(o.relu(v.z), 0)),
+    {"|z̃ − z| ≤ e": lambda o, v: o.le(o.abs(v.zt - v.z), v.e)})
+"""ReLU is 1-Lipschitz and non-negative (and exact in float: relu_exact_in_float)."""
+
+LOGIT_SPREAD = claim(
+    "lean_mlp.float.logit_spread", "t1 t2 s1 s2 d sp",
+    lambda o, v: o.le(v.s1 - v.s2, v.sp + 2 * v.d),
+    {"|s₁ − t₁| ≤ δ, |s₂ − t₂| ≤ δ": lambda o, v: o.and_(o.le(o.abs(v.s1 - v.t1), v.d), o.le(o.abs(v.s2 - v.t2), v.d)),
+     "t₁ − t₂ ≤ spread": lambda o, v: o.le(v.t1 - v.t2, v.sp)})
+"""The float logits within δ: spread(t̃) ≤ spread(t) + 2δ."""
+
+ONEHOT = claim(
+    "lean_mlp.float.softmax_minus_onehot", "P",
+    lambda o, v: o.and_(o.le(o.abs(v.P), 1), o.le(o.abs(v.P - 1), 1)), {"0 ≤ P ≤ 1": lambda o, v: o.and_(o.le(0, v.P), o.le(v.P, 1))})
+"""|softmax − onehot| ≤ 1 entrywise."""
+
+LAYER_TERM = claim(
+    "lean_mlp.float.layer_term", "W w c ct C ec",
+    lambda o, v: o.and_(o.le(o.abs(v.W * v.ct), v.w * (v.C + v.ec)), o.le(o.abs(v.W * v.ct - v.W * v.c), v.w * v.ec),
+                        o.le(o.abs(v.W * v.c), v.w * v.C)),
+    {"|W| ≤ w": lambda o, v: o.le(o.abs(v.W), v.w), "|c| ≤ C": lambda o, v: o.le(o.abs(v.c), v.C),
+     "|c̃ − c| ≤ ec": lambda o, v: o.le(o.abs(v.ct - v.c), v.ec)})
+"""Termwise: |W·c̃| ≤ w(C + ec), |W(c̃ − c)| ≤ w·ec, |W·c| ≤ w·C."""
+
+MARGIN_MASKS = claim(
+    "lean_mlp.float.margin_masks", "z zt E",
+    lambda o, v: o.and_(o.implies(o.gt(v.zt, 0), o.gt(v.z, 0)), o.implies(o.gt(v.z, 0), o.gt(v.zt, 0))),
+    {"|z̃ − z| ≤ E < |z|": lambda o, v: o.and_(o.le(o.abs(v.zt - v.z), v.E), o.lt(v.E, o.abs(v.z)))})
+"""The margin keeps the ReLU masks equal."""
+
+LAYER_ERROR = claim(
+    "lean_mlp.float.layer_error", "F V X Sabs K L g N0 z zt E beta B",
+    lambda o, v: o.and_(o.le(o.abs(v.F - v.X), v.L + v.g * (v.K + v.beta) + v.N0),
+                        o.le(o.abs(o.ite(o.gt(v.zt, 0), v.F, 0) - o.ite(o.gt(v.z, 0), v.X, 0)), v.L + v.g * (v.K + v.beta) + v.N0)),
+    {"γ ≥ 0, underflow N0 ≥ 0": lambda o, v: o.and_(o.ge(v.g, 0), o.ge(v.N0, 0)),
+     "dot lemma at x̃: |F − V| ≤ γ·S + N0": lambda o, v: o.le(o.abs(v.F - v.V), v.g * v.Sabs + v.N0),
+     "S ≤ K + B, 0 ≤ B ≤ β": lambda o, v: o.and_(o.le(v.Sabs, v.K + v.B), o.ge(v.beta, 0), o.le(v.B, v.beta)),
+     "input error: |V − X| ≤ L": lambda o, v: o.le(o.abs(v.V - v.X), v.L),
+     "margin: |z̃ − z| ≤ E < |z|": lambda o, v: o.and_(o.le(o.abs(v.zt - v.z), v.E), o.lt(v.E, o.abs(v.z)))})
+"""A layer's error, masked or not: the dot lemma at x̃ plus the input error."""
+
+
+def layer_code_claim(fmt: b32.Format = b32.BINARY32, bias: bool = True) -> Any:
+    """The budget code ``layer_budget(fmt, n, w, A, β, e, bias)`` is n·w·e + γ_m·(n·w·(A + e) + β) +
+    n·μ(1 + γ_(m−1)), m = n + bias, for every fan-in n (sympy, n a symbol)."""
+    from checker.backends import symbolic
+
+    def build() -> Any:
+        sp = symbolic.sympy()
+        w, A, e, beta = sp.symbols("w A e beta", nonnegative=True)
+        n = sp.Symbol("n", integer=True, positive=True)
+        uu, mu = sp.Rational(1, 2**24), sp.Rational(1, 2**150)
+        m = n + (1 if bias else 0)
+        gam = lambda k: k * uu / (1 - k * uu)  # noqa: E731
+        proved = n * w * e + gam(m) * (n * w * (A + e) + (beta if bias else 0)) + n * mu * (1 + gam(m - 1))
+        return sp.together(b32.layer_budget(fmt, n, w, A, beta if bias else 0, e, bias) - proved)
+
+    return symbolic.zero_claim(f"lean_mlp.float.layer_budget_code[{fmt.name}, bias={bias}]", build)
+
+
+GRAD_PARTS = (RELU_LIPSCHITZ, LOGIT_SPREAD, ONEHOT, LAYER_TERM, MARGIN_MASKS, LAYER_ERROR)

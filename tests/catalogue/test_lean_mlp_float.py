@@ -348,7 +348,7 @@ def test_mutated_head_budget_fails_the_proof(monkeypatch):
     (and the float32 search refutes it)."""
     real = b32.cot_err
     monkeypatch.setattr(b32, "cot_err", lambda *a: real(*a) / 8)
-    v = proofs.prove_head(CTX, classes=(2, 3, 4, 10))
+    v = proofs.prove_head(CTX)
     assert v.status is Status.REFUTED
 
 
