@@ -204,6 +204,11 @@ ALGEBRA = (
 inequalities each gives, from a sign of its factors, are read off by hand)."""
 
 
+_M0, _M1 = "layer-0 rounding margin: E0 < min|z0|", "layer-1 rounding margin: E1 < min|z1|"
+MARGINS = {"W2": (), "W1": (_M1,), "W0": (_M0, _M1)}
+"""The rounding margins of each layer's Lean statement: its forward budgets E₀, E₁ below min|z|."""
+
+
 @functools.lru_cache(maxsize=None)
 def _composition(dims: tuple[Any, Any, Any, Any] | None = None) -> dict[str, tuple[Any, Any, dict, dict]]:
     """For each layer: compose()'s η (the function every numeric check uses), the Lean nesting of the
@@ -240,8 +245,7 @@ def _composition(dims: tuple[Any, Any, Any, Any] | None = None) -> dict[str, tup
     c1 = layerAct(d3, w2, 1)
     lean["W0"] = mulErr(X, layerAct(d2, w1, c1), 0,
                         layerBudget(d2, w1, c1, 0, layerBudget(d3, w2, 1, 0, cotErr(d3, dl0), False), False))
-    want = {"W2": {}, "W1": {"layer-1 rounding margin: E1 < min|z1|": e1},
-            "W0": {"layer-0 rounding margin: E0 < min|z0|": e0, "layer-1 rounding margin: E1 < min|z1|": e1b}}
+    want = {"W2": {}, "W1": {_M1: e1}, "W0": {_M0: e0, _M1: e1b}}
     out = {}
     for layer in b32.LAYERS:
         eta, hyps, _ = b32.compose(layer, fmt, s)
@@ -261,7 +265,7 @@ def composition_claims(dims: tuple[Any, Any, Any, Any] | None = None) -> tuple[A
         out.append(symbolic.zero_claim(
             f"lean_mlp.float.compose.eta_{layer}{where}",
             lambda layer=layer: sp().together(_composition(dims)[layer][0] - _composition(dims)[layer][1])))
-        for k, margin in enumerate(sorted(_composition(dims)[layer][3])):
+        for k, margin in enumerate(MARGINS[layer]):
             out.append(symbolic.zero_claim(
                 f"lean_mlp.float.compose.margin_{layer}_{k}{where}",
                 lambda layer=layer, margin=margin: sp().together(_composition(dims)[layer][2].get(margin, sp().nan)

@@ -1,7 +1,7 @@
 """FloatBridge's binary32 budgets, proved: the rounding model by z3's floating-point theory,
 the budget lemmas by z3 over ℝ on aggregated (order- and length-independent) forms, and the
-budget functions' constants checked exactly at every fan-in of the stated family (a library;
-the obligations are in :mod:`.float_proofs`).
+budget functions checked to compute the proved bounds (a library; the obligations are in
+:mod:`.float_proofs`).
 
 The proof, in the order the obligations use it (derivations: ``docs/reconstructions/lean_mlp_float.md``):
 
@@ -25,11 +25,15 @@ The proof, in the order the obligations use it (derivations: ``docs/reconstructi
 4. **Head** (``softmax_ce_cot_close``): exp within ε (a *hypothesis*, see below), the
    subtraction, sum, division and the label's −1 each rounded by the model; the softmax ratio
    sandwich and e^x ≤ 1/(1 − x) (sympy) bound the ratio of every float entry to the exact one
-   within [1/H, H] (z3), and the stated ``cot_err`` is checked equal to the formula (sympy).
+   within [1/H, H] (z3), γ_(m−1) ≤ 1/16 whenever 17(m − 1)u ≤ 1, and the stated ``cot_err`` is
+   the formula for every number of classes m (sympy, m a symbol).
 5. **Final multiply** (``mul_close``) and the **grad-closes**: the part lemmas, glue lemmas
-   (ReLU 1-Lipschitz and exact, spread of the float logits, |softmax − onehot| ≤ 1,
-   |Wᵀc| ≤ n·w·C) and the symbolic identity of ``compose()`` with the Lean nesting, at every
-   shape of the family.
+   (ReLU 1-Lipschitz, spread of the float logits, |softmax − onehot| ≤ 1, termwise bounds, equal
+   masks under the margin, a layer's error), ``layer_budget`` equal to the proved bound for every
+   fan-in, and the symbolic identity of ``compose()`` with the Lean nesting at symbolic dims.
+
+Each lemma is a claim (:class:`Binary32Claim` for the floating-point ones) proved by its backend
+rule, so the kernel checks every fact against the declared theorems of :mod:`.float_proofs`.
 
 The exp hypothesis: numpy's float32 exp is a library routine, not an IEEE operation, so its
 accuracy |exp32(s) − eˢ| ≤ ε·eˢ on [−81, 0] is a *hypothesis* of the head lemma (the Lean
@@ -43,44 +47,19 @@ summing n termwise inequalities, exp increasing with e^{a+b} = e^a·e^b, RN odd.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
-from checker.kernel.model import Grade, Step, Verdict
+from checker.kernel.model import Step, Verdict
 from checker.kernel.claims import claim
-from checker.kernel.verdicts import all_of, timed, trusted, unknown
+from checker.kernel.verdicts import all_of, timed
 from obligations.lean_mlp import binary32 as b32
 
 FANINS = tuple(range(1, 65)) + (128, 256, 512, 1024)
-"""The fan-ins (dot-product lengths, class counts) the bounded lemmas are proved at: every
-fan-in of the example network and of the catalogue's instance families."""
-FANIN_TEXT = "n = 1…64, 128, 256, 512, 1024"
-SHAPES = ((3, 4, 4, 3), (3, 4, 5, 2), (3, 4, 3, 2), (6, 10, 8, 4), (5, 7, 6, 4), (24, 32, 16, 10),
-          (256, 8, 8, 4), (16, 256, 8, 4), (16, 8, 256, 10))
-"""The network shapes d = (d₀, d₁, d₂, d₃) the grad-closes are proved at: the shipped example
-(3, 4, 4, 3) and every shape of the catalogue's instance families."""
-SHAPE_TEXT = "d = " + ", ".join("(" + ",".join(map(str, s)) + ")" for s in SHAPES)
+"""The fan-ins at which the budget code dot_err / layer_budget is checked against the bounds that
+dot_close and cot_step_close prove for every fan-in."""
 U_TOP = Fraction(1, 2**126)
 """The smallest normal binary32, 2⁻¹²⁶."""
-
-
-def proved_bounded(method: str, steps: Sequence[Step], over: str, **data: Any) -> Verdict:
-    """``proved`` with the grade ``bounded`` over a finite family of sizes (``over``)."""
-    return _graded(method, steps, "BOUNDED", over, **data)
-
-
-def proved_universal(method: str, steps: Sequence[Step], over: str, **data: Any) -> Verdict:
-    return _graded(method, steps, "UNIVERSAL", over, **data)
-
-
-def _graded(method: str, steps: Sequence[Step], grade: str, over: str, **data: Any) -> Verdict:
-    """The lemmas' proof as a trusted computation (the kernel's escape hatch): the budget lemmas
-    over ℝ are raw z3 queries in their own context (:func:`real_lemma`) and exact or sympy
-    dominance checks, not claims a backend rule issues facts about, and the binary32 lemmas are
-    about bit patterns the claim language does not type; so the float obligations built on them
-    declare no theorem yet."""
-    return trusted(method, *steps, grade=Grade[grade], over=over, **data)
 
 
 class Binary32Claim:
@@ -133,33 +112,6 @@ class Binary32Claim:
         return fp.prove(self.name, self._build, self._recheck, over=self.over)
 
 
-@dataclass(frozen=True)
-class Lemmas:
-    """Accumulates lemma checks: each is (holds?, step)."""
-
-    checks: list
-
-    def add(self, ok: bool, step: Step) -> None:
-        self.checks.append((ok, step))
-
-    @property
-    def steps(self) -> list[Step]:
-        return [s for _, s in self.checks]
-
-    @property
-    def failed(self) -> list[str]:
-        return [s.action for ok, s in self.checks if not ok]
-
-    def verdict(self, method: str, grade: str, over: str, **data: Any) -> Verdict:
-        if self.failed:
-            return unknown(method, "not established: " + "; ".join(self.failed), *self.steps)
-        return _graded(method, self.steps, grade, over, lemmas=len(self.checks), **data)
-
-
-def new() -> Lemmas:
-    return Lemmas([])
-
-
 # ---------------------------------------------------------------------------------------
 # z3 over ℝ
 # ---------------------------------------------------------------------------------------
@@ -168,40 +120,6 @@ def new() -> Lemmas:
 ITE_SMT = ("simplify", "elim-term-ite", "smt")
 """z3's core solver after the ``If`` terms of |·| are named: a faster route for lemmas that are
 mostly case analysis over the signs."""
-
-
-def real_lemma(acc: Lemmas, name: str, names: str, build: Callable[[Any, dict], tuple[Any, Any]], timeout_ms: int = 20_000,
-               tactic: tuple[str, ...] | None = None) -> None:
-    """Prove ``∀ names. hyp ⇒ concl`` over ℝ (z3, fresh context; only ``unsat`` proves). With
-    ``tactic``, the negation goes first to that z3 tactic pipeline; if it does not answer
-    ``unsat`` there, z3's default solver decides it as without one."""
-    import z3
-
-    from checker.backends import smt
-
-    with timed() as t:
-        ctx = z3.Context()
-        v = {n: z3.Real(n, ctx) for n in names.split()}
-
-        def q(x: Any) -> Any:
-            return z3.RealVal(Fraction(x), ctx)
-
-        hyp, concl = build(q, v)
-        answer = None
-        for route in ([tactic] if tactic else []) + [None]:
-            s = z3.Solver(ctx=ctx) if route is None else z3.Then(*(z3.Tactic(n, ctx=ctx) for n in route), ctx=ctx).solver()
-            s.set(timeout=timeout_ms)
-            s.add(hyp, z3.Not(concl))
-            answer = s.check()
-            if answer == z3.unsat:
-                break
-        acc.add(answer == z3.unsat, t.step("smt", smt.version(), f"z3 over ℝ: {name}", str(answer)))
-
-
-def _abs(x: Any) -> Any:
-    import z3
-
-    return z3.If(x >= 0, x, -x)
 
 
 # ---------------------------------------------------------------------------------------
@@ -329,69 +247,6 @@ def rounding_model() -> Verdict:
 # ---------------------------------------------------------------------------------------
 
 
-def gamma_conditions(fmt: b32.Format, top: int) -> tuple[bool, Step]:
-    """Exactly, for k = 1…top: γ_k ≥ γ_{k−1} ≥ 0 and u + (1 + u)·γ_{k−1} ≤ γ_k (with γ₀ the
-    format's own γ(0)); what the sum-tree induction and the product combination consume."""
-    with timed() as t:
-        bad = None
-        try:
-            prev = fmt.gamma(0)
-            if prev < 0:
-                bad = 0
-            for k in range(1, top + 1):
-                g = fmt.gamma(k)
-                if not (g >= prev and fmt.u + (1 + fmt.u) * prev <= g):
-                    bad = k
-                    break
-                prev = g
-        except (ValueError, ZeroDivisionError):
-            bad = -1
-        answer = "hold" if bad is None else f"fail at k = {bad}"
-        return bad is None, t.step("exact", "fractions", f"γ monotone and u + (1+u)γ_(k−1) ≤ γ_k for k ≤ {top} ({fmt.name})",
-                                   answer)
-
-
-def sum_tree_lemmas(acc: Lemmas, u: Fraction = b32.U, mu: Fraction = b32.MU) -> None:
-    """The generic addition node, the rounded-product leaf and the combination (z3 over ℝ)."""
-
-    def widen(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        e, T, g1, g = v["e"], v["T"], v["g1"], v["g"]
-        return z3.And(_abs(e) <= g1 * T, T >= 0, 0 <= g1, g1 <= g), _abs(e) <= g * T
-
-    def node(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        # subtrees with |ŝᵢ − sᵢ| ≤ g·Tᵢ (after widen), |sᵢ| ≤ Tᵢ; summed: |s₁ + s₂| ≤ T, |e₁ + e₂| ≤ X = g·T
-        sh, s, T, X, g, G, r = (v[k] for k in "sh s T X g G r".split())
-        hyp = z3.And(_abs(s) <= T, _abs(sh - s) <= X, X == g * T, g >= 0, q(u) + (1 + q(u)) * g <= G,
-                     _abs(r - sh) <= q(u) * _abs(sh))
-        return hyp, _abs(r - s) <= G * T
-
-    def leaf(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        p, qq = v["p"], v["q"]
-        hyp = z3.Or(_abs(qq - p) <= q(u) * _abs(p), _abs(qq - p) <= q(mu))
-        return hyp, z3.And(_abs(qq) <= (1 + q(u)) * _abs(p) + q(mu), _abs(qq - p) <= q(u) * _abs(p) + q(mu))
-
-    def combine(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        sh, Q, P, T, S, E, g1, g, n = (v[k] for k in "sh Q P T S E g1 g n".split())
-        hyp = z3.And(n >= 0, S >= 0, _abs(sh - Q) <= g1 * T, T <= (1 + q(u)) * S + n * q(mu), _abs(Q - P) <= E,
-                     E <= q(u) * S + n * q(mu), 0 <= g1, (1 + q(u)) * g1 + q(u) <= g)
-        return hyp, _abs(sh - P) <= g * S + n * q(mu) * (1 + g1)
-
-    real_lemma(acc, "subtree widening: |ŝᵢ − sᵢ| ≤ γ_(kᵢ−1)·Tᵢ ≤ γ_(k−2)·Tᵢ (γ monotone)", "e T g1 g", widen)
-    real_lemma(acc, "addition node: |fl(ŝ₁+ŝ₂) − (s₁+s₂)| ≤ γ_(k−1)·(T₁+T₂) given |(ŝ₁+ŝ₂) − (s₁+s₂)| ≤ γ_(k−2)·(T₁+T₂)",
-               "sh s T X g G r", node)
-    real_lemma(acc, "rounded product leaf: |q̂| ≤ (1+u)|p| + μ and |q̂ − p| ≤ u|p| + μ", "p q", leaf)
-    real_lemma(acc, "dot product: tree error γ_(m−1)·∑|q̂| plus the products' errors ≤ γ_m·S + n·μ·(1 + γ_(m−1))",
-               "sh Q P T S E g1 g n", combine)
-
-
 def affine_dominates(stated: Callable[[Any], Any], slope: Fraction, const: Fraction) -> bool:
     """``stated(S) ≥ slope·S + const`` for every S ≥ 0, decided exactly: ``stated`` evaluated on a
     sympy symbol must be a polynomial in S with coefficients dominating (degree ≤ 1 here; any
@@ -432,50 +287,9 @@ def dot_dominance(fmt: b32.Format, fanins: Sequence[int]) -> tuple[bool, Step]:
                                "dominates" if not bad else "fails at " + ", ".join(bad[:5]))
 
 
-def dot_lemma(fmt: b32.Format = b32.BINARY32, fanins: Sequence[int] = FANINS) -> Lemmas:
-    acc = new()
-    acc.add(*gamma_conditions(b32.BINARY32, max(fanins) + 1))
-    sum_tree_lemmas(acc)
-    acc.add(*dot_dominance(fmt, fanins))
-    return acc
-
-
 # ---------------------------------------------------------------------------------------
 # 3. Masked contraction and dense layer with an inexact input
 # ---------------------------------------------------------------------------------------
-
-
-def layer_lemmas(acc: Lemmas, u: Fraction = b32.U) -> None:
-    """Termwise operand bounds, mask agreement under the margin, the layer's error (z3 over ℝ)."""
-
-    def term(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        W, w, c, ct, C, ec = (v[k] for k in "W w c ct C ec".split())
-        hyp = z3.And(_abs(W) <= w, _abs(c) <= C, _abs(ct - c) <= ec)
-        return hyp, z3.And(_abs(W * ct) <= w * (C + ec), _abs(W * ct - W * c) <= w * ec, _abs(W * c) <= w * C)
-
-    def mask(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        z, zt, E = v["z"], v["zt"], v["E"]
-        return z3.And(_abs(zt - z) <= E, E < _abs(z)), (zt > 0) == (z > 0)
-
-    def layer(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        F, V, X, Sabs, K, L, g, N0, z, zt, E, beta, B = (v[k] for k in "F V X Sabs K L g N0 z zt E beta B".split())
-        # F = fl(∑ W x̃ [+ b]), V = ∑ W x̃ [+ b], X = ∑ W x [+ b]; Sabs = ∑|W x̃| [+ |b|] ≤ K + β; |V − X| ≤ L
-        hyp = z3.And(g >= 0, N0 >= 0, _abs(F - V) <= g * Sabs + N0, Sabs <= K + B, _abs(V - X) <= L,
-                     _abs(zt - z) <= E, E < _abs(z), beta >= 0, B <= beta)
-        masked_f = z3.If(zt > 0, F, 0)
-        masked_x = z3.If(z > 0, X, 0)
-        return hyp, z3.And(_abs(F - X) <= L + g * (K + beta) + N0, _abs(masked_f - masked_x) <= L + g * (K + beta) + N0)
-
-    real_lemma(acc, "termwise: |W·c̃| ≤ w(C + ec), |W(c̃ − c)| ≤ w·ec, |W·c| ≤ w·C", "W w c ct C ec", term)
-    real_lemma(acc, "margin: |z̃ − z| ≤ E < |z| ⇒ the ReLU masks agree", "z zt E", mask)
-    real_lemma(acc, "layer: dot lemma at x̃ plus the input error ⇒ n·w·e + γ·(n·w·(A + e) + β) + underflow, masked or not",
-               "F V X Sabs K L g N0 z zt E beta B", layer)
 
 
 def layer_dominance(fmt: b32.Format, fanins: Sequence[int], bias: bool) -> tuple[bool, Step]:
@@ -507,100 +321,6 @@ def layer_dominance(fmt: b32.Format, fanins: Sequence[int], bias: bool) -> tuple
 # ---------------------------------------------------------------------------------------
 # 4. The head
 # ---------------------------------------------------------------------------------------
-
-
-def head_lemmas(acc: Lemmas, u: Fraction = b32.U, mu: Fraction = b32.MU) -> None:
-    """The softmax ratio sandwich and the closing steps of cotErr (z3 over ℝ; the exp atoms
-    y = e^δ, z = e^{uG} enter through e^x ≤ 1/(1 − x), proved by sympy in :func:`exp_facts`)."""
-
-    def sandwich(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        A, B, rk, rlo, rhi, sg, g, R = (v[k] for k in "A B rk rlo rhi sg g R".split())
-        hyp = z3.And(A > 0, rlo > 0, rlo * A <= B, B <= rhi * A, rlo <= rk, rk <= rhi, 0 <= g, g < 1, -g <= sg, sg <= g,
-                     R * B * (1 + sg) == rk * A)
-        return hyp, z3.And(R * rlo * (1 - g) <= rhi, R * rhi * (1 + g) >= rlo)
-
-    def factors(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        eps, g, d, G, y, z = (v[k] for k in "eps g d G y z".split())
-        uu = q(u)
-        onea = (1 + eps) / (1 - uu * G)
-        H = onea * (1 + uu) / ((1 - 2 * d) * (2 - onea) * (1 - g) * (1 - uu))
-        hyp = z3.And(eps >= 0, eps <= q(Fraction(1, 2**16)), g >= 0, g <= q(Fraction(1, 16)), d >= 0, 2 * d < 1, G >= 0,
-                     G <= 80, y >= 1, y * y * (1 - 2 * d) <= 1, z >= 1, z * (1 - uu * G) <= 1)
-        rhi, rlo = y * z * (1 + eps), (1 - eps) / (y * z)
-        return hyp, z3.And(rhi / (rlo * (1 - g)) * (1 + uu) <= H, rlo / (rhi * (1 + g)) * (1 - uu) >= 1 / H, H >= 1)
-
-    def entry(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        P, R, Rlo, Rhi, H, qv, ph = (v[k] for k in "P R Rlo Rhi H qv ph".split())
-        hyp = z3.And(0 <= P, P <= 1, Rlo <= R, R <= Rhi, Rhi * (1 + q(u)) <= H, Rlo * (1 - q(u)) * H >= 1, H >= 1,
-                     Rlo > 0, qv == P * R, z3.Or(_abs(ph - qv) <= q(u) * qv, _abs(ph - qv) <= q(mu)))
-        return hyp, _abs(ph - P) <= (H - 1) * P + q(mu)
-
-    def label(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        P, H, ph, c = v["P"], v["H"], v["ph"], v["c"]
-        hyp = z3.And(0 <= P, P <= 1, H >= 1, _abs(ph - P) <= (H - 1) * P + q(mu))
-        cot = (H - 1) * (1 + q(u)) + q(u) + q(mu) * (1 + q(u))
-        on = z3.Implies(_abs(c - (ph - 1)) <= q(u) * _abs(ph - 1), _abs(c - (P - 1)) <= cot)
-        return hyp, z3.And(on, _abs(ph - P) <= cot)
-
-    def exponent(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        tk, M, G, s, d = v["tk"], v["M"], v["G"], v["s"], v["d"]
-        hyp = z3.And(tk <= M, M - tk <= G, G < 80, _abs(s - (tk - M)) <= q(u) * _abs(tk - M))
-        return hyp, z3.And(s <= 0, s >= -81, _abs(s - (tk - M)) <= q(u) * G)
-
-    real_lemma(acc, "head ratio sandwich: e_k/Ŝ ÷ P_k ∈ [ρ_lo/(ρ_hi(1+γ)), ρ_hi/(ρ_lo(1−γ))]", "A B rk rlo rhi sg g R", sandwich)
-    real_lemma(acc, "head factors: ρ_hi/(ρ_lo(1−γ))(1+u) ≤ H and ρ_lo/(ρ_hi(1+γ))(1−u) ≥ 1/H (y = e^δ, z = e^(uG))",
-               "eps g d G y z", factors)
-    real_lemma(acc, "head entry: |fl(e_k/Ŝ) − P_k| ≤ (H − 1)·P_k + μ", "P R Rlo Rhi H qv ph", entry)
-    real_lemma(acc, "head label: the rounded −1 keeps |ĉ − (P − onehot)| ≤ (H−1)(1+u) + u + μ(1+u)", "P H ph c", label, tactic=ITE_SMT)
-    real_lemma(acc, "head exponent: fl(t̃_k − M) ∈ [−81, 0], within u·G of t̃_k − M", "tk M G s d", exponent)
-
-
-def exp_facts(acc: Lemmas) -> None:
-    """e^x ≤ 1/(1 − x) on [0, 1) (so e^{2δ} ≤ 1/(1 − 2δ), e^{uG} ≤ 1/(1 − uG)): sympy."""
-    from checker.backends import symbolic
-
-    sp = symbolic.sympy()
-    x = sp.symbols("x", nonnegative=True)
-    f = (1 - x) * sp.exp(x)
-    for ok_step in (symbolic.zero_step(sp.diff(f, x) + x * sp.exp(x), "d/dx[(1 − x)eˣ] = −x·eˣ ≤ 0, so (1 − x)eˣ ≤ its value at 0"),
-                    symbolic.zero_step(f.subs(x, 0) - 1, "(1 − x)eˣ = 1 at x = 0")):
-        acc.add(*ok_step)
-
-
-def cot_err_matches(fmt: b32.Format, classes: Sequence[int]) -> tuple[bool, Step]:
-    """The stated ``cot_err`` ≥ (H − 1)(1 + u) + u + μ(1 + u) with the proved H, for every
-    δ, G (symbolic, sympy), at each class count m."""
-    from checker.backends import symbolic
-
-    sp = symbolic.sympy()
-    d, G = sp.symbols("delta G", nonnegative=True)
-    uu, mu, eps = sp.Rational(1, 2**24), sp.Rational(1, 2**150), sp.Rational(b32.BINARY32.exp_rel.numerator, b32.BINARY32.exp_rel.denominator)
-    with timed() as t:
-        bad = []
-        for m in classes:
-            g = b32.BINARY32.gamma(max(m - 1, 0))
-            g = sp.Rational(g.numerator, g.denominator)
-            onea = (1 + eps) / (1 - uu * G)
-            H = onea * (1 + uu) / ((1 - 2 * d) * (2 - onea) * (1 - g) * (1 - uu))
-            want = (H - 1) * (1 + uu) + uu + mu * (1 + uu)
-            try:
-                ok = sp.simplify(sp.together(b32.cot_err(fmt, m, d, G) - want)) == 0
-            except (TypeError, ValueError):
-                ok = False
-            if not ok:
-                bad.append(f"m = {m}")
-        return not bad, t.step("symbolic", symbolic.version(), f"cot_err({fmt.name}) is the proved formula at {len(classes)} class counts",
-                               "equal" if not bad else "differs at " + ", ".join(bad[:5]))
 
 
 # ---------------------------------------------------------------------------------------
@@ -641,32 +361,6 @@ def mul_dominance(fmt: b32.Format) -> tuple[bool, Step]:
                           "dominates" if ok else "does not dominate")
 
 
-def glue_lemmas(acc: Lemmas) -> None:
-    def relu(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        z, zt, e = v["z"], v["zt"], v["e"]
-        rz, rzt = z3.If(z > 0, z, 0), z3.If(zt > 0, zt, 0)
-        return _abs(zt - z) <= e, z3.And(_abs(rzt - rz) <= e, rz >= 0)
-
-    def spread(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        t1, t2, s1, s2, d, sp_ = (v[k] for k in "t1 t2 s1 s2 d sp".split())
-        hyp = z3.And(_abs(s1 - t1) <= d, _abs(s2 - t2) <= d, t1 - t2 <= sp_)
-        return hyp, s1 - s2 <= sp_ + 2 * d
-
-    def onehot(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        P = v["P"]
-        return z3.And(0 <= P, P <= 1), z3.And(_abs(P) <= 1, _abs(P - 1) <= 1)
-
-    real_lemma(acc, "ReLU is 1-Lipschitz and non-negative (the float ReLU is exact)", "z zt e", relu)
-    real_lemma(acc, "float logits within δ: spread(t̃) ≤ spread(t) + 2δ", "t1 t2 s1 s2 d sp", spread)
-    real_lemma(acc, "|softmax − onehot| ≤ 1 entrywise", "P", onehot)
-
-
 def _relu_recheck(point: dict) -> dict | None:
     z = point["z"]
     r = max(z, Fraction(0))
@@ -691,13 +385,6 @@ to binary32 changes nothing."""
 
 def relu_exact() -> Verdict:
     return RELU_EXACT.prove()
-
-
-def composition_steps(dims: tuple[int, int, int, int]) -> list[tuple[bool, Step]]:
-    """compose() equals the Lean nesting of the named budgets, symbolically, at ``dims``."""
-    from obligations.lean_mlp import float_composition
-
-    return float_composition._composition_steps(dims)
 
 
 # ---------------------------------------------------------------------------------------
