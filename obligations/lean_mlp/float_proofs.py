@@ -6,11 +6,12 @@ grad-closes (``linear_grad_close``, ``mlp_w1_grad_close``, ``mlp_w0_grad_close``
 errors are arrays of bounded reals, a summation order is read in path form (each rounded leaf times
 the (1 + δ) of the additions above it, K ≤ m − 1 of them: ``o.rowprod`` of a matrix D[m, K]),
 and the induction rule proves them over the number of terms with Lemma 3.1 (Π(1 + δ) within γ_K,
-by induction over K) and small z3 lemmas over ℝ. The other obligations assemble lemmas of
-:mod:`.float_lemmas` (z3's floating-point theory for the rounding model; z3 over ℝ and sympy for
-the budget lemmas, bounded at the fan-ins and shapes stated) and, for the grad-closes, the symbolic
-composition of :mod:`.float_composition`; the head stays bounded because softmax needs exp, which
-the induction rule's z3 reading does not interpret. A proof
+by induction over K) and small z3 lemmas over ℝ. The other obligations declare as their theorem the
+lemmas they are built from (:mod:`.float_lemmas`: floating-point theory for the rounding model and
+ReLU, z3 over ℝ for the budget lemmas, sympy for the budget code at a symbolic fan-in, number of
+classes or shape, and :mod:`.float_composition`'s identities at symbolic dims), each a kernel fact,
+so they hold for every size; chaining the head's and the grad-closes' lemmas into the stated bound
+(exp's facts, the lemmas instantiated along the network) is the step done by hand (scopes say so). A proof
 that does not go through (e.g. a budget made too small) is searched for a counterexample with
 the float32 checks of :mod:`.float32_stages` and :mod:`.float32_gradients`, re-checked in exact
 binary32 arithmetic (:func:`_falsify`); without one the result stays ``unknown``.
