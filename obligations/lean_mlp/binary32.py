@@ -83,7 +83,10 @@ ORDERS = ("numpy", "forward", "reverse", "pairwise", "shuffled-1", "shuffled-2")
 
 
 def higham_gamma(n: int, u: Any) -> Any:
-    """γₙ = n·u/(1 − n·u)."""
+    """γₙ = n·u/(1 − n·u). For a number n it must be defined (0 ≤ n, n·u < 1); for a symbolic n
+    (sympy, every fan-in at once) that is left to the hypotheses of the claim it enters."""
+    if not isinstance(n, numbers.Number):
+        return n * u / (1 - n * u)
     if n < 0:
         raise ValueError(f"γₙ needs n ≥ 0, got {n}")
     if n * u >= 1:

@@ -21,11 +21,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
 from checker.kernel.model import Verdict
-from checker.kernel.verdicts import refuted, supported, timed, trusted, unknown
+from checker.kernel.verdicts import refuted, supported, timed, unknown
 from obligations.lean_mlp import binary32 as b32
+from obligations.lean_mlp import float_lemmas as fl
 from obligations.lean_mlp import mlp
 from obligations.lean_mlp.float_screen import (SLACK, Violation, _err_interval, _fr, _limited, _log_uniform, _np, _run,
                                                _sampling_version, _screen, _vec)
@@ -75,7 +75,12 @@ def _relu_check(ctx: Any, exhaustive: bool) -> Verdict:
     if bad:
         return unknown("numpy relu on binary32 patterns", f"{bad} patterns where numpy's relu is not max(z, 0)", step)
     if exhaustive:
-        return trusted("exhaustive enumeration of all 2³² binary32 bit patterns", step, grade=Grade.UNIVERSAL, patterns=count)
+        # the theorem is proved in floating-point theory; the enumeration checks that numpy's maximum is
+        # that IEEE operation on every pattern (a cross-check of the implementation, not part of the proof)
+        from obligations.grading import cross_checked
+
+        check = supported("numpy relu on all 2³² binary32 bit patterns (exhaustive)", step, patterns=count)
+        return cross_checked(fl.relu_exact(), {"numpy maximum(z, 0) on all 2³² bit patterns": check})
     return supported("numpy relu on sampled binary32 bit patterns (evidence; exhaustive in the slow tier)", step, patterns=count)
 
 
@@ -105,18 +110,22 @@ def relu_exact_in_float_float32(ctx):
     id="lean_mlp.float.relu_exact_in_float_exhaustive",
     source=Source(DOC4, "ReLU is entrywise 1-Lipschitz … FloatBridge.lean proves the same fact for the rounded net (relu exact-in-float)"),
     statement=RELU_STATEMENT,
-    scope="numpy's float32 maximum(z, 0) on all 2³² binary32 bit patterns, on this machine (exhaustive; slow tier)",
+    scope="every non-NaN binary32 z: the theorem proved in floating-point theory (bitwuzla, z3 confirming; IEEE "
+    "maximum and rounding), and numpy's float32 maximum(z, 0) checked to be that operation on all 2³² bit patterns on "
+    "this machine (exhaustive; a cross-check of the implementation, not part of the proof; slow tier)",
     expect=Expect.HOLDS,
     lean="FloatBridge.relu_exact_in_float",
     slow=True,
+    theorem=fl.RELU_EXACT,
 )
 def relu_exact_in_float_exhaustive(ctx):
-    """As ``lean_mlp.float.relu_exact_in_float``, exhaustively: every binary32 bit pattern
-    (NaNs only required to stay NaN). Exhaustive enumeration is a proof for the implementation
-    that ran (numpy's float32 ``maximum`` on this machine). About a minute on one core. The
-    enumeration runs in numpy, which no kernel rule expresses: it is a trusted computation (the
-    kernel's escape hatch, listed in the ledger), and the obligation declares no theorem (the
-    statement is about binary32 bit patterns, which the claim language does not type)."""
+    """As ``lean_mlp.float.relu_exact_in_float``, with the implementation checked exhaustively. The
+    theorem (for every non-NaN binary32 z, the IEEE max(z, +0) is z or a zero and exact in binary32)
+    is proved in floating-point theory, bitwuzla first and z3 confirming: a kernel fact over every
+    bit pattern. numpy's float32 ``maximum`` is then compared bit by bit with that operation on
+    every binary32 pattern (NaNs only required to stay NaN; about a minute on one core): no kernel
+    rule expresses a numpy enumeration, so it is filed as a cross-check, and a mismatch (numpy is
+    not the IEEE operation on this machine) leaves the result ``unknown``, never proved."""
     return _relu_check(ctx, exhaustive=True)
 
 

@@ -1,22 +1,25 @@
-"""FloatBridge's budget composition, symbolically (``lean_mlp.float.budget_compose``).
+"""FloatBridge's budget composition (``lean_mlp.float.budget_compose``), for every fan-in and shape.
 
 Each composed budget is what its stage bounds give: z3 proves the stage lemmas over ℝ (the
-triangle inequality through the inputs' errors plus one rounding, for ``mulErr`` and for
-``layerBudget`` at fan-in 1…4), sympy the algebra behind γ (u + (1+u)γₙ ≤ γₙ₊₁), eˣ ≤ 1/(1−x)
-and ``cotErr``'s ratio factor H, and :func:`_composition_steps` shows that
-:func:`binary32.compose` — the function every numeric check uses — is exactly the Lean nesting
-``mulErr(…, layerBudget(…, cotErr(…)))`` with the forward budgets E₀, E₁ as the rounding margins.
-The grad-close proofs (:mod:`.float_proofs`) reuse :func:`_composition_steps` at every shape of
-their family.
+triangle inequality through the inputs' errors plus one rounding, for ``mulErr``), the induction
+rule proves ``layerBudget``'s for every fan-in, sympy reduces the algebra behind γ
+(u + (1+u)γₙ ≤ γₙ₊₁), eˣ ≤ 1/(1−x) and ``cotErr``'s ratio factor H to identities, and
+:func:`composition_claims` shows that :func:`binary32.compose` — the function every numeric check
+uses — is exactly the Lean nesting ``mulErr(…, layerBudget(…, cotErr(…)))`` with the forward
+budgets E₀, E₁ as the rounding margins, at symbolic dims d₀…d₃. The grad-close proofs
+(:mod:`.float_proofs`) reuse these claims.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+import functools
+from typing import Any
 
-from checker.kernel.model import Grade
 from checker import Expect, Source, obligation
-from checker.kernel.verdicts import timed, trusted, unknown
+from checker.kernel.claims import claim
+from checker.kernel.model import Verdict
+from checker.kernel.sized import sized_claim
+from checker.kernel.verdicts import all_of, timed, unknown
 from obligations.lean_mlp import binary32 as b32
 
 DOC4 = "004_8327de8ce09705d9.txt"
@@ -27,105 +30,197 @@ DOC4 = "004_8327de8ce09705d9.txt"
 # =======================================================================================
 
 SYMBOLIC_DIMS = (3, 4, 5, 2)
+"""A concrete shape, for tests that evaluate the composition; the theorem's identities are symbolic
+in the dims."""
 
 
-def _z3_steps(t_factory: Callable[[], Any]) -> list[tuple[bool, Any]]:
-    """The stage lemmas over ℝ (z3; negation ``unsat`` proves each)."""
-    import z3
+# ---------------------------------------------------------------------------------------
+# The stage lemmas over ℝ (z3), layerBudget for every fan-in (induction)
+# ---------------------------------------------------------------------------------------
 
-    from checker.backends import smt
+_OPERANDS = {"|ã − a| ≤ ea": lambda o, v: o.le(o.abs(v.at - v.a), v.ea), "|a| ≤ A": lambda o, v: o.le(o.abs(v.a), v.A),
+             "|c̃ − c| ≤ ec": lambda o, v: o.le(o.abs(v.ct - v.c), v.ec), "|c| ≤ C": lambda o, v: o.le(o.abs(v.c), v.C)}
 
-    def ab(x: Any) -> Any:
-        return z3.If(x >= 0, x, -x)
+PRODUCT_ERROR = claim(
+    "lean_mlp.float.compose.product_error", "a at c ct A C ea ec",
+    lambda o, v: o.le(o.abs(v.at * v.ct - v.a * v.c), v.ea * (v.C + v.ec) + v.A * v.ec), _OPERANDS)
+"""|ã·c̃ − a·c| ≤ ea·(C + ec) + A·ec."""
 
-    R = z3.Reals
-    a, at, c, ct, A, C, ea, ec, u, mu, r = R("a at c ct A C ea ec u mu r")
-    x, y, W, w, e = R("x y W w e")
-    checks: list[tuple[bool, Any]] = []
+PRODUCT_BOUND = claim(
+    "lean_mlp.float.compose.product_bound", "a at c ct A C ea ec",
+    lambda o, v: o.le(o.abs(v.at * v.ct), (v.A + v.ea) * (v.C + v.ec)), _OPERANDS)
+"""|ã·c̃| ≤ (A + ea)·(C + ec)."""
 
-    def prove(what: str, hyp: Any, concl: Any) -> None:
-        with t_factory() as t:
-            s = z3.Solver()
-            s.set("timeout", 20_000)
-            s.add(hyp, z3.Not(concl))
-            answer = s.check()
-            checks.append((answer == z3.unsat, t.step("smt", smt.version(), f"z3: {what}", str(answer))))
+MUL_STAGE = claim(
+    "lean_mlp.float.compose.mul_err", "p q r A C ea ec u mu",
+    lambda o, v: o.le(o.abs(v.r - v.q), v.A * v.ec + v.ea * (v.C + v.ec) + v.u * (v.A + v.ea) * (v.C + v.ec) + v.mu),
+    {"operands: |p − q| ≤ ea·(C + ec) + A·ec (p = ã·c̃, q = a·c)": lambda o, v: o.le(o.abs(v.p - v.q),
+                                                                                     v.ea * (v.C + v.ec) + v.A * v.ec),
+     "|p| ≤ (A + ea)·(C + ec)": lambda o, v: o.le(o.abs(v.p), (v.A + v.ea) * (v.C + v.ec)),
+     "u, μ ≥ 0": lambda o, v: o.and_(o.ge(v.u, 0), o.ge(v.mu, 0)),
+     "one rounding: |r − p| ≤ u·|p| + μ": lambda o, v: o.le(o.abs(v.r - v.p), v.u * o.abs(v.p) + v.mu)})
+"""mulErr: the triangle inequality through the operand errors and one rounding."""
 
-    ops = z3.And(ab(at - a) <= ea, ab(a) <= A, ab(ct - c) <= ec, ab(c) <= C)
-    prove("|ã·c̃ − a·c| ≤ ea·(C + ec) + A·ec", ops, ab(at * ct - a * c) <= ea * (C + ec) + A * ec)
-    prove("|ã·c̃| ≤ (A + ea)·(C + ec)", ops, ab(at * ct) <= (A + ea) * (C + ec))
-    # mulErr = the triangle inequality through the operand errors and one rounding
-    p, q, m = R("p q m")  # p = ã·c̃, q = a·c, m = the operand-error bound
-    prove("mulErr: |r − ac| ≤ A·ec + ea(C + ec) + u(A + ea)(C + ec) + μ from the stage bounds (linear)",
-          z3.And(ab(p - q) <= m, m == ea * (C + ec) + A * ec, ab(p) <= (A + ea) * (C + ec), u >= 0, mu >= 0,
-                 ab(r - p) <= u * ab(p) + mu),
-          ab(r - q) <= A * ec + ea * (C + ec) + u * (A + ea) * (C + ec) + mu)
-    prove("|x̃·W − x·W| ≤ w·e", z3.And(ab(y - x) <= e, ab(W) <= w), ab(y * W - x * W) <= w * e)
-    prove("|x̃·W| ≤ w·(A + e)", z3.And(ab(y - x) <= e, ab(x) <= A, ab(W) <= w), ab(y * W) <= w * (A + e))
-    # layerBudget = the triangle inequality through the input error and the γ lemma, fan-in 1…4,
-    # with γ at its exact binary32 value; the product lemmas above enter as the atoms
-    # M ≥ |x̃ⱼWⱼ − xⱼWⱼ| (M = w·e) and K ≥ |x̃ⱼWⱼ| (K = w·(A + e)), so the claim is linear
-    big_m, big_k, bias, beta, under = R("M K bias beta under")
-    for n in (1, 2, 3, 4):
-        ps, qs = R(" ".join(f"p{j}" for j in range(n))), R(" ".join(f"q{j}" for j in range(n)))
-        g = b32.gamma(n + 1)
-        gq = z3.RealVal(f"{g.numerator}/{g.denominator}")
-        hyp = z3.And(*[ab(ps[j] - qs[j]) <= big_m for j in range(n)], *[ab(ps[j]) <= big_k for j in range(n)],
-                     ab(bias) <= beta, under >= 0,
-                     ab(r - (sum(ps) + bias)) <= gq * (sum(ab(pj) for pj in ps) + ab(bias)) + under)
-        concl = ab(r - (sum(qs) + bias)) <= n * big_m + gq * (n * big_k + beta) + under
-        prove(f"layerBudget = n·w·e + γ_(n+1)·(n·w·(A + e) + β) + underflow from the γ lemma, fan-in {n}", hyp, concl)
-    return checks
+TERM_ERROR = claim(
+    "lean_mlp.float.compose.term_error", "x y W w e",
+    lambda o, v: o.le(o.abs(v.y * v.W - v.x * v.W), v.w * v.e),
+    {"|x̃ − x| ≤ e": lambda o, v: o.le(o.abs(v.y - v.x), v.e), "|W| ≤ w": lambda o, v: o.le(o.abs(v.W), v.w)})
+"""|x̃·W − x·W| ≤ w·e."""
+
+TERM_BOUND = claim(
+    "lean_mlp.float.compose.term_bound", "x y W w e A",
+    lambda o, v: o.le(o.abs(v.y * v.W), v.w * (v.A + v.e)),
+    {"|x̃ − x| ≤ e": lambda o, v: o.le(o.abs(v.y - v.x), v.e), "|x| ≤ A": lambda o, v: o.le(o.abs(v.x), v.A),
+     "|W| ≤ w": lambda o, v: o.le(o.abs(v.W), v.w)})
+"""|x̃·W| ≤ w·(A + e)."""
+
+LAYER_STAGE = sized_claim(
+    "lean_mlp.float.compose.layer_budget", "n:nat[1,]", "p[n] q[n]",
+    lambda o, v: o.le(o.abs(v.r - (o.sum(v.q) + v.bias)), v.n * v.M + v.g * (v.n * v.K + v.beta) + v.under),
+    {"terms: |p_j − q_j| ≤ M (p = x̃_j·W_j, q = x_j·W_j)": lambda o, v: o.all(o.le(o.abs(v.p - v.q), v.M)),
+     "|p_j| ≤ K": lambda o, v: o.all(o.le(o.abs(v.p), v.K)),
+     "|bias| ≤ β": lambda o, v: o.le(o.abs(v.bias), v.beta), "γ ≥ 0": lambda o, v: o.ge(v.g, 0),
+     "underflow ≥ 0": lambda o, v: o.ge(v.under, 0),
+     "the γ lemma at x̃: |r − (Σp + bias)| ≤ γ·(Σ|p| + |bias|) + underflow": lambda o, v: o.le(
+         o.abs(v.r - (o.sum(v.p) + v.bias)), v.g * (o.norm1(v.p) + o.abs(v.bias)) + v.under)},
+    scalars="M K bias beta g under r")
+"""layerBudget for every fan-in n: the γ lemma at the inexact input plus the input's error,
+n·M + γ·(n·K + β) + underflow (M = w·e and K = w·(A + e) by the term lemmas, γ = γ_(n+1))."""
 
 
-def _sympy_steps() -> list[tuple[bool, Any]]:
+def _layer_invariant(o: Any, v: Any) -> Any:
+    return o.and_(o.le(o.abs(o.sum(v.p) - o.sum(v.q)), v.n * v.M), o.ge(o.norm1(v.p), 0), o.le(o.norm1(v.p), v.n * v.K))
+
+
+STAGES = (PRODUCT_ERROR, PRODUCT_BOUND, MUL_STAGE, TERM_ERROR, TERM_BOUND)
+
+
+def _stage_proofs(ctx: Any) -> dict[str, Verdict]:
+    from checker.backends import induction, smt
+
+    parts = {c.name: smt.prove(c, ctx) for c in STAGES}
+    parts[LAYER_STAGE.name] = induction.prove(LAYER_STAGE, "n", ctx, invariant=_layer_invariant)
+    return parts
+
+
+# ---------------------------------------------------------------------------------------
+# The algebra (sympy): γ, eˣ ≤ 1/(1 − x), cotErr's ratio factor H
+# ---------------------------------------------------------------------------------------
+
+
+def _sym(*names: str, **assumptions: Any) -> Any:
     from checker.backends import symbolic
 
-    sp = symbolic.sympy()
-    u, k, x, eps, d = sp.symbols("u k x epsilon delta", nonnegative=True)
-    checks: list[tuple[bool, Any]] = []
+    return symbolic.sympy().symbols(" ".join(names), **assumptions)
+
+
+def _gamma_step() -> Any:
+    sp = symbolic_sympy()
+    u, k = _sym("u", "k", nonnegative=True)
     gam = lambda n: n * u / (1 - n * u)  # noqa: E731
-    # Lemma 3.3: u + (1 + u)·γ_k ≤ γ_{k+1}: the difference times the (positive) denominators is k·u²·(…) ≥ 0
-    diff = gam(k + 1) - u - (1 + u) * gam(k)
-    checks.append(symbolic.zero_step(sp.together(diff - (k + 1) * u**2 / ((1 - k * u) * (1 - (k + 1) * u))),
-                                     "γ_{k+1} − u − (1+u)γ_k = (k+1)u²/((1 − ku)(1 − (k+1)u)) ≥ 0 when (k+1)u < 1"))
-    # e^x ≤ 1/(1 − x) on [0, 1): (1 − x)e^x has derivative −x·e^x ≤ 0 and value 1 at 0
-    f = (1 - x) * sp.exp(x)
-    checks.append(symbolic.zero_step(sp.diff(f, x) + x * sp.exp(x), "d/dx[(1 − x)eˣ] = −x·eˣ"))
-    checks.append(symbolic.zero_step(f.subs(x, 0) - 1, "(1 − x)eˣ = 1 at x = 0"))
-    # the exp/subtraction factor: e^{−uG}(1 − ε) ≥ 1 − α with 1 + α = e^{uG}(1 + ε): with y = e^{uG} ≥ 1,
-    # y·[(1 − ε)/y − (2 − y(1 + ε))] = (y − 1)((1 + ε)y − (1 − ε))
-    yv = sp.symbols("y", positive=True)
-    checks.append(symbolic.zero_step(sp.expand(yv * ((1 - eps) / yv - (2 - yv * (1 + eps))) - (yv - 1) * ((1 + eps) * yv - (1 - eps))),
-                                     "(1 − ε)/y − (2 − y(1 + ε)) = (y − 1)((1 + ε)y − (1 − ε))/y ≥ 0 for y ≥ 1"))
-    # cotErr: with H as defined, 1/H ≤ the lower ratio, and H − 1 ≥ 1 − 1/H
-    a_, g_, h = sp.symbols("alpha gamma H", positive=True)
+    return sp.together(gam(k + 1) - u - (1 + u) * gam(k) - (k + 1) * u**2 / ((1 - k * u) * (1 - (k + 1) * u)))
+
+
+def _exp_derivative() -> Any:
+    sp = symbolic_sympy()
+    x = sp.Symbol("x", nonnegative=True)
+    return sp.diff((1 - x) * sp.exp(x), x) + x * sp.exp(x)
+
+
+def _exp_at_zero() -> Any:
+    sp = symbolic_sympy()
+    x = sp.Symbol("x", nonnegative=True)
+    return ((1 - x) * sp.exp(x)).subs(x, 0) - 1
+
+
+def _exp_factor() -> Any:
+    sp = symbolic_sympy()
+    eps = sp.Symbol("epsilon", nonnegative=True)
+    y = sp.Symbol("y", positive=True)
+    return sp.expand(y * ((1 - eps) / y - (2 - y * (1 + eps))) - (y - 1) * ((1 + eps) * y - (1 - eps)))
+
+
+def _h_parts() -> tuple[Any, ...]:
+    sp = symbolic_sympy()
+    u, d = _sym("u", "delta", nonnegative=True)
+    a_, g_ = _sym("alpha", "gamma", positive=True)
     big_h = (1 + a_) * (1 + u) / ((1 - 2 * d) * (1 - a_) * (1 - g_) * (1 - u))
     lower = (1 - 2 * d) * (1 - a_) * (1 - u) / ((1 + a_) * (1 + g_))
     gap = (1 - 2 * d) * (1 - a_) * (1 - u) / (1 + a_) * (1 / (1 + g_) - (1 - g_) / (1 + u))
-    checks.append(symbolic.zero_step(sp.together(lower - 1 / big_h - gap),
-                                     "lower ratio − 1/H = (1−2δ)(1−α)(1−u)/(1+α)·(1/(1+γ) − (1−γ)/(1+u))"))
-    checks.append(symbolic.zero_step(sp.together((1 + u) - (1 - g_) * (1 + g_) - (u + g_**2)),
-                                     "(1 + u) − (1 − γ)(1 + γ) = u + γ² ≥ 0, so 1/(1+γ) ≥ (1−γ)/(1+u)"))
-    checks.append(symbolic.zero_step(sp.together((h - 1) - (1 - 1 / h) - (h - 1) ** 2 / h), "(H − 1) − (1 − 1/H) = (H − 1)²/H ≥ 0"))
-    # cotErr's closing step: (H−1)P + μ + u·(1 + (H−1) + μ) with P ≤ 1 is the formula
-    mu_ = sp.symbols("mu", nonnegative=True)
-    fmt = b32.Format("symbolic", u, mu_, eps, gamma_rule=lambda n, uu: n * uu / (1 - n * uu))
-    G = sp.symbols("G", nonnegative=True)
+    return sp, u, d, g_, big_h, lower, gap
+
+
+def _h_lower() -> Any:
+    sp, u, d, g_, big_h, lower, gap = _h_parts()
+    return sp.together(lower - 1 / big_h - gap)
+
+
+def _gamma_square() -> Any:
+    sp, u, d, g_, *_ = _h_parts()
+    return sp.together((1 + u) - (1 - g_) * (1 + g_) - (u + g_**2))
+
+
+def _h_minus_one() -> Any:
+    sp = symbolic_sympy()
+    h = sp.Symbol("H", positive=True)
+    return sp.together((h - 1) - (1 - 1 / h) - (h - 1) ** 2 / h)
+
+
+def _cot_err_closing() -> Any:
+    """cotErr(m, δ, G) = (H − 1) + μ + u·(H + μ) with γ_(m−1), for every number of classes m ≥ 1."""
+    sp = symbolic_sympy()
+    u, mu_, eps, d, G = _sym("u", "mu", "epsilon", "delta", "G", nonnegative=True)
+    m = sp.Symbol("m", integer=True, positive=True)
+    gam = lambda n, uu: n * uu / (1 - n * uu)  # noqa: E731
+    fmt = b32.Format("symbolic", u, mu_, eps, gamma_rule=gam)
     one_alpha = (1 + eps) / (1 - u * G)
-    hh = one_alpha * (1 + u) / ((1 - 2 * d) * (1 - (one_alpha - 1)) * (1 - gam(3)) * (1 - u))
-    checks.append(symbolic.zero_step(b32.cot_err(fmt, 4, d, G) - ((hh - 1) + mu_ + u * (1 + (hh - 1) + mu_)),
-                                     "cotErr(4 classes) = (H − 1) + μ + u·(H + μ): softmax error, underflow, the −1's rounding"))
-    return checks
+    hh = one_alpha * (1 + u) / ((1 - 2 * d) * (1 - (one_alpha - 1)) * (1 - gam(m - 1, u)) * (1 - u))
+    return sp.together(b32.cot_err(fmt, m, d, G) - ((hh - 1) + mu_ + u * (1 + (hh - 1) + mu_)))
 
 
-def _composition_steps(dims: tuple[int, int, int, int] = SYMBOLIC_DIMS) -> list[tuple[bool, Any]]:
-    """compose() (used for every number) equals the Lean-documented nesting of the named budgets.
-    The symbols carry no sign assumptions: the identity is one of rational functions, so it holds
-    for every value (and sympy does not query assumptions while building the large expressions)."""
+def symbolic_sympy() -> Any:
+    from checker.backends import symbolic
+
+    return symbolic.sympy()
+
+
+def _zero(name: str, build: Any) -> Any:
+    from checker.backends import symbolic
+
+    return symbolic.zero_claim(f"lean_mlp.float.compose.{name}", build)
+
+
+ALGEBRA = (
+    _zero("gamma_step", _gamma_step),  # γ_(k+1) − u − (1+u)γ_k = (k+1)u²/((1 − ku)(1 − (k+1)u)) ≥ 0
+    _zero("exp_derivative", _exp_derivative),  # d/dx[(1 − x)eˣ] = −x·eˣ ≤ 0 …
+    _zero("exp_at_zero", _exp_at_zero),  # … and (1 − x)eˣ = 1 at 0: eˣ ≤ 1/(1 − x) on [0, 1)
+    _zero("exp_factor", _exp_factor),  # (1 − ε)/y − (2 − y(1 + ε)) = (y − 1)((1 + ε)y − (1 − ε))/y ≥ 0, y ≥ 1
+    _zero("h_lower", _h_lower),  # lower ratio − 1/H = (1−2δ)(1−α)(1−u)/(1+α)·(1/(1+γ) − (1−γ)/(1+u))
+    _zero("gamma_square", _gamma_square),  # (1 + u) − (1 − γ)(1 + γ) = u + γ² ≥ 0
+    _zero("h_minus_one", _h_minus_one),  # (H − 1) − (1 − 1/H) = (H − 1)²/H ≥ 0
+    _zero("cot_err_closing", _cot_err_closing),  # cotErr = (H − 1) + μ + u·(H + μ), every m
+)
+"""The algebra behind γ, exp and cotErr's ratio factor H, as identities sympy reduces to 0 (the
+inequalities each gives, from a sign of its factors, are read off by hand)."""
+
+
+_M0, _M1 = "layer-0 rounding margin: E0 < min|z0|", "layer-1 rounding margin: E1 < min|z1|"
+MARGINS = {"W2": (), "W1": (_M1,), "W0": (_M0, _M1)}
+"""The rounding margins of each layer's Lean statement: its forward budgets E₀, E₁ below min|z|."""
+
+
+@functools.lru_cache(maxsize=None)
+def _composition(dims: tuple[Any, Any, Any, Any] | None = None) -> dict[str, tuple[Any, Any, dict, dict]]:
+    """For each layer: compose()'s η (the function every numeric check uses), the Lean nesting of the
+    named budgets, compose()'s rounding margins and the forward budgets they must be — at ``dims``,
+    or (``None``) at symbolic dims d₀…d₃ (positive integers), so that one identity covers every
+    shape. The other symbols carry no sign assumptions: each identity is one of rational functions,
+    so it holds for every value where defined."""
     from checker.backends import symbolic
 
     sp = symbolic.sympy()
+    if dims is None:
+        dims = tuple(sp.symbols("d0 d1 d2 d3", integer=True, positive=True))
     names = "u mu epsilon X A0 A1 w0 w1 w2 beta0 beta1 beta2 s zmin0 zmin1"
     u, mu, eps, X, A0, A1, w0, w1, w2, be0, be1, be2, spread, zm0, zm1 = sp.symbols(names)
     fmt = b32.Format("symbolic", u, mu, eps, gamma_rule=lambda n, uu: n * uu / (1 - n * uu))
@@ -150,19 +245,68 @@ def _composition_steps(dims: tuple[int, int, int, int] = SYMBOLIC_DIMS) -> list[
     c1 = layerAct(d3, w2, 1)
     lean["W0"] = mulErr(X, layerAct(d2, w1, c1), 0,
                         layerBudget(d2, w1, c1, 0, layerBudget(d3, w2, 1, 0, cotErr(d3, dl0), False), False))
-    checks = []
+    want = {"W2": {}, "W1": {_M1: e1}, "W0": {_M0: e0, _M1: e1b}}
+    out = {}
     for layer in b32.LAYERS:
         eta, hyps, _ = b32.compose(layer, fmt, s)
-        checks.append(symbolic.zero_step(sp.together(eta - lean[layer]),
-                                         f"compose({layer}) − the nested mulErr/layerBudget/cotErr expression = 0 (dims {dims})"))
-        margins = {h.name: h.lhs for h in hyps if "margin" in h.name}
-        want = {"W2": {}, "W1": {"layer-1 rounding margin: E1 < min|z1|": e1},
-                "W0": {"layer-0 rounding margin: E0 < min|z0|": e0, "layer-1 rounding margin: E1 < min|z1|": e1b}}[layer]
-        ok = set(margins) == set(want) and all(sp.simplify(margins[n] - want[n]) == 0 for n in want)
-        with timed() as t:
-            checks.append((ok, t.step("symbolic", symbolic.version(), f"the {layer} margins are the forward budgets E₀/E₁",
-                                      "equal" if ok else "different")))
-    return checks
+        out[layer] = (eta, lean[layer], {h.name: h.lhs for h in hyps if "margin" in h.name}, want[layer])
+    return out
+
+
+def composition_claims(dims: tuple[Any, Any, Any, Any] | None = None) -> tuple[Any, ...]:
+    """compose() is the Lean nesting, and its margins are the forward budgets, as identities sympy
+    reduces to 0: for every shape (``dims`` None: symbolic dims), or at one shape."""
+    from checker.backends import symbolic
+
+    sp = symbolic.sympy
+    where = "" if dims is None else "_at_" + "x".join(map(str, dims))
+    out = []
+    for layer in b32.LAYERS:
+        out.append(symbolic.zero_claim(
+            f"lean_mlp.float.compose.eta_{layer}{where}",
+            lambda layer=layer: sp().together(_composition(dims)[layer][0] - _composition(dims)[layer][1])))
+        for k, margin in enumerate(MARGINS[layer]):
+            out.append(symbolic.zero_claim(
+                f"lean_mlp.float.compose.margin_{layer}_{k}{where}",
+                lambda layer=layer, margin=margin: sp().together(_composition(dims)[layer][2].get(margin, sp().nan)
+                                                                 - _composition(dims)[layer][3][margin])))
+    return tuple(out)
+
+
+def margins_named(dims: tuple[Any, Any, Any, Any] | None = None) -> tuple[bool, Any]:
+    """compose() states exactly the margins the Lean nesting has (by name): a precondition of the
+    margin identities."""
+    from checker.backends import symbolic
+
+    with timed() as t:
+        comp = _composition(dims)
+        ok = all(set(comp[layer][2]) == set(comp[layer][3]) for layer in b32.LAYERS)
+        return ok, t.step("symbolic", symbolic.version(), "compose() states the margins E₀ < min|z₀|, E₁ < min|z₁| of "
+                          "the Lean nesting, and no other", "equal" if ok else "different")
+
+
+def _composition_steps(dims: tuple[Any, Any, Any, Any] | None = None) -> list[tuple[bool, Any]]:
+    """The composition identities as sympy steps (checks only; the proofs decide the claims)."""
+    return [margins_named(dims)] + [c.step() for c in composition_claims(dims)]
+
+
+COMPOSITION = composition_claims()
+BUDGET_COMPOSE = (*STAGES, LAYER_STAGE, *ALGEBRA, *COMPOSITION)
+"""The declared theorem of budget_compose: the stage lemmas (z3 over ℝ; layerBudget for every
+fan-in by induction), the algebra of γ, exp and H (sympy), and compose() = the Lean nesting with
+the forward budgets as margins, for every shape (sympy, symbolic dims)."""
+
+
+def prove_budget_compose(ctx: Any) -> Verdict:
+    from checker.backends import symbolic
+
+    parts = _stage_proofs(ctx)
+    parts.update({c.name: symbolic.decide(c, "sympy: the identity reduces to 0") for c in (*ALGEBRA, *COMPOSITION)})
+    ok, step = margins_named()
+    if not ok:
+        return unknown("z3 + induction + sympy on the budget algebra", "compose()'s margins are not the Lean nesting's", step)
+    return all_of("z3 (stage lemmas over ℝ), induction (layerBudget, every fan-in), sympy (identities, composition at "
+                  "symbolic dims)", parts, lemmas=True)
 
 
 @obligation(
@@ -172,28 +316,25 @@ def _composition_steps(dims: tuple[int, int, int, int] = SYMBOLIC_DIMS) -> list[
     "triangle inequality through its inputs' errors plus one stage of rounding (the γ lemma u + (1+u)γₙ ≤ γₙ₊₁, "
     "eˣ ≤ 1/(1−x), the softmax ratio sandwich), and the η of each layer is the Lean nesting "
     "mulErr(…, layerBudget(…, cotErr(…))) with the forward budgets E₀, E₁ as the rounding margins.",
-    scope="stage lemmas universally over ℝ (z3; layerBudget for fan-in 1…4 with γ at its binary32 value); "
-    "the algebra of γ, exp and H symbolically (sympy); compose() = the nested expression symbolically in u, μ, ε "
-    "and every instance quantity, at dims 3×4×5×2",
+    scope="every fan-in and every shape: the stage lemmas over ℝ (z3; layerBudget for every fan-in n by induction, with "
+    "γ any non-negative constant, so γ_(n+1) in particular); the algebra of γ, exp and H as identities sympy reduces to 0 "
+    "(cotErr's closing form for every number of classes m; the inequalities they give read off the signs of their "
+    "factors by hand); compose() = the nested expression and its margins = the forward budgets, symbolically in u, μ, ε, "
+    "every instance quantity and the dims d₀…d₃",
     expect=Expect.HOLDS,
     lean="FloatBridge.budget_compose",
+    theorem=BUDGET_COMPOSE,
 )
 def budget_compose(ctx):
     """The budget composition ([budget_compose]). Assumptions: the standard model of each
     binary32 operation (|δ| ≤ u, underflow ≤ μ per product; these are what the other
-    ``lean_mlp.float`` obligations test on real float32), exp within ε relatively, the rounding
-    margins (so the ReLU masks of the float and exact passes agree) and 2δ < 1, u·G < 1.
+    ``lean_mlp.float`` obligations prove and test on real float32), exp within ε relatively, the
+    rounding margins (so the ReLU masks of the float and exact passes agree) and 2δ < 1, u·G < 1.
     Under them the error of each stage is bounded by the triangle inequality: z3 proves each
-    stage lemma over ℝ (negation ``unsat``), sympy reduces the algebraic identities behind γ,
-    cotErr's ratio sandwich and e^x ≤ 1/(1−x) to 0, and sympy shows that the η that
-    :func:`binary32.compose` computes (the function every numeric check uses) is exactly the
-    nested expression of the Lean statements. The stage lemmas are raw z3 queries and the
-    identities sympy steps outside any claim, so the whole is a trusted computation (the kernel's
-    escape hatch, listed in the ledger), and no theorem is declared yet."""
-    checks = _z3_steps(timed) + _sympy_steps() + _composition_steps()
-    steps = [s for _, s in checks]
-    failed = [s.action for ok, s in checks if not ok]
-    if failed:
-        return unknown("z3 + sympy on the budget algebra", "not reduced: " + "; ".join(failed), *steps)
-    return trusted("z3 (stage lemmas over ℝ) + sympy (identities, composition)", *steps, grade=Grade.BOUNDED,
-                  over="fan-in 1…4; dims 3×4×5×2", lemmas=len(checks))
+    stage lemma over ℝ (negation ``unsat``), the induction rule proves layerBudget's for every
+    fan-in (the running sums of the terms and of their errors as accumulators), sympy reduces
+    the algebraic identities behind γ, cotErr's ratio sandwich and e^x ≤ 1/(1−x) to 0, and sympy
+    shows that the η that :func:`binary32.compose` computes (the function every numeric check
+    uses) is exactly the nested expression of the Lean statements at symbolic dims d₀…d₃, hence at
+    every shape. Every part is a kernel fact about a claim of the declared theorem."""
+    return prove_budget_compose(ctx)

@@ -1,7 +1,7 @@
 """FloatBridge's binary32 budgets, proved: the rounding model by z3's floating-point theory,
 the budget lemmas by z3 over ℝ on aggregated (order- and length-independent) forms, and the
-budget functions' constants checked exactly at every fan-in of the stated family (a library;
-the obligations are in :mod:`.float_proofs`).
+budget functions checked to compute the proved bounds (a library; the obligations are in
+:mod:`.float_proofs`).
 
 The proof, in the order the obligations use it (derivations: ``docs/reconstructions/lean_mlp_float.md``):
 
@@ -25,11 +25,15 @@ The proof, in the order the obligations use it (derivations: ``docs/reconstructi
 4. **Head** (``softmax_ce_cot_close``): exp within ε (a *hypothesis*, see below), the
    subtraction, sum, division and the label's −1 each rounded by the model; the softmax ratio
    sandwich and e^x ≤ 1/(1 − x) (sympy) bound the ratio of every float entry to the exact one
-   within [1/H, H] (z3), and the stated ``cot_err`` is checked equal to the formula (sympy).
+   within [1/H, H] (z3), γ_(m−1) ≤ 1/16 whenever 17(m − 1)u ≤ 1, and the stated ``cot_err`` is
+   the formula for every number of classes m (sympy, m a symbol).
 5. **Final multiply** (``mul_close``) and the **grad-closes**: the part lemmas, glue lemmas
-   (ReLU 1-Lipschitz and exact, spread of the float logits, |softmax − onehot| ≤ 1,
-   |Wᵀc| ≤ n·w·C) and the symbolic identity of ``compose()`` with the Lean nesting, at every
-   shape of the family.
+   (ReLU 1-Lipschitz, spread of the float logits, |softmax − onehot| ≤ 1, termwise bounds, equal
+   masks under the margin, a layer's error), ``layer_budget`` equal to the proved bound for every
+   fan-in, and the symbolic identity of ``compose()`` with the Lean nesting at symbolic dims.
+
+Each lemma is a claim (:class:`Binary32Claim` for the floating-point ones) proved by its backend
+rule, so the kernel checks every fact against the declared theorems of :mod:`.float_proofs`.
 
 The exp hypothesis: numpy's float32 exp is a library routine, not an IEEE operation, so its
 accuracy |exp32(s) − eˢ| ≤ ε·eˢ on [−81, 0] is a *hypothesis* of the head lemma (the Lean
@@ -43,70 +47,69 @@ summing n termwise inequalities, exp increasing with e^{a+b} = e^a·e^b, RN odd.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
-from checker.kernel.model import Grade, Step, Verdict
-from checker.kernel.verdicts import timed, trusted, unknown
+from checker.kernel.model import Step, Verdict
+from checker.kernel.claims import claim
+from checker.kernel.verdicts import all_of, timed
 from obligations.lean_mlp import binary32 as b32
 
 FANINS = tuple(range(1, 65)) + (128, 256, 512, 1024)
-"""The fan-ins (dot-product lengths, class counts) the bounded lemmas are proved at: every
-fan-in of the example network and of the catalogue's instance families."""
-FANIN_TEXT = "n = 1…64, 128, 256, 512, 1024"
-SHAPES = ((3, 4, 4, 3), (3, 4, 5, 2), (3, 4, 3, 2), (6, 10, 8, 4), (5, 7, 6, 4), (24, 32, 16, 10),
-          (256, 8, 8, 4), (16, 256, 8, 4), (16, 8, 256, 10))
-"""The network shapes d = (d₀, d₁, d₂, d₃) the grad-closes are proved at: the shipped example
-(3, 4, 4, 3) and every shape of the catalogue's instance families."""
-SHAPE_TEXT = "d = " + ", ".join("(" + ",".join(map(str, s)) + ")" for s in SHAPES)
+"""The fan-ins at which the budget code dot_err / layer_budget is checked against the bounds that
+dot_close and cot_step_close prove for every fan-in."""
 U_TOP = Fraction(1, 2**126)
 """The smallest normal binary32, 2⁻¹²⁶."""
 
 
-def proved_bounded(method: str, steps: Sequence[Step], over: str, **data: Any) -> Verdict:
-    """``proved`` with the grade ``bounded`` over a finite family of sizes (``over``)."""
-    return _graded(method, steps, "BOUNDED", over, **data)
+class Binary32Claim:
+    """A lemma of z3's floating-point theory, declared as (part of) an obligation's theorem.
 
+    ``build(t)`` gives the lemma's formula over binary32 terms and its variables, as
+    :func:`checker.backends.fp.prove` takes it. Its identity for the kernel (:attr:`subject`) is the
+    subject the floating-point rule gives its fact, ``"binary32: <name>"``, where the name ends with
+    a digest of the formula's SMT-LIB text: a fact about another formula under the same words is a
+    fact about another claim. A witness (exact values of the variables) refutes it when
+    ``recheck`` — exact binary32 rounding, independent of both solvers — finds the lemma false there."""
 
-def proved_universal(method: str, steps: Sequence[Step], over: str, **data: Any) -> Verdict:
-    return _graded(method, steps, "UNIVERSAL", over, **data)
+    hypotheses: tuple = ()
 
+    def __init__(self, text: str, variables: str, build: Callable[[Any], tuple[Any, dict]],
+                 recheck: Callable[[dict], dict | None], over: str) -> None:
+        self.text, self.variables, self.over = text, tuple(variables.split()), over
+        self._build, self._recheck = build, recheck
+        self._name: str | None = None
 
-def _graded(method: str, steps: Sequence[Step], grade: str, over: str, **data: Any) -> Verdict:
-    """The lemmas' proof as a trusted computation (the kernel's escape hatch): the budget lemmas
-    over ℝ are raw z3 queries in their own context (:func:`real_lemma`) and exact or sympy
-    dominance checks, not claims a backend rule issues facts about, and the binary32 lemmas are
-    about bit patterns the claim language does not type; so the float obligations built on them
-    declare no theorem yet."""
-    return trusted(method, *steps, grade=Grade[grade], over=over, **data)
-
-
-@dataclass(frozen=True)
-class Lemmas:
-    """Accumulates lemma checks: each is (holds?, step)."""
-
-    checks: list
-
-    def add(self, ok: bool, step: Step) -> None:
-        self.checks.append((ok, step))
+    def __repr__(self) -> str:
+        return f"Binary32Claim({self.text!r})"
 
     @property
-    def steps(self) -> list[Step]:
-        return [s for _, s in self.checks]
+    def name(self) -> str:
+        if self._name is None:
+            import hashlib
+
+            from checker.backends import fp
+
+            formula, _ = self._build(fp.terms())
+            digest = hashlib.sha256(formula.sexpr().encode()).hexdigest()[:12]
+            self._name = f"{self.text} [formula {digest}]"
+        return self._name
 
     @property
-    def failed(self) -> list[str]:
-        return [s.action for ok, s in self.checks if not ok]
+    def subject(self) -> str:
+        return f"binary32: {self.name}"
 
-    def verdict(self, method: str, grade: str, over: str, **data: Any) -> Verdict:
-        if self.failed:
-            return unknown(method, "not established: " + "; ".join(self.failed), *self.steps)
-        return _graded(method, self.steps, grade, over, lemmas=len(self.checks), **data)
+    def recheck(self, witness: Any) -> bool | None:
+        try:
+            point = {k: Fraction(witness[k]) for k in self.variables}
+        except (KeyError, TypeError, ValueError, ZeroDivisionError):
+            return None
+        return self._recheck(point) is not None
 
+    def prove(self) -> Verdict:
+        from checker.backends import fp
 
-def new() -> Lemmas:
-    return Lemmas([])
+        return fp.prove(self.name, self._build, self._recheck, over=self.over)
 
 
 # ---------------------------------------------------------------------------------------
@@ -117,40 +120,6 @@ def new() -> Lemmas:
 ITE_SMT = ("simplify", "elim-term-ite", "smt")
 """z3's core solver after the ``If`` terms of |·| are named: a faster route for lemmas that are
 mostly case analysis over the signs."""
-
-
-def real_lemma(acc: Lemmas, name: str, names: str, build: Callable[[Any, dict], tuple[Any, Any]], timeout_ms: int = 20_000,
-               tactic: tuple[str, ...] | None = None) -> None:
-    """Prove ``∀ names. hyp ⇒ concl`` over ℝ (z3, fresh context; only ``unsat`` proves). With
-    ``tactic``, the negation goes first to that z3 tactic pipeline; if it does not answer
-    ``unsat`` there, z3's default solver decides it as without one."""
-    import z3
-
-    from checker.backends import smt
-
-    with timed() as t:
-        ctx = z3.Context()
-        v = {n: z3.Real(n, ctx) for n in names.split()}
-
-        def q(x: Any) -> Any:
-            return z3.RealVal(Fraction(x), ctx)
-
-        hyp, concl = build(q, v)
-        answer = None
-        for route in ([tactic] if tactic else []) + [None]:
-            s = z3.Solver(ctx=ctx) if route is None else z3.Then(*(z3.Tactic(n, ctx=ctx) for n in route), ctx=ctx).solver()
-            s.set(timeout=timeout_ms)
-            s.add(hyp, z3.Not(concl))
-            answer = s.check()
-            if answer == z3.unsat:
-                break
-        acc.add(answer == z3.unsat, t.step("smt", smt.version(), f"z3 over ℝ: {name}", str(answer)))
-
-
-def _abs(x: Any) -> Any:
-    import z3
-
-    return z3.If(x >= 0, x, -x)
 
 
 # ---------------------------------------------------------------------------------------
@@ -174,29 +143,32 @@ def _gap_recheck(point: dict) -> dict | None:
     return {"f1": f1, "f2": f2, "gap": g} if bad else None
 
 
-def gap_lemma() -> Verdict:
-    """z3 ``QF_FP``: the spacing of binary32 above every non-negative finite f₁ < max."""
+def _gap_formula(t: Any) -> tuple[Any, dict]:
     import z3
 
-    from checker.backends import fp
+    f1 = t.var32("f1")
+    f2 = z3.fpBVToFP(z3.fpToIEEEBV(f1) + 1, t.f32, t.ctx)
+    hyp = z3.And(t.finite(f1), z3.fpIsPositive(f1), z3.fpLT(f1, t.val32(float(b32.MAX_FLOAT32))))
+    # the gap f₂ − f₁ as a binary32 subtraction that is exact (round down = round up), so
+    # g is the real difference (and representable in binary32, which is stronger than the
+    # binary64 exactness the lemma needs); widened exactly for the product 2⁻²³·f₁, which is
+    # exact in binary64. A 24-bit instead of a 53-bit subtraction for z3 to bit-blast.
+    g = z3.fpSub(t.rtn, f2, f1)
+    normal = z3.fpGEQ(f1, t.val32(2.0**-126))
+    concl = z3.And(z3.fpEQ(g, z3.fpSub(t.rtp, f2, f1)), z3.fpGT(g, t.val32(0.0)),
+                   z3.If(normal, z3.fpLEQ(t.wide(g), z3.fpMul(t.rne, t.val64(2.0**-23), t.wide(f1))),
+                         z3.And(z3.fpLEQ(g, t.val32(2.0**-149)), z3.fpLEQ(f2, t.val32(2.0**-126)))))
+    return z3.Implies(hyp, concl), {"f1": f1}
 
-    def build(t: Any) -> tuple[Any, dict]:
-        f1 = t.var32("f1")
-        f2 = z3.fpBVToFP(z3.fpToIEEEBV(f1) + 1, t.f32, t.ctx)
-        hyp = z3.And(t.finite(f1), z3.fpIsPositive(f1), z3.fpLT(f1, t.val32(float(b32.MAX_FLOAT32))))
-        # the gap f₂ − f₁ as a binary32 subtraction that is exact (round down = round up), so
-        # g is the real difference (and representable in binary32, which is stronger than the
-        # binary64 exactness the lemma needs); widened exactly for the product 2⁻²³·f₁, which is
-        # exact in binary64. A 24-bit instead of a 53-bit subtraction for z3 to bit-blast.
-        g = z3.fpSub(t.rtn, f2, f1)
-        normal = z3.fpGEQ(f1, t.val32(2.0**-126))
-        concl = z3.And(z3.fpEQ(g, z3.fpSub(t.rtp, f2, f1)), z3.fpGT(g, t.val32(0.0)),
-                       z3.If(normal, z3.fpLEQ(t.wide(g), z3.fpMul(t.rne, t.val64(2.0**-23), t.wide(f1))),
-                             z3.And(z3.fpLEQ(g, t.val32(2.0**-149)), z3.fpLEQ(f2, t.val32(2.0**-126)))))
-        return z3.Implies(hyp, concl), {"f1": f1}
 
-    return fp.prove("gap lemma: next(f1) − f1 ≤ 2⁻²³·f1 (f1 normal), ≤ 2⁻¹⁴⁹ with next(f1) ≤ 2⁻¹²⁶ (f1 subnormal)",
-                    build, _gap_recheck, over="every non-negative finite binary32 f1 below the largest")
+GAP_LEMMA = Binary32Claim(
+    "gap lemma: next(f1) − f1 ≤ 2⁻²³·f1 (f1 normal), ≤ 2⁻¹⁴⁹ with next(f1) ≤ 2⁻¹²⁶ (f1 subnormal)", "f1",
+    _gap_formula, _gap_recheck, over="every non-negative finite binary32 f1 below the largest")
+"""z3 ``QF_FP``: the spacing of binary32 above every non-negative finite f₁ < max."""
+
+
+def gap_lemma() -> Verdict:
+    return GAP_LEMMA.prove()
 
 
 def _sum_recheck(point: dict) -> dict | None:
@@ -205,126 +177,74 @@ def _sum_recheck(point: dict) -> dict | None:
     return {"a + b": a + b, "fl(a + b)": r} if abs(r) <= U_TOP and r != a + b else None
 
 
-def subnormal_sums_exact() -> Verdict:
-    """z3 ``QF_FP``: a binary32 sum whose rounded value is at most 2⁻¹²⁶ is exact (η = 0 for ±)."""
+def _sum_formula(t: Any) -> tuple[Any, dict]:
     import z3
 
-    from checker.backends import fp
-
-    def build(t: Any) -> tuple[Any, dict]:
-        a, b = t.var32("a"), t.var32("b")
-        r = z3.fpAdd(t.rne, a, b)
-        hyp = z3.And(t.finite(a), t.finite(b), z3.fpLEQ(z3.fpAbs(r), t.val32(2.0**-126)))
-        return z3.Implies(hyp, z3.fpEQ(z3.fpAdd(t.rtn, a, b), z3.fpAdd(t.rtp, a, b))), {"a": a, "b": b}
-
-    return fp.prove("|fl(a + b)| ≤ 2⁻¹²⁶ ⇒ a + b is exact (round down = round up)", build, _sum_recheck,
-                    over="every pair of finite binary32 a, b (subtraction is a + (−b))")
+    a, b = t.var32("a"), t.var32("b")
+    r = z3.fpAdd(t.rne, a, b)
+    hyp = z3.And(t.finite(a), t.finite(b), z3.fpLEQ(z3.fpAbs(r), t.val32(2.0**-126)))
+    return z3.Implies(hyp, z3.fpEQ(z3.fpAdd(t.rtn, a, b), z3.fpAdd(t.rtp, a, b))), {"a": a, "b": b}
 
 
-def rounding_from_gaps(acc: Lemmas, u: Fraction = b32.U, mu: Fraction = b32.MU) -> None:
-    """z3 over ℝ: the nearer neighbour r of x ≥ 0 (gap lemma's spacing) has |r − x| ≤ u·x or ≤ μ;
-    and ≤ u·x when sums are exact at or below 2⁻¹²⁶."""
+SUBNORMAL_SUMS = Binary32Claim(
+    "|fl(a + b)| ≤ 2⁻¹²⁶ ⇒ a + b is exact (round down = round up)", "a b", _sum_formula, _sum_recheck,
+    over="every pair of finite binary32 a, b (subtraction is a + (−b))")
+"""z3 ``QF_FP``: a binary32 sum whose rounded value is at most 2⁻¹²⁶ is exact (η = 0 for ±)."""
 
-    def gaps(q: Any, v: dict) -> Any:
-        import z3
 
-        x, f1, f2, r = v["x"], v["f1"], v["f2"], v["r"]
-        return z3.And(0 <= f1, f1 <= x, x <= f2,
-                      z3.Implies(f1 >= q(U_TOP), f2 - f1 <= q(Fraction(1, 2**23)) * f1),
-                      z3.Implies(f1 < q(U_TOP), z3.And(f2 - f1 <= q(Fraction(1, 2**149)), f2 <= q(U_TOP))),
-                      z3.Or(r == f1, r == f2), _abs(r - x) <= x - f1, _abs(r - x) <= f2 - x)
+def subnormal_sums_exact() -> Verdict:
+    return SUBNORMAL_SUMS.prove()
 
-    def any_real(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
 
-        return gaps(q, v), z3.Or(_abs(v["r"] - v["x"]) <= q(u) * v["x"], _abs(v["r"] - v["x"]) <= q(mu))
+def _top(o: Any) -> Any:
+    return o.q(1, 2**126)
 
-    def sums(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
 
-        return z3.And(gaps(q, v), z3.Implies(v["r"] <= q(U_TOP), v["r"] == v["x"])), _abs(v["r"] - v["x"]) <= q(u) * v["x"]
+NEIGHBOURS = {
+    "0 ≤ f1 ≤ x ≤ f2": lambda o, v: o.and_(o.le(0, v.f1), o.le(v.f1, v.x), o.le(v.x, v.f2)),
+    "gap lemma, f1 normal: f2 − f1 ≤ 2⁻²³·f1": lambda o, v: o.implies(o.ge(v.f1, _top(o)),
+                                                                     o.le(v.f2 - v.f1, o.q(1, 2**23) * v.f1)),
+    "gap lemma, f1 subnormal: f2 − f1 ≤ 2⁻¹⁴⁹ and f2 ≤ 2⁻¹²⁶": lambda o, v: o.implies(
+        o.lt(v.f1, _top(o)), o.and_(o.le(v.f2 - v.f1, o.q(1, 2**149)), o.le(v.f2, _top(o)))),
+    "r = RN(x) is f1 or f2, the nearer": lambda o, v: o.and_(
+        o.or_(o.eq(v.r, v.f1), o.eq(v.r, v.f2)), o.le(o.abs(v.r - v.x), v.x - v.f1), o.le(o.abs(v.r - v.x), v.f2 - v.x)),
+}
+"""x ≥ 0 between consecutive binary32 f₁ ≤ x ≤ f₂ spaced as the gap lemma proves, r the nearer."""
 
-    real_lemma(acc, "RN(x) within u·|x| or μ of x (x ≥ 0; RN odd)", "x f1 f2 r", any_real)
-    real_lemma(acc, "RN(a ± b) within u·|a ± b| (exact sums below 2⁻¹²⁶)", "x f1 f2 r", sums)
+
+def rn_claims(u: Fraction = b32.U, mu: Fraction = b32.MU) -> tuple[Any, Any]:
+    """Over ℝ: the nearer neighbour r of x ≥ 0 has |r − x| ≤ u·x or ≤ μ; and ≤ u·x when sums are
+    exact at or below 2⁻¹²⁶ (``u``, ``mu`` mutable for the tests)."""
+    any_real = claim(
+        "lean_mlp.float.rn_any_real", "x f1 f2 r",
+        lambda o, v: o.or_(o.le(o.abs(v.r - v.x), o.q(u.numerator, u.denominator) * v.x),
+                           o.le(o.abs(v.r - v.x), o.q(mu.numerator, mu.denominator))), NEIGHBOURS)
+    sums = claim(
+        "lean_mlp.float.rn_sum", "x f1 f2 r",
+        lambda o, v: o.le(o.abs(v.r - v.x), o.q(u.numerator, u.denominator) * v.x),
+        {**NEIGHBOURS, "x = a ± b: exact when |RN(x)| ≤ 2⁻¹²⁶": lambda o, v: o.implies(o.le(v.r, _top(o)), o.eq(v.r, v.x))})
+    return any_real, sums
+
+
+RN_ANY_REAL, RN_SUM = rn_claims()
+ROUNDING_MODEL = (GAP_LEMMA, SUBNORMAL_SUMS, RN_ANY_REAL, RN_SUM)
+"""The rounding model as proved: the two floating-point lemmas (binary32's spacing, exact subnormal
+sums) and the two lemmas over ℝ that turn them into |RN(x) − x| ≤ u·|x| or μ (≤ u·|x| for a sum)."""
 
 
 def rounding_model() -> Verdict:
-    acc = new()
-    for v in (gap_lemma(), subnormal_sums_exact()):
-        if v.status.value != "proved":
-            return v
-        acc.add(True, v.certificate.steps[0])
-    rounding_from_gaps(acc)
-    return acc.verdict("z3 floating-point theory (gap lemma, exact subnormal sums) + z3 over ℝ", "UNIVERSAL",
-                       "every real |x| ≤ max binary32; every pair of finite binary32")
+    """Each part of :data:`ROUNDING_MODEL` by its backend rule (bitwuzla/z3 floating-point theory, z3
+    over ℝ), conjoined by the kernel."""
+    from checker.backends import smt
+
+    parts = {"gap lemma": GAP_LEMMA.prove(), "exact subnormal sums": SUBNORMAL_SUMS.prove()}
+    parts.update({c.name: smt.prove(c) for c in (RN_ANY_REAL, RN_SUM)})
+    return all_of("z3 floating-point theory (gap lemma, exact subnormal sums) + z3 over ℝ", parts, lemmas=True)
 
 
 # ---------------------------------------------------------------------------------------
 # 2. Sum trees and dot products
 # ---------------------------------------------------------------------------------------
-
-
-def gamma_conditions(fmt: b32.Format, top: int) -> tuple[bool, Step]:
-    """Exactly, for k = 1…top: γ_k ≥ γ_{k−1} ≥ 0 and u + (1 + u)·γ_{k−1} ≤ γ_k (with γ₀ the
-    format's own γ(0)); what the sum-tree induction and the product combination consume."""
-    with timed() as t:
-        bad = None
-        try:
-            prev = fmt.gamma(0)
-            if prev < 0:
-                bad = 0
-            for k in range(1, top + 1):
-                g = fmt.gamma(k)
-                if not (g >= prev and fmt.u + (1 + fmt.u) * prev <= g):
-                    bad = k
-                    break
-                prev = g
-        except (ValueError, ZeroDivisionError):
-            bad = -1
-        answer = "hold" if bad is None else f"fail at k = {bad}"
-        return bad is None, t.step("exact", "fractions", f"γ monotone and u + (1+u)γ_(k−1) ≤ γ_k for k ≤ {top} ({fmt.name})",
-                                   answer)
-
-
-def sum_tree_lemmas(acc: Lemmas, u: Fraction = b32.U, mu: Fraction = b32.MU) -> None:
-    """The generic addition node, the rounded-product leaf and the combination (z3 over ℝ)."""
-
-    def widen(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        e, T, g1, g = v["e"], v["T"], v["g1"], v["g"]
-        return z3.And(_abs(e) <= g1 * T, T >= 0, 0 <= g1, g1 <= g), _abs(e) <= g * T
-
-    def node(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        # subtrees with |ŝᵢ − sᵢ| ≤ g·Tᵢ (after widen), |sᵢ| ≤ Tᵢ; summed: |s₁ + s₂| ≤ T, |e₁ + e₂| ≤ X = g·T
-        sh, s, T, X, g, G, r = (v[k] for k in "sh s T X g G r".split())
-        hyp = z3.And(_abs(s) <= T, _abs(sh - s) <= X, X == g * T, g >= 0, q(u) + (1 + q(u)) * g <= G,
-                     _abs(r - sh) <= q(u) * _abs(sh))
-        return hyp, _abs(r - s) <= G * T
-
-    def leaf(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        p, qq = v["p"], v["q"]
-        hyp = z3.Or(_abs(qq - p) <= q(u) * _abs(p), _abs(qq - p) <= q(mu))
-        return hyp, z3.And(_abs(qq) <= (1 + q(u)) * _abs(p) + q(mu), _abs(qq - p) <= q(u) * _abs(p) + q(mu))
-
-    def combine(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        sh, Q, P, T, S, E, g1, g, n = (v[k] for k in "sh Q P T S E g1 g n".split())
-        hyp = z3.And(n >= 0, S >= 0, _abs(sh - Q) <= g1 * T, T <= (1 + q(u)) * S + n * q(mu), _abs(Q - P) <= E,
-                     E <= q(u) * S + n * q(mu), 0 <= g1, (1 + q(u)) * g1 + q(u) <= g)
-        return hyp, _abs(sh - P) <= g * S + n * q(mu) * (1 + g1)
-
-    real_lemma(acc, "subtree widening: |ŝᵢ − sᵢ| ≤ γ_(kᵢ−1)·Tᵢ ≤ γ_(k−2)·Tᵢ (γ monotone)", "e T g1 g", widen)
-    real_lemma(acc, "addition node: |fl(ŝ₁+ŝ₂) − (s₁+s₂)| ≤ γ_(k−1)·(T₁+T₂) given |(ŝ₁+ŝ₂) − (s₁+s₂)| ≤ γ_(k−2)·(T₁+T₂)",
-               "sh s T X g G r", node)
-    real_lemma(acc, "rounded product leaf: |q̂| ≤ (1+u)|p| + μ and |q̂ − p| ≤ u|p| + μ", "p q", leaf)
-    real_lemma(acc, "dot product: tree error γ_(m−1)·∑|q̂| plus the products' errors ≤ γ_m·S + n·μ·(1 + γ_(m−1))",
-               "sh Q P T S E g1 g n", combine)
 
 
 def affine_dominates(stated: Callable[[Any], Any], slope: Fraction, const: Fraction) -> bool:
@@ -367,50 +287,9 @@ def dot_dominance(fmt: b32.Format, fanins: Sequence[int]) -> tuple[bool, Step]:
                                "dominates" if not bad else "fails at " + ", ".join(bad[:5]))
 
 
-def dot_lemma(fmt: b32.Format = b32.BINARY32, fanins: Sequence[int] = FANINS) -> Lemmas:
-    acc = new()
-    acc.add(*gamma_conditions(b32.BINARY32, max(fanins) + 1))
-    sum_tree_lemmas(acc)
-    acc.add(*dot_dominance(fmt, fanins))
-    return acc
-
-
 # ---------------------------------------------------------------------------------------
 # 3. Masked contraction and dense layer with an inexact input
 # ---------------------------------------------------------------------------------------
-
-
-def layer_lemmas(acc: Lemmas, u: Fraction = b32.U) -> None:
-    """Termwise operand bounds, mask agreement under the margin, the layer's error (z3 over ℝ)."""
-
-    def term(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        W, w, c, ct, C, ec = (v[k] for k in "W w c ct C ec".split())
-        hyp = z3.And(_abs(W) <= w, _abs(c) <= C, _abs(ct - c) <= ec)
-        return hyp, z3.And(_abs(W * ct) <= w * (C + ec), _abs(W * ct - W * c) <= w * ec, _abs(W * c) <= w * C)
-
-    def mask(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        z, zt, E = v["z"], v["zt"], v["E"]
-        return z3.And(_abs(zt - z) <= E, E < _abs(z)), (zt > 0) == (z > 0)
-
-    def layer(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        F, V, X, Sabs, K, L, g, N0, z, zt, E, beta, B = (v[k] for k in "F V X Sabs K L g N0 z zt E beta B".split())
-        # F = fl(∑ W x̃ [+ b]), V = ∑ W x̃ [+ b], X = ∑ W x [+ b]; Sabs = ∑|W x̃| [+ |b|] ≤ K + β; |V − X| ≤ L
-        hyp = z3.And(g >= 0, N0 >= 0, _abs(F - V) <= g * Sabs + N0, Sabs <= K + B, _abs(V - X) <= L,
-                     _abs(zt - z) <= E, E < _abs(z), beta >= 0, B <= beta)
-        masked_f = z3.If(zt > 0, F, 0)
-        masked_x = z3.If(z > 0, X, 0)
-        return hyp, z3.And(_abs(F - X) <= L + g * (K + beta) + N0, _abs(masked_f - masked_x) <= L + g * (K + beta) + N0)
-
-    real_lemma(acc, "termwise: |W·c̃| ≤ w(C + ec), |W(c̃ − c)| ≤ w·ec, |W·c| ≤ w·C", "W w c ct C ec", term)
-    real_lemma(acc, "margin: |z̃ − z| ≤ E < |z| ⇒ the ReLU masks agree", "z zt E", mask)
-    real_lemma(acc, "layer: dot lemma at x̃ plus the input error ⇒ n·w·e + γ·(n·w·(A + e) + β) + underflow, masked or not",
-               "F V X Sabs K L g N0 z zt E beta B", layer)
 
 
 def layer_dominance(fmt: b32.Format, fanins: Sequence[int], bias: bool) -> tuple[bool, Step]:
@@ -444,115 +323,29 @@ def layer_dominance(fmt: b32.Format, fanins: Sequence[int], bias: bool) -> tuple
 # ---------------------------------------------------------------------------------------
 
 
-def head_lemmas(acc: Lemmas, u: Fraction = b32.U, mu: Fraction = b32.MU) -> None:
-    """The softmax ratio sandwich and the closing steps of cotErr (z3 over ℝ; the exp atoms
-    y = e^δ, z = e^{uG} enter through e^x ≤ 1/(1 − x), proved by sympy in :func:`exp_facts`)."""
-
-    def sandwich(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        A, B, rk, rlo, rhi, sg, g, R = (v[k] for k in "A B rk rlo rhi sg g R".split())
-        hyp = z3.And(A > 0, rlo > 0, rlo * A <= B, B <= rhi * A, rlo <= rk, rk <= rhi, 0 <= g, g < 1, -g <= sg, sg <= g,
-                     R * B * (1 + sg) == rk * A)
-        return hyp, z3.And(R * rlo * (1 - g) <= rhi, R * rhi * (1 + g) >= rlo)
-
-    def factors(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        eps, g, d, G, y, z = (v[k] for k in "eps g d G y z".split())
-        uu = q(u)
-        onea = (1 + eps) / (1 - uu * G)
-        H = onea * (1 + uu) / ((1 - 2 * d) * (2 - onea) * (1 - g) * (1 - uu))
-        hyp = z3.And(eps >= 0, eps <= q(Fraction(1, 2**16)), g >= 0, g <= q(Fraction(1, 16)), d >= 0, 2 * d < 1, G >= 0,
-                     G <= 80, y >= 1, y * y * (1 - 2 * d) <= 1, z >= 1, z * (1 - uu * G) <= 1)
-        rhi, rlo = y * z * (1 + eps), (1 - eps) / (y * z)
-        return hyp, z3.And(rhi / (rlo * (1 - g)) * (1 + uu) <= H, rlo / (rhi * (1 + g)) * (1 - uu) >= 1 / H, H >= 1)
-
-    def entry(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        P, R, Rlo, Rhi, H, qv, ph = (v[k] for k in "P R Rlo Rhi H qv ph".split())
-        hyp = z3.And(0 <= P, P <= 1, Rlo <= R, R <= Rhi, Rhi * (1 + q(u)) <= H, Rlo * (1 - q(u)) * H >= 1, H >= 1,
-                     Rlo > 0, qv == P * R, z3.Or(_abs(ph - qv) <= q(u) * qv, _abs(ph - qv) <= q(mu)))
-        return hyp, _abs(ph - P) <= (H - 1) * P + q(mu)
-
-    def label(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        P, H, ph, c = v["P"], v["H"], v["ph"], v["c"]
-        hyp = z3.And(0 <= P, P <= 1, H >= 1, _abs(ph - P) <= (H - 1) * P + q(mu))
-        cot = (H - 1) * (1 + q(u)) + q(u) + q(mu) * (1 + q(u))
-        on = z3.Implies(_abs(c - (ph - 1)) <= q(u) * _abs(ph - 1), _abs(c - (P - 1)) <= cot)
-        return hyp, z3.And(on, _abs(ph - P) <= cot)
-
-    def exponent(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        tk, M, G, s, d = v["tk"], v["M"], v["G"], v["s"], v["d"]
-        hyp = z3.And(tk <= M, M - tk <= G, G < 80, _abs(s - (tk - M)) <= q(u) * _abs(tk - M))
-        return hyp, z3.And(s <= 0, s >= -81, _abs(s - (tk - M)) <= q(u) * G)
-
-    real_lemma(acc, "head ratio sandwich: e_k/Ŝ ÷ P_k ∈ [ρ_lo/(ρ_hi(1+γ)), ρ_hi/(ρ_lo(1−γ))]", "A B rk rlo rhi sg g R", sandwich)
-    real_lemma(acc, "head factors: ρ_hi/(ρ_lo(1−γ))(1+u) ≤ H and ρ_lo/(ρ_hi(1+γ))(1−u) ≥ 1/H (y = e^δ, z = e^(uG))",
-               "eps g d G y z", factors)
-    real_lemma(acc, "head entry: |fl(e_k/Ŝ) − P_k| ≤ (H − 1)·P_k + μ", "P R Rlo Rhi H qv ph", entry)
-    real_lemma(acc, "head label: the rounded −1 keeps |ĉ − (P − onehot)| ≤ (H−1)(1+u) + u + μ(1+u)", "P H ph c", label, tactic=ITE_SMT)
-    real_lemma(acc, "head exponent: fl(t̃_k − M) ∈ [−81, 0], within u·G of t̃_k − M", "tk M G s d", exponent)
-
-
-def exp_facts(acc: Lemmas) -> None:
-    """e^x ≤ 1/(1 − x) on [0, 1) (so e^{2δ} ≤ 1/(1 − 2δ), e^{uG} ≤ 1/(1 − uG)): sympy."""
-    from checker.backends import symbolic
-
-    sp = symbolic.sympy()
-    x = sp.symbols("x", nonnegative=True)
-    f = (1 - x) * sp.exp(x)
-    for ok_step in (symbolic.zero_step(sp.diff(f, x) + x * sp.exp(x), "d/dx[(1 − x)eˣ] = −x·eˣ ≤ 0, so (1 − x)eˣ ≤ its value at 0"),
-                    symbolic.zero_step(f.subs(x, 0) - 1, "(1 − x)eˣ = 1 at x = 0")):
-        acc.add(*ok_step)
-
-
-def cot_err_matches(fmt: b32.Format, classes: Sequence[int]) -> tuple[bool, Step]:
-    """The stated ``cot_err`` ≥ (H − 1)(1 + u) + u + μ(1 + u) with the proved H, for every
-    δ, G (symbolic, sympy), at each class count m."""
-    from checker.backends import symbolic
-
-    sp = symbolic.sympy()
-    d, G = sp.symbols("delta G", nonnegative=True)
-    uu, mu, eps = sp.Rational(1, 2**24), sp.Rational(1, 2**150), sp.Rational(b32.BINARY32.exp_rel.numerator, b32.BINARY32.exp_rel.denominator)
-    with timed() as t:
-        bad = []
-        for m in classes:
-            g = b32.BINARY32.gamma(max(m - 1, 0))
-            g = sp.Rational(g.numerator, g.denominator)
-            onea = (1 + eps) / (1 - uu * G)
-            H = onea * (1 + uu) / ((1 - 2 * d) * (2 - onea) * (1 - g) * (1 - uu))
-            want = (H - 1) * (1 + uu) + uu + mu * (1 + uu)
-            try:
-                ok = sp.simplify(sp.together(b32.cot_err(fmt, m, d, G) - want)) == 0
-            except (TypeError, ValueError):
-                ok = False
-            if not ok:
-                bad.append(f"m = {m}")
-        return not bad, t.step("symbolic", symbolic.version(), f"cot_err({fmt.name}) is the proved formula at {len(classes)} class counts",
-                               "equal" if not bad else "differs at " + ", ".join(bad[:5]))
-
-
 # ---------------------------------------------------------------------------------------
 # 5. The final multiply and the glue of the grad-closes
 # ---------------------------------------------------------------------------------------
 
 
-def mul_lemmas(acc: Lemmas, fmt: b32.Format, u: Fraction = b32.U, mu: Fraction = b32.MU) -> None:
-    def mul(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
+def _rounded(o: Any, r: Any, p: Any) -> Any:
+    """r = RN(p) by the rounding model: within u·|p| or within μ of p."""
+    return o.or_(o.le(o.abs(r - p), o.q(1, 2**24) * o.abs(p)), o.le(o.abs(r - p), o.q(1, 2**150)))
 
-        a, c, ct, A, C, ec, r = (v[k] for k in "a c ct A C ec r".split())
-        hyp = z3.And(_abs(a) <= A, _abs(c) <= C, _abs(ct - c) <= ec,
-                     z3.Or(_abs(r - a * ct) <= q(u) * _abs(a * ct), _abs(r - a * ct) <= q(mu)))
-        return hyp, _abs(r - a * c) <= A * ec + q(u) * A * (C + ec) + q(mu)
 
-    real_lemma(acc, "final multiply: |RN(a·c̃) − a·c| ≤ A·ec + u·A·(C + ec) + μ", "a c ct A C ec r", mul)
+MUL_CLOSE = claim(
+    "lean_mlp.float.mul_close", "a c ct A C ec r",
+    lambda o, v: o.le(o.abs(v.r - v.a * v.c), v.A * v.ec + o.q(1, 2**24) * v.A * (v.C + v.ec) + o.q(1, 2**150)),
+    {"|a| ≤ A": lambda o, v: o.le(o.abs(v.a), v.A), "|c| ≤ C": lambda o, v: o.le(o.abs(v.c), v.C),
+     "|c̃ − c| ≤ ec": lambda o, v: o.le(o.abs(v.ct - v.c), v.ec),
+     "r = RN(a·c̃) (rounding model)": lambda o, v: _rounded(o, v.r, v.a * v.ct)})
+"""``mul_close``: the rounded product of an exact a and a float c̃ within ec of c is within
+A·ec + u·A·(C + ec) + μ of a·c (= mulErr(u, A, C, 0, ec))."""
+
+
+def mul_dominance(fmt: b32.Format) -> tuple[bool, Step]:
+    """The budget code ``mul_err(fmt, A, C, 0, ec)`` dominates the bound of :data:`MUL_CLOSE`
+    coefficientwise (sympy, A, C, ec ≥ 0)."""
     from checker.backends import symbolic
 
     sp = symbolic.sympy()
@@ -564,34 +357,8 @@ def mul_lemmas(acc: Lemmas, fmt: b32.Format, u: Fraction = b32.U, mu: Fraction =
             ok = diff == 0 or all(c >= 0 for c in sp.Poly(diff, A, C, ec).coeffs())
         except (sp.PolynomialError, TypeError, ValueError):
             ok = False
-        acc.add(ok, t.step("symbolic", symbolic.version(), f"mulErr({fmt.name}, A, C, 0, ec) dominates the proved bound",
-                           "dominates" if ok else "does not dominate"))
-
-
-def glue_lemmas(acc: Lemmas) -> None:
-    def relu(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        z, zt, e = v["z"], v["zt"], v["e"]
-        rz, rzt = z3.If(z > 0, z, 0), z3.If(zt > 0, zt, 0)
-        return _abs(zt - z) <= e, z3.And(_abs(rzt - rz) <= e, rz >= 0)
-
-    def spread(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        t1, t2, s1, s2, d, sp_ = (v[k] for k in "t1 t2 s1 s2 d sp".split())
-        hyp = z3.And(_abs(s1 - t1) <= d, _abs(s2 - t2) <= d, t1 - t2 <= sp_)
-        return hyp, s1 - s2 <= sp_ + 2 * d
-
-    def onehot(q: Any, v: dict) -> tuple[Any, Any]:
-        import z3
-
-        P = v["P"]
-        return z3.And(0 <= P, P <= 1), z3.And(_abs(P) <= 1, _abs(P - 1) <= 1)
-
-    real_lemma(acc, "ReLU is 1-Lipschitz and non-negative (the float ReLU is exact)", "z zt e", relu)
-    real_lemma(acc, "float logits within δ: spread(t̃) ≤ spread(t) + 2δ", "t1 t2 s1 s2 d sp", spread)
-    real_lemma(acc, "|softmax − onehot| ≤ 1 entrywise", "P", onehot)
+        return ok, t.step("symbolic", symbolic.version(), f"mulErr({fmt.name}, A, C, 0, ec) dominates the proved bound",
+                          "dominates" if ok else "does not dominate")
 
 
 def _relu_recheck(point: dict) -> dict | None:
@@ -600,26 +367,190 @@ def _relu_recheck(point: dict) -> dict | None:
     return None if b32.round32(r) == r else {"z": z, "relu": r}
 
 
-def relu_exact() -> Verdict:
-    """z3 ``QF_FP``: for every non-NaN binary32 z, max(z, +0) is z (z > 0) or a zero, and
-    rounding it to binary32 changes nothing."""
+def _relu_formula(t: Any) -> tuple[Any, dict]:
     import z3
 
-    from checker.backends import fp
-
-    def build(t: Any) -> tuple[Any, dict]:
-        z = t.var32("z")
-        m = z3.fpMax(z, t.val32(0.0))
-        back = z3.fpToFP(t.rne, t.wide(m), t.f32)
-        concl = z3.And(z3.If(z3.fpGT(z, t.val32(0.0)), z3.fpEQ(m, z), z3.fpIsZero(m)), z3.fpEQ(back, m))
-        return z3.Implies(z3.Not(z3.fpIsNaN(z)), concl), {"z": z}
-
-    return fp.prove("relu(z) = max(z, 0) is z or 0 and fl(relu z) = relu z", build, _relu_recheck,
-                    over="every non-NaN binary32 z (all 2³² bit patterns but NaNs)")
+    z = t.var32("z")
+    m = z3.fpMax(z, t.val32(0.0))
+    back = z3.fpToFP(t.rne, t.wide(m), t.f32)
+    concl = z3.And(z3.If(z3.fpGT(z, t.val32(0.0)), z3.fpEQ(m, z), z3.fpIsZero(m)), z3.fpEQ(back, m))
+    return z3.Implies(z3.Not(z3.fpIsNaN(z)), concl), {"z": z}
 
 
-def composition_steps(dims: tuple[int, int, int, int]) -> list[tuple[bool, Step]]:
-    """compose() equals the Lean nesting of the named budgets, symbolically, at ``dims``."""
-    from obligations.lean_mlp import float_composition
+RELU_EXACT = Binary32Claim("relu(z) = max(z, 0) is z or 0 and fl(relu z) = relu z", "z", _relu_formula, _relu_recheck,
+                           over="every non-NaN binary32 z (all 2³² bit patterns but NaNs)")
+"""z3 ``QF_FP``: for every non-NaN binary32 z, max(z, +0) is z (z > 0) or a zero, and rounding it
+to binary32 changes nothing."""
 
-    return float_composition._composition_steps(dims)
+
+def relu_exact() -> Verdict:
+    return RELU_EXACT.prove()
+
+
+# ---------------------------------------------------------------------------------------
+# The head and the grad-closes as claims (every fan-in, every number of classes, every shape)
+# ---------------------------------------------------------------------------------------
+
+
+def _uq(o: Any) -> Any:
+    return o.q(1, 2**24)
+
+
+def _muq(o: Any) -> Any:
+    return o.q(1, 2**150)
+
+
+def _head_h(o: Any, eps: Any, g: Any, d: Any, G: Any) -> Any:
+    """H = (1 + α)(1 + u)/((1 − 2δ)(1 − α)(1 − γ)(1 − u)), 1 + α = (1 + ε)/(1 − u·G)."""
+    onea = (1 + eps) / (1 - _uq(o) * G)
+    return onea * (1 + _uq(o)) / ((1 - 2 * d) * (2 - onea) * (1 - g) * (1 - _uq(o)))
+
+
+HEAD_SANDWICH = claim(
+    "lean_mlp.float.head_sandwich", "A B rk rlo rhi sg g R",
+    lambda o, v: o.and_(o.le(v.R * v.rlo * (1 - v.g), v.rhi), o.ge(v.R * v.rhi * (1 + v.g), v.rlo)),
+    {"A > 0, ρ_lo > 0": lambda o, v: o.and_(o.gt(v.A, 0), o.gt(v.rlo, 0)),
+     "ρ_lo·A ≤ B ≤ ρ_hi·A (the float exps' sum against the exact one)": lambda o, v: o.and_(o.le(v.rlo * v.A, v.B),
+                                                                                         o.le(v.B, v.rhi * v.A)),
+     "ρ_lo ≤ ρ_k ≤ ρ_hi": lambda o, v: o.and_(o.le(v.rlo, v.rk), o.le(v.rk, v.rhi)),
+     "0 ≤ γ < 1, |σ| ≤ γ (the sum's rounding)": lambda o, v: o.and_(o.le(0, v.g), o.lt(v.g, 1), o.le(-v.g, v.sg),
+                                                                       o.le(v.sg, v.g)),
+     "R·B·(1 + σ) = ρ_k·A": lambda o, v: o.eq(v.R * v.B * (1 + v.sg), v.rk * v.A)})
+"""The softmax ratio sandwich: e_k/Ŝ ÷ P_k ∈ [ρ_lo/(ρ_hi(1+γ)), ρ_hi/(ρ_lo(1−γ))]."""
+
+HEAD_FACTORS = claim(
+    "lean_mlp.float.head_factors", "eps g d G y z",
+    lambda o, v: o.and_(
+        o.le(v.y * v.z * (1 + v.eps) / ((1 - v.eps) / (v.y * v.z) * (1 - v.g)) * (1 + _uq(o)), _head_h(o, v.eps, v.g, v.d, v.G)),
+        o.ge((1 - v.eps) / (v.y * v.z) / (v.y * v.z * (1 + v.eps) * (1 + v.g)) * (1 - _uq(o)), 1 / _head_h(o, v.eps, v.g, v.d, v.G)),
+        o.ge(_head_h(o, v.eps, v.g, v.d, v.G), 1)),
+    {"0 ≤ ε ≤ 2⁻¹⁶ (exp's accuracy)": lambda o, v: o.and_(o.ge(v.eps, 0), o.le(v.eps, o.q(1, 2**16))),
+     "0 ≤ γ ≤ 1/16": lambda o, v: o.and_(o.ge(v.g, 0), o.le(v.g, o.q(1, 16))),
+     "0 ≤ 2δ < 1": lambda o, v: o.and_(o.ge(v.d, 0), o.lt(2 * v.d, 1)),
+     "0 ≤ G ≤ 80": lambda o, v: o.and_(o.ge(v.G, 0), o.le(v.G, 80)),
+     "y = e^δ: y ≥ 1, y²(1 − 2δ) ≤ 1 (eˣ ≤ 1/(1 − x))": lambda o, v: o.and_(o.ge(v.y, 1), o.le(v.y * v.y * (1 - 2 * v.d), 1)),
+     "z = e^(uG): z ≥ 1, z(1 − uG) ≤ 1": lambda o, v: o.and_(o.ge(v.z, 1), o.le(v.z * (1 - _uq(o) * v.G), 1))})
+"""The ratio factors against H (y = e^δ, z = e^(uG) enter through eˣ ≤ 1/(1 − x))."""
+
+HEAD_ENTRY = claim(
+    "lean_mlp.float.head_entry", "P R Rlo Rhi H qv ph",
+    lambda o, v: o.le(o.abs(v.ph - v.P), (v.H - 1) * v.P + _muq(o)),
+    {"0 ≤ P ≤ 1": lambda o, v: o.and_(o.le(0, v.P), o.le(v.P, 1)),
+     "R_lo ≤ R ≤ R_hi, R_lo > 0": lambda o, v: o.and_(o.le(v.Rlo, v.R), o.le(v.R, v.Rhi), o.gt(v.Rlo, 0)),
+     "R_hi(1 + u) ≤ H, R_lo(1 − u)·H ≥ 1, H ≥ 1": lambda o, v: o.and_(o.le(v.Rhi * (1 + _uq(o)), v.H),
+                                                                     o.ge(v.Rlo * (1 - _uq(o)) * v.H, 1), o.ge(v.H, 1)),
+     "q = P·R": lambda o, v: o.eq(v.qv, v.P * v.R),
+     "p̂ = RN(q) (rounding model)": lambda o, v: o.or_(o.le(o.abs(v.ph - v.qv), _uq(o) * v.qv),
+                                                       o.le(o.abs(v.ph - v.qv), _muq(o)))})
+"""The division's rounded entry: |fl(e_k/Ŝ) − P_k| ≤ (H − 1)·P_k + μ."""
+
+HEAD_LABEL = claim(
+    "lean_mlp.float.head_label", "P H ph c",
+    lambda o, v: o.and_(
+        o.implies(o.le(o.abs(v.c - (v.ph - 1)), _uq(o) * o.abs(v.ph - 1)),
+                  o.le(o.abs(v.c - (v.P - 1)), (v.H - 1) * (1 + _uq(o)) + _uq(o) + _muq(o) * (1 + _uq(o)))),
+        o.le(o.abs(v.ph - v.P), (v.H - 1) * (1 + _uq(o)) + _uq(o) + _muq(o) * (1 + _uq(o)))),
+    {"0 ≤ P ≤ 1, H ≥ 1": lambda o, v: o.and_(o.le(0, v.P), o.le(v.P, 1), o.ge(v.H, 1)),
+     "|p̂ − P| ≤ (H − 1)·P + μ": lambda o, v: o.le(o.abs(v.ph - v.P), (v.H - 1) * v.P + _muq(o))})
+"""The label's rounded −1 keeps |ĉ − (P − onehot)| ≤ (H−1)(1+u) + u + μ(1+u) = cotErr."""
+
+HEAD_EXPONENT = claim(
+    "lean_mlp.float.head_exponent", "tk M G s",
+    lambda o, v: o.and_(o.le(v.s, 0), o.ge(v.s, -81), o.le(o.abs(v.s - (v.tk - v.M)), _uq(o) * v.G)),
+    {"t̃_k ≤ M, M − t̃_k ≤ G < 80": lambda o, v: o.and_(o.le(v.tk, v.M), o.le(v.M - v.tk, v.G), o.lt(v.G, 80)),
+     "s = RN(t̃_k − M), a sum (rounding model)": lambda o, v: o.le(o.abs(v.s - (v.tk - v.M)), _uq(o) * o.abs(v.tk - v.M))})
+"""fl(t̃_k − M) ∈ [−81, 0] (where exp's accuracy is assumed), within u·G of t̃_k − M."""
+
+GAMMA_SIXTEENTH = claim(
+    "lean_mlp.float.gamma_sixteenth", "m:real[1,]",
+    lambda o, v: o.and_(o.ge((v.m - 1) * _uq(o) / (1 - (v.m - 1) * _uq(o)), 0),
+                        o.le((v.m - 1) * _uq(o) / (1 - (v.m - 1) * _uq(o)), o.q(1, 16))),
+    {"17·(m − 1)·u ≤ 1 (m ≤ 986 895 classes)": lambda o, v: o.le(17 * (v.m - 1) * _uq(o), 1)})
+"""0 ≤ γ_(m−1) ≤ 1/16 for every number of classes m with 17(m − 1)u ≤ 1."""
+
+
+def cot_err_claim(fmt: b32.Format = b32.BINARY32) -> Any:
+    """The budget code ``cot_err(fmt, m, δ, G)`` is (H − 1)(1 + u) + u + μ(1 + u) with H of
+    :data:`HEAD_FACTORS` at γ = γ_(m−1), for every number of classes m (sympy, m a symbol)."""
+    from checker.backends import symbolic
+
+    def build() -> Any:
+        sp = symbolic.sympy()
+        d, G = sp.symbols("delta G", nonnegative=True)
+        m = sp.Symbol("m", integer=True, positive=True)
+        uu, mu = sp.Rational(1, 2**24), sp.Rational(1, 2**150)
+        eps = sp.Rational(b32.BINARY32.exp_rel.numerator, b32.BINARY32.exp_rel.denominator)
+        g = (m - 1) * uu / (1 - (m - 1) * uu)
+        onea = (1 + eps) / (1 - uu * G)
+        H = onea * (1 + uu) / ((1 - 2 * d) * (2 - onea) * (1 - g) * (1 - uu))
+        return sp.together(b32.cot_err(fmt, m, d, G) - ((H - 1) * (1 + uu) + uu + mu * (1 + uu)))
+
+    return symbolic.zero_claim(f"lean_mlp.float.cot_err_code[{fmt.name}]", build)
+
+
+HEAD_PARTS = (HEAD_SANDWICH, HEAD_FACTORS, HEAD_ENTRY, HEAD_LABEL, HEAD_EXPONENT, GAMMA_SIXTEENTH)
+HEAD_TACTICS = {HEAD_LABEL.name: ITE_SMT}
+
+RELU_LIPSCHITZ = claim(
+    "lean_mlp.float.relu_close", "z zt e",
+    lambda o, v: o.and_(o.le(o.abs(o.relu(v.zt) - o.relu(v.z)), v.e), o.ge(o.relu(v.z), 0)),
+    {"|z̃ − z| ≤ e": lambda o, v: o.le(o.abs(v.zt - v.z), v.e)})
+"""ReLU is 1-Lipschitz and non-negative (and exact in float: relu_exact_in_float)."""
+
+LOGIT_SPREAD = claim(
+    "lean_mlp.float.logit_spread", "t1 t2 s1 s2 d sp",
+    lambda o, v: o.le(v.s1 - v.s2, v.sp + 2 * v.d),
+    {"|s₁ − t₁| ≤ δ, |s₂ − t₂| ≤ δ": lambda o, v: o.and_(o.le(o.abs(v.s1 - v.t1), v.d), o.le(o.abs(v.s2 - v.t2), v.d)),
+     "t₁ − t₂ ≤ spread": lambda o, v: o.le(v.t1 - v.t2, v.sp)})
+"""The float logits within δ: spread(t̃) ≤ spread(t) + 2δ."""
+
+ONEHOT = claim(
+    "lean_mlp.float.softmax_minus_onehot", "P",
+    lambda o, v: o.and_(o.le(o.abs(v.P), 1), o.le(o.abs(v.P - 1), 1)), {"0 ≤ P ≤ 1": lambda o, v: o.and_(o.le(0, v.P), o.le(v.P, 1))})
+"""|softmax − onehot| ≤ 1 entrywise."""
+
+LAYER_TERM = claim(
+    "lean_mlp.float.layer_term", "W w c ct C ec",
+    lambda o, v: o.and_(o.le(o.abs(v.W * v.ct), v.w * (v.C + v.ec)), o.le(o.abs(v.W * v.ct - v.W * v.c), v.w * v.ec),
+                        o.le(o.abs(v.W * v.c), v.w * v.C)),
+    {"|W| ≤ w": lambda o, v: o.le(o.abs(v.W), v.w), "|c| ≤ C": lambda o, v: o.le(o.abs(v.c), v.C),
+     "|c̃ − c| ≤ ec": lambda o, v: o.le(o.abs(v.ct - v.c), v.ec)})
+"""Termwise: |W·c̃| ≤ w(C + ec), |W(c̃ − c)| ≤ w·ec, |W·c| ≤ w·C."""
+
+MARGIN_MASKS = claim(
+    "lean_mlp.float.margin_masks", "z zt E",
+    lambda o, v: o.and_(o.implies(o.gt(v.zt, 0), o.gt(v.z, 0)), o.implies(o.gt(v.z, 0), o.gt(v.zt, 0))),
+    {"|z̃ − z| ≤ E < |z|": lambda o, v: o.and_(o.le(o.abs(v.zt - v.z), v.E), o.lt(v.E, o.abs(v.z)))})
+"""The margin keeps the ReLU masks equal."""
+
+LAYER_ERROR = claim(
+    "lean_mlp.float.layer_error", "F V X Sabs K L g N0 z zt E beta B",
+    lambda o, v: o.and_(o.le(o.abs(v.F - v.X), v.L + v.g * (v.K + v.beta) + v.N0),
+                        o.le(o.abs(o.ite(o.gt(v.zt, 0), v.F, 0) - o.ite(o.gt(v.z, 0), v.X, 0)), v.L + v.g * (v.K + v.beta) + v.N0)),
+    {"γ ≥ 0, underflow N0 ≥ 0": lambda o, v: o.and_(o.ge(v.g, 0), o.ge(v.N0, 0)),
+     "dot lemma at x̃: |F − V| ≤ γ·S + N0": lambda o, v: o.le(o.abs(v.F - v.V), v.g * v.Sabs + v.N0),
+     "S ≤ K + B, 0 ≤ B ≤ β": lambda o, v: o.and_(o.le(v.Sabs, v.K + v.B), o.ge(v.beta, 0), o.le(v.B, v.beta)),
+     "input error: |V − X| ≤ L": lambda o, v: o.le(o.abs(v.V - v.X), v.L),
+     "margin: |z̃ − z| ≤ E < |z|": lambda o, v: o.and_(o.le(o.abs(v.zt - v.z), v.E), o.lt(v.E, o.abs(v.z)))})
+"""A layer's error, masked or not: the dot lemma at x̃ plus the input error."""
+
+
+def layer_code_claim(fmt: b32.Format = b32.BINARY32, bias: bool = True) -> Any:
+    """The budget code ``layer_budget(fmt, n, w, A, β, e, bias)`` is n·w·e + γ_m·(n·w·(A + e) + β) +
+    n·μ(1 + γ_(m−1)), m = n + bias, for every fan-in n (sympy, n a symbol)."""
+    from checker.backends import symbolic
+
+    def build() -> Any:
+        sp = symbolic.sympy()
+        w, A, e, beta = sp.symbols("w A e beta", nonnegative=True)
+        n = sp.Symbol("n", integer=True, positive=True)
+        uu, mu = sp.Rational(1, 2**24), sp.Rational(1, 2**150)
+        m = n + (1 if bias else 0)
+        gam = lambda k: k * uu / (1 - k * uu)  # noqa: E731
+        proved = n * w * e + gam(m) * (n * w * (A + e) + (beta if bias else 0)) + n * mu * (1 + gam(m - 1))
+        return sp.together(b32.layer_budget(fmt, n, w, A, beta if bias else 0, e, bias) - proved)
+
+    return symbolic.zero_claim(f"lean_mlp.float.layer_budget_code[{fmt.name}, bias={bias}]", build)
+
+
+GRAD_PARTS = (RELU_LIPSCHITZ, LOGIT_SPREAD, ONEHOT, LAYER_TERM, MARGIN_MASKS, LAYER_ERROR)

@@ -6,11 +6,12 @@ grad-closes (``linear_grad_close``, ``mlp_w1_grad_close``, ``mlp_w0_grad_close``
 errors are arrays of bounded reals, a summation order is read in path form (each rounded leaf times
 the (1 + δ) of the additions above it, K ≤ m − 1 of them: ``o.rowprod`` of a matrix D[m, K]),
 and the induction rule proves them over the number of terms with Lemma 3.1 (Π(1 + δ) within γ_K,
-by induction over K) and small z3 lemmas over ℝ. The other obligations assemble lemmas of
-:mod:`.float_lemmas` (z3's floating-point theory for the rounding model; z3 over ℝ and sympy for
-the budget lemmas, bounded at the fan-ins and shapes stated) and, for the grad-closes, the symbolic
-composition of :mod:`.float_composition`; the head stays bounded because softmax needs exp, which
-the induction rule's z3 reading does not interpret. A proof
+by induction over K) and small z3 lemmas over ℝ. The other obligations declare as their theorem the
+lemmas they are built from (:mod:`.float_lemmas`: floating-point theory for the rounding model and
+ReLU, z3 over ℝ for the budget lemmas, sympy for the budget code at a symbolic fan-in, number of
+classes or shape, and :mod:`.float_composition`'s identities at symbolic dims), each a kernel fact,
+so they hold for every size; chaining the head's and the grad-closes' lemmas into the stated bound
+(exp's facts, the lemmas instantiated along the network) is the step done by hand (scopes say so). A proof
 that does not go through (e.g. a budget made too small) is searched for a counterexample with
 the float32 checks of :mod:`.float32_stages` and :mod:`.float32_gradients`, re-checked in exact
 binary32 arithmetic (:func:`_falsify`); without one the result stays ``unknown``.
@@ -18,7 +19,6 @@ binary32 arithmetic (:func:`_falsify`); without one the result stays ``unknown``
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any, Callable
 
 from checker import Expect, Source, obligation
@@ -27,11 +27,12 @@ from checker.backends.induction import Use
 from checker.kernel.claims import claim
 from checker.kernel.model import Verdict
 from checker.kernel.sized import sized_claim
-from checker.kernel.verdicts import timed, unknown
+from checker.kernel.verdicts import all_of, unknown
 from obligations.lean_mlp import binary32 as b32
+from obligations.lean_mlp import float_lemmas as fl
 from obligations.lean_mlp.float32_gradients import check_grad
 from obligations.lean_mlp.float32_stages import RELU_STATEMENT, check_cot_step, check_dot, check_head, check_mul
-from obligations.lean_mlp.float_composition import _composition_steps
+from obligations.lean_mlp.float_composition import ALGEBRA, COMPOSITION
 from obligations.lean_mlp.float_screen import _run
 
 DOC4 = "004_8327de8ce09705d9.txt"
@@ -58,14 +59,6 @@ def _falsify(proof: Verdict, check: Callable[..., Verdict], *args: Any, **kwargs
     return proof
 
 
-def _lemma_proof(build: Callable[[Any], None], method: str, grade: str, over: str) -> Verdict:
-    from obligations.lean_mlp import float_lemmas as fl
-
-    acc = fl.new()
-    build(acc)
-    return acc.verdict(method, grade, over)
-
-
 @obligation(
     id="lean_mlp.float.rounding_model",
     source=Source(DOC4, "FloatBridge: the binary32 FloatModel (relErr: |round x − x| ≤ u·|x| + μ)"),
@@ -73,10 +66,14 @@ def _lemma_proof(build: Callable[[Any], None], method: str, grade: str, over: st
     "RN(x) = x(1 + δ) + η with |δ| ≤ u = 2⁻²⁴, |η| ≤ μ = 2⁻¹⁵⁰ and δη = 0; for x = a ± b of two binary32 "
     "numbers η = 0. Hence for ∘ ∈ {+, −, ×, ÷} (IEEE: fl(a ∘ b) = RN(a ∘ b)) and for a product with an exact "
     "real operand.",
-    scope="universally: every real x in range, every pair of finite binary32 (z3 floating-point theory "
-    "FPSort(8, 24) for the spacing of binary32 and exact subnormal sums; z3 over ℝ for the rest)",
+    scope="universally: every real x in range, every pair of finite binary32. The declared theorem is the model's four "
+    "parts: in floating-point theory FPSort(8, 24) (bitwuzla, z3 confirming) the spacing of binary32 (gap lemma) and "
+    "exact subnormal sums; over ℝ (z3) that the nearer of two neighbours so spaced is within u·x or μ of x (u·x for a "
+    "sum). That IEEE's RN(x) is the nearer neighbour (correct rounding) and is odd is the semantics used, not a "
+    "machine-checked step",
     expect=Expect.HOLDS,
     lean="FloatBridge.rounding_model",
+    theorem=fl.ROUNDING_MODEL,
 )
 def rounding_model(ctx):
     """The standard model of one rounding, proved bit-exactly. z3's ``QF_FP``: the *gap lemma*
@@ -85,8 +82,6 @@ def rounding_model(ctx):
     sum whose rounding is ≤ 2⁻¹²⁶ in magnitude rounds down and up to the same value). z3 over ℝ:
     the nearer neighbour then errs by ≤ u·|x| or ≤ μ, and by ≤ u·|x| for a sum. IEEE 754's
     correct rounding (fl(a ∘ b) = RN(a ∘ b)) and the symmetry of RN are the semantics used."""
-    from obligations.lean_mlp import float_lemmas as fl
-
     return fl.rounding_model()
 
 
@@ -94,25 +89,23 @@ def rounding_model(ctx):
     id="lean_mlp.float.relu_exact_in_float",
     source=Source(DOC4, "ReLU is entrywise 1-Lipschitz … FloatBridge.lean proves the same fact for the rounded net (relu exact-in-float)"),
     statement=RELU_STATEMENT,
-    scope="universally: every non-NaN binary32 z (z3 floating-point theory, IEEE maximum and rounding)",
+    scope="universally: every non-NaN binary32 z (floating-point theory, bitwuzla with z3 confirming: IEEE maximum and "
+    "rounding); the theorem is that floating-point lemma",
     expect=Expect.HOLDS,
     lean="FloatBridge.relu_exact_in_float",
+    theorem=fl.RELU_EXACT,
 )
 def relu_exact_in_float(ctx):
     """``relu_exact_in_float``: z3's ``QF_FP`` proves, for every non-NaN binary32 z, that
     ``fp.max(z, +0)`` is z when z > 0 and a zero otherwise, and that rounding it back to
     binary32 is the identity. The implementation numpy runs is cross-checked by
     ``lean_mlp.float.relu_exact_in_float_float32`` (sampled) and ``…_exhaustive`` (all 2³²)."""
-    from obligations.lean_mlp import float_lemmas as fl
-
     return fl.relu_exact()
 
 
 def prove_mul(ctx: Any, fmt: b32.Format = b32.BINARY32) -> Verdict:
-    from obligations.lean_mlp import float_lemmas as fl
 
-    proof = _lemma_proof(lambda acc: fl.mul_lemmas(acc, fmt), "z3 over ℝ from the rounding model; mulErr dominance (sympy)",
-                         "UNIVERSAL", "every real a, c, every binary32 c̃ (no overflow)")
+    proof = _budget_code_agrees(smt.prove(fl.MUL_CLOSE, ctx), fl.mul_dominance(fmt), "mul_err")
     return _falsify(proof, check_mul, ctx, fmt)
 
 
@@ -121,10 +114,13 @@ def prove_mul(ctx: Any, fmt: b32.Format = b32.BINARY32) -> Verdict:
     source=Source(DOC4, "mlp_w1_grad_close: … the final input multiply (mul_close, with the exact a₀ operand, ea = 0)"),
     statement="The final multiply is within mulErr: |fl(a·c̃) − a·c| ≤ mulErr(u, |a|, |c|, 0, |c̃ − c|) = "
     "|a|·ec + u·|a|·(|c| + ec) + μ for an exact operand a and a float operand c̃ within ec of c.",
-    scope="universally over every real a, c and binary32 c̃ (z3 over ℝ from the proved rounding model)" + PROOF_NOTE,
+    scope="universally over every real a, c, c̃ and bounds A ≥ |a|, C ≥ |c| (z3 over ℝ, the product's rounding a "
+    "hypothesis from the proved rounding model); the budget code binary32.mul_err is checked to dominate the theorem's "
+    "bound" + PROOF_NOTE,
     expect=Expect.HOLDS,
     lean="FloatBridge.mul_close",
     uses=("lean_mlp.float.rounding_model",),
+    theorem=fl.MUL_CLOSE,
 )
 def mul_close(ctx):
     """``mul_close``: with the rounding model (RN(a·c̃) within u·|a·c̃| or μ of a·c̃), z3 proves
@@ -305,7 +301,6 @@ def _budget_code_agrees(proof: Verdict, check: tuple[bool, Any], what: str) -> V
 
 
 def prove_dot(ctx: Any, fmt: b32.Format = b32.BINARY32) -> Verdict:
-    from obligations.lean_mlp import float_lemmas as fl
 
     proof = _budget_code_agrees(prove_dot_every_n(ctx), fl.dot_dominance(fmt, fl.FANINS), "dot_err")
     return _falsify(proof, check_dot, ctx, fmt)
@@ -443,7 +438,6 @@ def prove_cot_step_every_m(ctx: Any) -> Verdict:
 
 
 def prove_cot_step(ctx: Any, fmt: b32.Format = b32.BINARY32) -> Verdict:
-    from obligations.lean_mlp import float_lemmas as fl
 
     proof = _budget_code_agrees(prove_cot_step_every_m(ctx), fl.layer_dominance(fmt, fl.FANINS, bias=False),
                                 "layer_budget")
@@ -482,21 +476,32 @@ def cot_step_close(ctx):
     return prove_cot_step(ctx)
 
 
-def prove_head(ctx: Any, fmt: b32.Format = b32.BINARY32, classes: tuple[int, ...] | None = None) -> Verdict:
-    from obligations.lean_mlp import float_lemmas as fl
+EXP_FACTS = tuple(c for c in ALGEBRA if c.name.endswith(("exp_derivative", "exp_at_zero")))
+"""eˣ ≤ 1/(1 − x) on [0, 1): (1 − x)eˣ has derivative −x·eˣ and value 1 at 0 (sympy identities)."""
+HEAD_CLOSE = (*fl.HEAD_PARTS, fl.cot_err_claim(), *EXP_FACTS)
+"""The declared theorem of softmax_ce_cot_close: the head's lemmas over ℝ (ratio sandwich, factors against
+H, rounded entry, the label's −1, the exponent's range; γ_(m−1) ≤ 1/16 whenever 17(m − 1)u ≤ 1), the budget
+code cot_err equal to the proved formula for every number of classes m, and the exp facts."""
 
-    classes = classes or tuple(m for m in fl.FANINS if m >= 2)
 
-    def build(acc: Any) -> None:
-        fl.head_lemmas(acc)
-        fl.exp_facts(acc)
-        acc.add(*fl.cot_err_matches(fmt, classes))
-        with timed() as t:
-            ok = fmt.exp_rel <= Fraction(1, 2**16) and all(b32.BINARY32.gamma(m - 1) <= Fraction(1, 16) for m in classes)
-            acc.add(ok, t.step("exact", "fractions", "side conditions: ε ≤ 2⁻¹⁶ and γ_(m−1) ≤ 1/16", "hold" if ok else "fail"))
+def _lemma_parts(claims: Any, ctx: Any, fmt: b32.Format = b32.BINARY32) -> dict[str, Verdict]:
+    """Each claim by its backend rule: z3 over ℝ for a claim, sympy for an identity."""
+    from checker.backends import symbolic
 
-    proof = _lemma_proof(build, "z3 over ℝ (ratio sandwich, factors, entry, label) + sympy (eˣ ≤ 1/(1−x), cotErr formula)",
-                         "BOUNDED", "m = " + ", ".join(map(str, (classes[0], classes[1], "…", classes[-1]))) + " classes")
+    out = {}
+    for c in claims:
+        if hasattr(c, "formula"):
+            out[c.name] = smt.prove(c, ctx, tactic=fl.HEAD_TACTICS.get(c.name))
+        else:
+            out[c.name] = symbolic.decide(c, "sympy: the identity reduces to 0")
+    return out
+
+
+def prove_head(ctx: Any, fmt: b32.Format = b32.BINARY32) -> Verdict:
+    """The head's lemmas for every number of classes (the budget code's identity checked in ``fmt``)."""
+    claims = (*fl.HEAD_PARTS, fl.cot_err_claim(fmt), *EXP_FACTS)
+    proof = all_of("z3 over ℝ (ratio sandwich, factors, entry, label, exponent, γ_(m−1) ≤ 1/16) + sympy (eˣ ≤ 1/(1−x), "
+                   "cot_err = the proved formula for every m)", _lemma_parts(claims, ctx), lemmas=True)
     return _falsify(proof, check_head, ctx, fmt)
 
 
@@ -505,13 +510,18 @@ def prove_head(ctx: Any, fmt: b32.Format = b32.BINARY32, classes: tuple[int, ...
     source=Source(DOC4, "mlp_w1_grad_close: … the head (softmax_ce_cot_close, accuracy cotErr)"),
     statement="If the library exp is within ε = 4·2⁻²³ relatively of eˢ on [−81, 0] (hypothesis), the float "
     "softmax−onehot head at float logits t̃ with |t̃ − t|∞ ≤ δ is within cotErr(u, m, δ, spread(t) + 2δ) "
-    "of softmax(t) − onehot, per entry, for 2δ < 1 and logit spread + 2δ < 80.",
-    scope="for all real logits and every summation order of the softmax sum, at m = 2…64, 128, 256, 512, 1024 "
-    "classes (bounded); exp's accuracy is a hypothesis, checked at the concrete network by `obligations discharge`"
-    + PROOF_NOTE,
+    "of softmax(t) − onehot, per entry, for 2δ < 1, logit spread + 2δ < 80 and m classes with 17(m − 1)·u ≤ 1.",
+    scope="every number of classes m (17(m − 1)u ≤ 1, i.e. m ≤ 986 895), all real logits, every summation order of the "
+    "softmax sum. The declared theorem is the conjunction of the lemmas the bound is built from: the ratio sandwich, the "
+    "factors against H, the rounded entry, the label's −1 and the exponent's range over ℝ (z3), γ_(m−1) ≤ 1/16, the "
+    "budget code cot_err equal to the proved formula for every m and eˣ ≤ 1/(1 − x) (sympy). Chaining them into the "
+    "per-entry bound (exp increasing with e^(a+b) = e^a·e^b, the sum's relative error γ_(m−1) from dot_close) is done "
+    "by hand, not machine-checked: z3 interprets no exp. exp's accuracy is a hypothesis, checked at the concrete "
+    "network by `obligations discharge`" + PROOF_NOTE,
     expect=Expect.HOLDS,
     lean="FloatBridge.softmax_ce_cot_close",
     uses=("lean_mlp.float.rounding_model", "lean_mlp.float.dot_close"),
+    theorem=HEAD_CLOSE,
 )
 def softmax_ce_cot_close(ctx):
     """``softmax_ce_cot_close``, with exp's accuracy as the hypothesis the Lean ``FloatModel``
@@ -535,34 +545,34 @@ def softmax_ce_cot_close(ctx):
     return prove_head(ctx)
 
 
-def prove_grad(ctx: Any, layer: str, fmt: b32.Format = b32.BINARY32, shapes: tuple | None = None) -> Verdict:
-    from obligations.lean_mlp import float_lemmas as fl
+GRAD_CLOSE = (*fl.GRAD_PARTS, fl.layer_code_claim(bias=True), fl.layer_code_claim(bias=False), *COMPOSITION)
+"""The declared theorem of the three grad-closes: the glue and layer lemmas over ℝ (ReLU 1-Lipschitz,
+the float logits' spread, |softmax − onehot| ≤ 1, termwise bounds, equal masks under the margin, a
+layer's error), the budget code layer_budget equal to the proved bound for every fan-in, and compose()
+equal to the Lean nesting with the forward budgets as margins at symbolic dims (every shape)."""
 
-    shapes = shapes or fl.SHAPES
 
-    def build(acc: Any) -> None:
-        fl.glue_lemmas(acc)
-        fl.layer_lemmas(acc)
-        fans = sorted({d for s in shapes for d in s})
-        with timed() as t:
-            ok = set(fans) <= set(fl.FANINS)
-            acc.add(ok, t.step("exact", "python", "every fan-in of the shapes is one the part lemmas are proved at",
-                               "yes" if ok else "no"))
-        acc.add(*fl.layer_dominance(fmt, fans, bias=True))
-        acc.add(*fl.layer_dominance(fmt, fans, bias=False))
-        for dims in shapes:
-            for ok_step in _composition_steps(dims):
-                acc.add(*ok_step)
+def prove_grad(ctx: Any, layer: str, fmt: b32.Format = b32.BINARY32) -> Verdict:
+    from obligations.lean_mlp.float_composition import margins_named
 
-    proof = _lemma_proof(build, "the part lemmas composed: glue lemmas (z3 over ℝ), layerBudget dominance and "
-                         "compose() = the Lean nesting (sympy) at every shape", "BOUNDED", fl.SHAPE_TEXT)
+    claims = (*fl.GRAD_PARTS, fl.layer_code_claim(fmt, bias=True), fl.layer_code_claim(fmt, bias=False), *COMPOSITION)
+    ok, step = margins_named()
+    if not ok:
+        proof = unknown("the part lemmas composed", "compose()'s margins are not the Lean nesting's", step)
+    else:
+        proof = all_of("the part lemmas composed: glue and layer lemmas (z3 over ℝ), layer_budget = the proved bound "
+                       "for every fan-in and compose() = the Lean nesting at symbolic dims (sympy)",
+                       _lemma_parts(claims, ctx), lemmas=True)
     return _falsify(proof, check_grad, ctx, layer, fmt)
 
 
-_GRAD_PROOF_SCOPE = ("for all real weights, biases and inputs meeting the stated bounds and margins, every summation order, "
-                     "at the shapes d = (3,4,4,3) (the example network), (3,4,5,2), (3,4,3,2), (6,10,8,4), (5,7,6,4), "
-                     "(24,32,16,10), (256,8,8,4), (16,256,8,4), (16,8,256,10) (bounded); exp's accuracy a hypothesis"
-                     + PROOF_NOTE)
+_GRAD_PROOF_SCOPE = ("every shape d = (d₀, d₁, d₂, d₃), all real weights, biases and inputs meeting the stated bounds and "
+                     "margins, every summation order. The declared theorem is the conjunction of the parts this close is "
+                     "built from: the glue and layer lemmas over ℝ (z3), the budget code layer_budget equal to the proved "
+                     "bound for every fan-in and compose() equal to the Lean nesting with its margins at symbolic dims "
+                     "(sympy); the head, masked-contraction and multiply closes are the obligations it uses. Chaining "
+                     "these along the network into the stated η (instantiating each lemma at its layer) is done by hand, "
+                     "not machine-checked; exp's accuracy a hypothesis" + PROOF_NOTE)
 
 
 @obligation(
@@ -572,6 +582,7 @@ _GRAD_PROOF_SCOPE = ("for all real weights, biases and inputs meeting the stated
     "η = mulErr(u, A₁, 1, 0, cotErr(u, d₃, δ, spread + 2δ)), δ = layerBudget(u, d₂, w₂, A₁, β₂, 0), "
     "of a₁ᵢ·(softmax − onehot)ⱼ.",
     scope=_GRAD_PROOF_SCOPE,
+    theorem=GRAD_CLOSE,
     expect=Expect.HOLDS,
     lean="FloatBridge.linear_grad_close",
     uses=("lean_mlp.float.softmax_ce_cot_close", "lean_mlp.float.mul_close", "lean_mlp.float.dot_close"),
@@ -602,6 +613,7 @@ def linear_grad_close(ctx):
     "c̃₁ = mask(z̃₁, W₂ᵀ·c̃₂) at the float pre-activation and the float head, is within "
     "η = mulErr(u, A₀, layerAct(d₃, w₂, 1), 0, layerBudget(u, d₃, w₂, 1, 0, cotErr(…))) of the certified gradient.",
     scope=_GRAD_PROOF_SCOPE,
+    theorem=GRAD_CLOSE,
     expect=Expect.HOLDS,
     lean="FloatBridge.mlp_w1_grad_close",
     uses=("lean_mlp.float.softmax_ce_cot_close", "lean_mlp.float.cot_step_close", "lean_mlp.float.mul_close"),
@@ -632,6 +644,7 @@ def mlp_w1_grad_close(ctx):
     "c̃₀ = mask(z̃₀, W₁ᵀ·mask(z̃₁, W₂ᵀ·c̃₂)), is within η = mulErr(u, X, C₀, 0, layerBudget(u, d₂, w₁, C₁, 0, "
     "layerBudget(u, d₃, w₂, 1, 0, cotErr(…)))) of the certified gradient.",
     scope=_GRAD_PROOF_SCOPE,
+    theorem=GRAD_CLOSE,
     expect=Expect.HOLDS,
     lean="FloatBridge.mlp_w0_grad_close",
     uses=("lean_mlp.float.softmax_ce_cot_close", "lean_mlp.float.cot_step_close", "lean_mlp.float.mul_close"),

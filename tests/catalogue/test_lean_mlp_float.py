@@ -348,7 +348,7 @@ def test_mutated_head_budget_fails_the_proof(monkeypatch):
     (and the float32 search refutes it)."""
     real = b32.cot_err
     monkeypatch.setattr(b32, "cot_err", lambda *a: real(*a) / 8)
-    v = proofs.prove_head(CTX, classes=(2, 3, 4, 10))
+    v = proofs.prove_head(CTX)
     assert v.status is Status.REFUTED
 
 
@@ -451,3 +451,57 @@ def test_a_cot_step_theorem_without_the_margin_is_not_proved(monkeypatch):
     monkeypatch.setattr(proofs, "COT_STEP_CLOSE", sized_claim(
         orig.name, "m:nat[1,] K:nat[0,]", "W[m] c[m] ct[m] d[m] h[m] D[m,K]", orig.conclusion, hyps, scalars="z zt E w C ec"))
     assert proofs.prove_cot_step_every_m(CTX).status is Status.UNKNOWN
+
+
+# ---------------------------------------------------------------------------------------
+# Every proved FloatBridge result declares its theorem and is proved for every size by kernel facts
+# ---------------------------------------------------------------------------------------
+
+DECLARED = ("rounding_model", "relu_exact_in_float", "mul_close", "budget_compose", "softmax_ce_cot_close",
+            "linear_grad_close", "mlp_w1_grad_close", "mlp_w0_grad_close")
+
+
+@pytest.mark.parametrize("name", DECLARED)
+def test_proved_against_a_declared_theorem_for_every_size(name):
+    """Each declares a theorem, the kernel checked the proof against it (no "no theorem declared"
+    line), its grade is universal, and nothing in its ledger is a trusted computation."""
+    ob_id = f"lean_mlp.float.{name}"
+    ob = discover("obligations").by_id(ob_id)
+    assert ob.theorem, ob_id
+    r = run_obligation(ob_id)
+    assert r.status is Status.PROVED and r.certificate.grade is Grade.UNIVERSAL, (ob_id, r.certificate.reason)
+    kinds = {e["kind"] for e in r.certificate.ledger}
+    assert "unchecked" not in kinds and "trusted" not in kinds, (ob_id, kinds)
+
+
+def test_a_proof_of_another_floating_point_lemma_does_not_cover_the_declared_one():
+    """The identity of a floating-point theorem is its formula: the fact about the gap lemma does not
+    cover the ReLU lemma, nor a lemma under the same words with another formula."""
+    import z3
+
+    from checker.kernel import proof as kernel
+    from obligations.lean_mlp import float_lemmas as fl
+
+    gap = fl.GAP_LEMMA.prove()
+    assert gap.status is Status.PROVED
+    assert kernel.covers(gap.fact, (fl.GAP_LEMMA,))[0]
+    assert not kernel.covers(gap.fact, (fl.RELU_EXACT,))[0]
+
+    def other(t):
+        formula, variables = fl._gap_formula(t)
+        return z3.And(formula, z3.BoolVal(True)), variables
+
+    same_words = fl.Binary32Claim(fl.GAP_LEMMA.text, "f1", other, fl._gap_recheck, over=fl.GAP_LEMMA.over)
+    assert same_words.subject != fl.GAP_LEMMA.subject
+    assert not kernel.covers(gap.fact, (same_words,))[0]
+
+
+def test_a_budget_compose_layer_stage_with_a_smaller_budget_is_not_proved():
+    """layerBudget for every fan-in: n·M replaced by (n − 1)·M fails the induction's close."""
+    from checker.backends import induction
+    from obligations.lean_mlp import float_composition as fc
+
+    bad = replace(fc.LAYER_STAGE, conclusion=lambda o, v: o.le(o.abs(v.r - (o.sum(v.q) + v.bias)),
+                                                                (v.n - 1) * v.M + v.g * (v.n * v.K + v.beta) + v.under))
+    assert induction.prove(bad, "n", invariant=fc._layer_invariant).status is not Status.PROVED
+    assert induction.prove(fc.LAYER_STAGE, "n", invariant=fc._layer_invariant).status is Status.PROVED
