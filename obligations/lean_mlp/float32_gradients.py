@@ -267,6 +267,7 @@ FAMILY_TEXT = ("random nets 3×4×3×2, 6×10×8×4 and 24×32×16×10, near-kin
     expect=Expect.HOLDS,
     lean="FloatBridge.linear_grad_close",
     uses=("lean_mlp.float.softmax_ce_cot_close", "lean_mlp.float.mul_close", "lean_mlp.float.dot_close"),
+    no_theorem="a comparison of the float32 results numpy computes with the proved budget (lean_mlp.float.linear_grad_close): evidence about the arithmetic numpy performs, which is not a formula; the theorem is lean_mlp.float.linear_grad_close's",
 )
 def linear_grad_close_float32(ctx):
     """``linear_grad_close`` (004, inside ``linear_float_sgd_descends``, reused by
@@ -287,6 +288,7 @@ def linear_grad_close_float32(ctx):
     expect=Expect.HOLDS,
     lean="FloatBridge.mlp_w1_grad_close",
     uses=("lean_mlp.float.softmax_ce_cot_close", "lean_mlp.float.cot_step_close", "lean_mlp.float.mul_close"),
+    no_theorem="a comparison of the float32 results numpy computes with the proved budget (lean_mlp.float.mlp_w1_grad_close): evidence about the arithmetic numpy performs, which is not a formula; the theorem is lean_mlp.float.mlp_w1_grad_close's",
 )
 def mlp_w1_grad_close_float32(ctx):
     """``mlp_w1_grad_close`` (004): a₀ frozen exact; float forward z̃₁ = dense W₁ b₁ a₀ (error
@@ -307,6 +309,7 @@ def mlp_w1_grad_close_float32(ctx):
     expect=Expect.HOLDS,
     lean="FloatBridge.mlp_w0_grad_close",
     uses=("lean_mlp.float.softmax_ce_cot_close", "lean_mlp.float.cot_step_close", "lean_mlp.float.mul_close"),
+    no_theorem="a comparison of the float32 results numpy computes with the proved budget (lean_mlp.float.mlp_w0_grad_close): evidence about the arithmetic numpy performs, which is not a formula; the theorem is lean_mlp.float.mlp_w0_grad_close's",
 )
 def mlp_w0_grad_close_float32(ctx):
     """``mlp_w0_grad_close`` (004): x exact; the full float forward (two dense + ReLU layers, errors

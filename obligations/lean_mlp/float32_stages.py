@@ -96,6 +96,7 @@ RELU_STATEMENT = ("ReLU is exact in binary32: for every binary32 z, the float Re
     "neighbourhoods of ±0, ±∞, the subnormal/normal boundary and ±max) — evidence; exhaustive in the slow tier",
     expect=Expect.HOLDS,
     lean="FloatBridge.relu_exact_in_float",
+    no_theorem="a comparison of the float32 results numpy computes with the proved budget (lean_mlp.float.relu_exact_in_float): evidence about the arithmetic numpy performs, which is not a formula; the theorem is lean_mlp.float.relu_exact_in_float's",
 )
 def relu_exact_in_float_float32(ctx):
     """``relu_exact_in_float`` (named in the ``SgdDescentMlp`` docstring of 004): ReLU maps a
@@ -143,6 +144,7 @@ def relu_exact_in_float_exhaustive(ctx):
     "k = −20…6; float64 reference with its error bounded; evidence only",
     expect=Expect.HOLDS,
     lean="FloatBridge.softmax_ce_cot_close",
+    no_theorem="the accuracy of numpy's float32 exp, measured on sampled arguments: a property of a library routine, which is not a formula (a hypothesis of the head lemma, checked for every exp the float head evaluates at the concrete network)",
 )
 def exp_accuracy(ctx):
     """The head budget ``cotErr`` assumes ``|exp32(s) − eˢ| ≤ 4·2⁻²³·eˢ`` (≥ 4 ulp) for
@@ -252,6 +254,7 @@ def check_mul(ctx: Any, fmt: b32.Format = b32.BINARY32, n: int = 100_000) -> Ver
     "evidence for the universal claim",
     expect=Expect.HOLDS,
     lean="FloatBridge.mul_close",
+    no_theorem="a comparison of the float32 results numpy computes with the proved budget (lean_mlp.float.mul_close): evidence about the arithmetic numpy performs, which is not a formula; the theorem is lean_mlp.float.mul_close's",
 )
 def mul_close_float32(ctx):
     """``mul_close`` (004, inside ``mlp_w1_grad_close``/``mlp_w0_grad_close``): the last step of
@@ -388,6 +391,7 @@ def check_dot(ctx: Any, fmt: b32.Format = b32.BINARY32, per_length: int = 4_000)
     "float64 reference with a rigorous error bound, exact re-check near the budget; evidence only",
     expect=Expect.HOLDS,
     lean="FloatBridge.dot_close",
+    no_theorem="a comparison of the float32 results numpy computes with the proved budget (lean_mlp.float.dot_close): evidence about the arithmetic numpy performs, which is not a formula; the theorem is lean_mlp.float.dot_close's",
 )
 def dot_close_float32(ctx):
     """The γₙ lemma (Higham, Thm 3.1 with Lemma 3.3, any parenthesisation, plus the n product
@@ -470,6 +474,7 @@ def check_head(ctx: Any, fmt: b32.Format = b32.BINARY32, per_family: int = 4_000
     expect=Expect.HOLDS,
     lean="FloatBridge.softmax_ce_cot_close",
     uses=("lean_mlp.float.exp_accuracy",),
+    no_theorem="a comparison of the float32 results numpy computes with the proved budget (lean_mlp.float.softmax_ce_cot_close): evidence about the arithmetic numpy performs, which is not a formula; the theorem is lean_mlp.float.softmax_ce_cot_close's",
 )
 def softmax_ce_cot_close_float32(ctx):
     """``softmax_ce_cot_close`` (004): the float head has accuracy ``cotErr``. Reconstruction
@@ -556,6 +561,7 @@ def check_cot_step(ctx: Any, fmt: b32.Format = b32.BINARY32, per_family: int = 6
     expect=Expect.HOLDS,
     lean="FloatBridge.cot_step_close",
     uses=("lean_mlp.float.dot_close", "lean_mlp.float.relu_exact_in_float"),
+    no_theorem="a comparison of the float32 results numpy computes with the proved budget (lean_mlp.float.cot_step_close): evidence about the arithmetic numpy performs, which is not a formula; the theorem is lean_mlp.float.cot_step_close's",
 )
 def cot_step_close_float32(ctx):
     """``cot_step_close`` (004): one backward step through a ReLU, c̃ ↦ mask(z̃, Wᵀ·c̃). Under the
