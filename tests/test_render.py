@@ -97,3 +97,17 @@ def test_a_checked_size_does_not_excuse_an_unrelated_constant():
     found = prose_warnings(statement, [three], ["K = 2…6 classes, every label"])
     assert len(found) == 1 and "says 2" in found[0]
     assert prose_warnings("For K = 2 classes, |x| ≤ 3·|y|.", [three], ["K = 2…6 classes"]) == []
+
+
+def test_prose_numbers_read_powers_signs_and_factors():
+    """``2⁻²⁴`` is the constant 1/16777216, ``[−81, 0]`` names −81, and ``4·2⁻²⁶`` is one constant
+    (2⁻²⁴): none is flagged; a changed factor (3·2⁻²⁴ where the claim has 2⁻²⁴) and a bare 2 are."""
+    from fractions import Fraction
+
+    from checker.claims import claim
+    from checker.kernel.printing import print_claims, prose_warnings
+
+    printed = print_claims([claim("c", "x", lambda o, v: o.le(v.x, Fraction(1, 2**24)), hypotheses={"h": lambda o, v: o.ge(v.x, -81)})])
+    assert prose_warnings("x ≤ 2⁻²⁴ on [−81, 0], that is 4·2⁻²⁶", printed) == []
+    assert [w.split(",")[0] for w in prose_warnings("x ≤ 3·2⁻²⁴", printed)] == ["the statement says 3"]
+    assert [w.split(",")[0] for w in prose_warnings("x ≤ 2 on [−81, 0]", printed)] == ["the statement says 2"]

@@ -529,7 +529,19 @@ def print_claims(claims: Iterable[Any]) -> tuple[PrintedClaim, ...]:
 # ---------------------------------------------------------------------------------------
 
 # A number standing alone in prose: not part of a name (z0, ℝ^{2K}, x_1), a section label or a date.
-_PROSE_NUMBER = re.compile(r"(?<![\w.^_{/])(\d+(?:\.\d+)?(?:/\d+)?)(?![\w}]|\.\d)")
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_PROSE_NUMBER = re.compile(r"(?<![\w.^_{/])(\d+(?:\.\d+)?(?:/\d+)?)(⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)?(?![\w}]|\.\d)")
+_TIMES_POWER = re.compile(r"\s*[·×]\s*(\d+)(⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
+
+
+def _prose_value(base: str, exponent: str | None) -> Fraction:
+    """The number a prose token writes: ``2⁻²⁴`` is 2 to the −24 (Unicode superscripts)."""
+    value = Fraction(base)
+    if exponent:
+        k = int(exponent.translate(_SUPERSCRIPT))
+        if abs(k) <= 4096 and value != 0:
+            value = value ** k
+    return value
 
 # A reference to a part of a document: "Theorem 2", "Theorem 4.2", "Eq. (10)", "layers 1 then 2",
 # "parts 1–3", "Section 3.1 and 3.2". Its numbers name things; they are not constants of a claim.
@@ -546,7 +558,7 @@ def prose_numbers(statement: str) -> list[str]:
     """Numbers of a statement's prose, leaving out enumerators such as ``(2)`` and references
     such as ``Theorem 4.2`` or ``layers 1 then 2``."""
     text = _REFERENCE.sub(lambda m: " " * len(m.group()), statement)
-    return _PROSE_NUMBER.findall(re.sub(r"\(\d+\)", " ", text))
+    return [m.group(0) for m in _PROSE_NUMBER.finditer(re.sub(r"\(\d+\)", " ", text))]
 
 
 def checked_texts(certificate: Mapping[str, Any] | None, over: str = "") -> list[str]:
@@ -636,10 +648,17 @@ def prose_warnings(statement: str, claims: Iterable[PrintedClaim], checked: Iter
     text = _REFERENCE.sub(lambda m: " " * len(m.group()), statement)
     text = re.sub(r"\(\d+\)", lambda m: " " * len(m.group()), text)
     out, seen = [], set()
+    magnitudes = {abs(c) for c in constants}
     for m in _PROSE_NUMBER.finditer(text):
-        token = m.group(1)
-        value = Fraction(token)
-        if value in constants or value in (0, 1) or token in seen:
+        token = m.group(0)
+        value = _prose_value(m.group(1), m.group(2))
+        product = _TIMES_POWER.match(text, m.end())  # ``4·2⁻²³``: the factor is part of one constant
+        factor = re.search(r"(\d+(?:\.\d+)?)\s*[·×]\s*$", text[:m.start()]) if m.group(2) else None
+        values = {abs(value)} | ({abs(value * _prose_value(product.group(1), product.group(2)))} if product else set())
+        values |= {abs(value * Fraction(factor.group(1)))} if factor else set()
+        if m.group(2) and abs(Fraction(m.group(1))) in magnitudes:
+            values.add(abs(Fraction(m.group(1))))  # ``10⁻³`` where the claim writes 10 and the power apart
+        if values & magnitudes or value in (0, 1) or token in seen:
             continue
         if _covered(statement, m.start(1), m.end(1), squeezed, assigned):
             continue

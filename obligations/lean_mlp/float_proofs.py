@@ -508,7 +508,8 @@ def prove_head(ctx: Any, fmt: b32.Format = b32.BINARY32) -> Verdict:
 @obligation(
     id="lean_mlp.float.softmax_ce_cot_close",
     source=Source(DOC4, "mlp_w1_grad_close: … the head (softmax_ce_cot_close, accuracy cotErr)"),
-    statement="If the library exp is within ε = 4·2⁻²³ relatively of eˢ on [−81, 0] (hypothesis), the float "
+    statement="If the library exp is within a relative ε of eˢ on [−81, 0] (hypothesis; ε = 2⁻²¹ for numpy's "
+    "float32 exp, see lean_mlp.float.exp_accuracy), the float "
     "softmax−onehot head at float logits t̃ with |t̃ − t|∞ ≤ δ is within cotErr(u, m, δ, spread(t) + 2δ) "
     "of softmax(t) − onehot, per entry, for 2δ < 1, logit spread + 2δ < 80 and m classes with 17(m − 1)·u ≤ 1.",
     scope="every number of classes m (17(m − 1)u ≤ 1, i.e. m ≤ 986 895), all real logits, every summation order of the "
