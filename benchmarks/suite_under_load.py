@@ -46,6 +46,10 @@ def main() -> int:
                 for line in out.stdout.splitlines():
                     if line.startswith(("FAILED", "ERROR")):
                         print(f"  {line}", flush=True)
+                # what each failure asserted (pytest's "E " lines), so a failure under load can be diagnosed
+                reasons = [line for line in out.stdout.splitlines() if line.startswith("E ")]
+                for line in reasons[:40]:
+                    print(f"    {line[:300]}", flush=True)
     finally:
         for hog in hogs:
             try:
