@@ -30,6 +30,7 @@ def test_init_then_check_and_pytest_in_an_empty_folder(tmp_path: Path):
     table = cli("check", "--quiet", cwd=tmp_path, env=_env(), timeout=300)
     assert table.returncode == 0, table.stdout + table.stderr
     assert "proved" in table.stdout and "refuted" in table.stdout
+    assert "warning" not in table.stderr, table.stderr  # the scaffold declares its theorems
 
     out = cli("check", "--quiet", "--format", "json", "--timeout", "45", cwd=tmp_path, env=_env(), timeout=300)
     assert out.returncode == 0, out.stderr

@@ -86,7 +86,7 @@ RELU_LIPSCHITZ = claim("relu-1-lipschitz", "x y",
 
 @obligation(id="{name}.relu_lipschitz", source=Source("{name}.tex", "Lemma 1"),
             statement="ReLU is 1-Lipschitz: |relu(x) − relu(y)| ≤ |x − y| for all real x, y.",
-            scope="universally over ℝ (z3)", expect=Expect.HOLDS, claims=(RELU_LIPSCHITZ,))
+            scope="universally over ℝ (z3)", expect=Expect.HOLDS, theorem=RELU_LIPSCHITZ)
 def relu_lipschitz(ctx):
     """Lemma 1 of {name}.tex: ReLU is 1-Lipschitz. z3 finds the negation unsatisfiable over the
     reals (linear arithmetic with case splits on the two ReLUs), which proves it for all x, y."""
@@ -101,7 +101,7 @@ RELU_ADDITIVE = claim("relu-additive", "x y",
 
 @obligation(id="{name}.relu_additive", source=Source("{name}.tex", "Remark 2"),
             statement="ReLU is additive: relu(x + y) = relu(x) + relu(y) for all real x, y.",
-            scope="universally over ℝ (z3)", expect=Expect.FAILS, claims=(RELU_ADDITIVE,))
+            scope="universally over ℝ (z3)", expect=Expect.FAILS, theorem=RELU_ADDITIVE)
 def relu_additive(ctx):
     """Remark 2 of {name}.tex warns that ReLU is not additive. z3 finds a model of the negation,
     and the exact backend re-checks it in rationals: a counterexample (x, y of opposite signs).
