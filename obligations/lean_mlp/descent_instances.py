@@ -328,6 +328,10 @@ def _lr() -> Fraction:
     return discharge.EXAMPLE_LR
 
 
+# the obligations proving the closed-form gradient u ⊗ c the examples' claims use for ∇L
+_GRAD_FORM = {"mlp_hidden": ("lean_mlp.mlp_hidden_loss_grad_at",), "mlp_input": ("lean_mlp.mlp_input_loss_grad_at",)}
+
+
 def _declare_example(c: Capstone, is_float: bool):
     name = c.float_name if is_float else c.name
     oracle = (ORACLES["float"] + ", update exact in ℝ" if is_float
@@ -345,7 +349,8 @@ def _declare_example(c: Capstone, is_float: bool):
         "cross-checks: the discharge's own evaluation and the gradient's drift ≤ C·t·D at t = 1/8, …, 1",
         expect=Expect.HOLDS,
         lean=c.lean_float if is_float else c.lean,
-        uses=(f"lean_mlp.{c.key}_descent_implication",) + ((_GRAD_CLOSE[c.key],) if is_float else ()),
+        uses=(f"lean_mlp.{c.key}_descent_implication",) + ((_GRAD_CLOSE[c.key],) if is_float else ())
+        + _GRAD_FORM.get(c.key, ()),
         theorem=example_theorem(c, is_float),
     )
     def example(ctx):
