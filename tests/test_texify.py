@@ -98,6 +98,7 @@ ROUND_TRIP: dict[str, tuple[str, str]] = {
     "≤": ("for d ≤ 4 only", r"for $d \le 4$ only"),
     "≥": ("x ≥ y", r"$x \ge y$"),
     "⊙": ("x ⊙ y", r"$x \odot y$"),
+    "⊗": ("u ⊗ c", r"$u \otimes c$"),
     "⊥": ("x ⊥ y", r"$x \perp y$"),
     "⌈": ("⌈x⌉ y", r"$\lceil x\rceil y$"),
     "⌉": ("⌈x⌉ y", r"$\lceil x\rceil y$"),

@@ -530,12 +530,14 @@ shipped network can print at tens of thousands of characters; ``show`` and JSON 
 
 
 def stated(statement: str, theorem: Sequence[str] | None, limit: int | None = STATED_FORMULA_CHARS) -> str:
-    """``"<theorem> — <prose>"``: the printed theorem first, each formula cut at ``limit`` characters
-    (``None``: whole), the prose as its gloss."""
+    """``"<theorem> — <prose>"``: the printed theorem first, its formulas cut at ``limit`` characters
+    together (``None``: whole), the prose as its gloss."""
     if not theorem:
         return statement
-    shown = [t if limit is None or len(t) <= limit else t[:limit - 1].rstrip() + "…" for t in theorem]
-    return f"{'; '.join(shown)} — {statement}"
+    formulas = "; ".join(theorem)
+    if limit is not None and len(formulas) > limit:
+        formulas = formulas[:limit - 1].rstrip() + "…"
+    return f"{formulas} — {statement}"
 
 
 def result_for(

@@ -205,6 +205,11 @@ def _table(columns: str, header: str, narrow_header: str, rows: list[str]) -> li
     return ["\\obtablebegin{" + columns + "}{" + header + "}{" + narrow_header + "}", *rows, "\\obtableend"]
 
 
+LATEX_FORMULA_CHARS = 240
+"""A printed theorem leads a LaTeX row cut to this many characters: a table row cannot break across a
+page, and a row taller than a column overflows it (the whole formula is in the JSON and ``show``)."""
+
+
 def latex(doc: Mapping[str, Any], compact: bool = False) -> str:
     """The status table: one row per obligation — the source's short reference, the claim with
     the obligation's id under it, the status with grade, dependency mark, outcome, witness and
@@ -218,7 +223,7 @@ def latex(doc: Mapping[str, Any], compact: bool = False) -> str:
     rows = []
     for r in doc["results"]:
         ref = latex_escape(short_label(r["source"]["label"], label_chars))
-        claim = latex_cut(stated(r["statement"], r.get("theorem")), claim_chars) + "\\obid{" + texttt(r["id"]) + "}"
+        claim = latex_cut(stated(r["statement"], r.get("theorem"), LATEX_FORMULA_CHARS), claim_chars) + "\\obid{" + texttt(r["id"]) + "}"
         status = (latex_status(r, over_chars=over_chars, witness_chars=witness_chars, reason_chars=reason_chars)
                   + "\\obmethod{" + latex_escape(short_method(r["method"], method_chars)) + "}")
         if audited:
@@ -242,7 +247,7 @@ def latex_detail(doc: Mapping[str, Any]) -> str:
     for r in doc["results"]:
         cells = ["{\\footnotesize " + texttt(r["id"], break_every=12) + "}\\newline{\\scriptsize " + latex_escape(r["source"]["label"]) + " ("
                  + texttt(r["source"]["file"], break_every=8) + ")}",
-                 latex_escape(stated(r["statement"], r.get("theorem"))),
+                 latex_escape(stated(r["statement"], r.get("theorem"), LATEX_FORMULA_CHARS)),
                  latex_escape(r["method"]) + "; " + latex_escape(r["scope"]),
                  latex_status(r)]
         if audited:

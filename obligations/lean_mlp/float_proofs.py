@@ -43,8 +43,7 @@ DOC4 = "004_8327de8ce09705d9.txt"
 # lemma over ℝ for all inputs, at every fan-in / shape of the stated family
 # =======================================================================================
 
-PROOF_NOTE = ("; IEEE round-to-nearest-even with subnormals, no overflow (every exact intermediate at most "
-              "the largest binary32)")
+PROOF_NOTE = "; IEEE round-to-nearest-even with subnormals, no overflow"
 
 
 def _falsify(proof: Verdict, check: Callable[..., Verdict], *args: Any, **kwargs: Any) -> Verdict:
@@ -512,13 +511,11 @@ def prove_head(ctx: Any, fmt: b32.Format = b32.BINARY32) -> Verdict:
     "float32 exp, see lean_mlp.float.exp_accuracy), the float "
     "softmax−onehot head at float logits t̃ with |t̃ − t|∞ ≤ δ is within cotErr(u, m, δ, spread(t) + 2δ) "
     "of softmax(t) − onehot, per entry, for 2δ < 1, logit spread + 2δ < 80 and m classes with 17(m − 1)·u ≤ 1.",
-    scope="every number of classes m (17(m − 1)u ≤ 1, i.e. m ≤ 986 895), all real logits, every summation order of the "
-    "softmax sum. The declared theorem is the conjunction of the lemmas the bound is built from: the ratio sandwich, the "
-    "factors against H, the rounded entry, the label's −1 and the exponent's range over ℝ (z3), γ_(m−1) ≤ 1/16, the "
-    "budget code cot_err equal to the proved formula for every m and eˣ ≤ 1/(1 − x) (sympy). Chaining them into the "
-    "per-entry bound (exp increasing with e^(a+b) = e^a·e^b, the sum's relative error γ_(m−1) from dot_close) is done "
-    "by hand, not machine-checked: z3 interprets no exp. exp's accuracy is a hypothesis, checked at the concrete "
-    "network by `obligations discharge`" + PROOF_NOTE,
+    scope="every m with 17(m − 1)u ≤ 1 (m ≤ 986 895), all real logits, any summation order. Theorem: the lemmas the "
+    "bound is built from — ratio sandwich, factors against H, rounded entry, the label's −1, the exponent's range (z3), "
+    "γ_(m−1) ≤ 1/16, cot_err equal to the proved formula for every m, eˣ ≤ 1/(1 − x) (sympy); chaining them into the "
+    "bound (exp's algebra, the sum's error from dot_close) is by hand, not machine-checked (z3 has no exp); exp's "
+    "accuracy a hypothesis" + PROOF_NOTE,
     expect=Expect.HOLDS,
     lean="FloatBridge.softmax_ce_cot_close",
     uses=("lean_mlp.float.rounding_model", "lean_mlp.float.dot_close"),
@@ -567,13 +564,11 @@ def prove_grad(ctx: Any, layer: str, fmt: b32.Format = b32.BINARY32) -> Verdict:
     return _falsify(proof, check_grad, ctx, layer, fmt)
 
 
-_GRAD_PROOF_SCOPE = ("every shape d = (d₀, d₁, d₂, d₃), all real weights, biases and inputs meeting the stated bounds and "
-                     "margins, every summation order. The declared theorem is the conjunction of the parts this close is "
-                     "built from: the glue and layer lemmas over ℝ (z3), the budget code layer_budget equal to the proved "
-                     "bound for every fan-in and compose() equal to the Lean nesting with its margins at symbolic dims "
-                     "(sympy); the head, masked-contraction and multiply closes are the obligations it uses. Chaining "
-                     "these along the network into the stated η (instantiating each lemma at its layer) is done by hand, "
-                     "not machine-checked; exp's accuracy a hypothesis" + PROOF_NOTE)
+_GRAD_PROOF_SCOPE = ("every shape d = (d₀, d₁, d₂, d₃), all real inputs meeting the stated bounds and margins, any "
+                     "summation order. Theorem: the parts this close is built from — glue and layer lemmas (z3), "
+                     "layer_budget equal to the proved bound for every fan-in, compose() equal to the Lean nesting at "
+                     "symbolic dims (sympy); head, contraction and multiply closes are used obligations; chaining them "
+                     "into η is by hand, not machine-checked; exp's accuracy a hypothesis" + PROOF_NOTE)
 
 
 @obligation(

@@ -384,11 +384,8 @@ def construction_verdict(ctx: Any, spec: ConstructionSpec = SPEC, involutions: t
     "Δ ≥ 2p_ν − 1 with p_ν = (2Φ(3/(√2ν)) − 1)² for every ν > 0.",
     scope="the concrete network built at the run's seed (deleted weights random in (−0.49, 0.49)) for each of the three "
     "fixed-point-free involutions π; pruning and centres in exact arithmetic; region E universally over ℝ² by z3; p_ν "
-    "by sympy in closed form, rigorous enclosures at ν ∈ {1/10, 1/4, 1/2, 1, 3/2, 2}. Declared theorem: the architecture's "
-    "counts and its ten-percent retention counts (exhaustive), and the two steps from the region claims to the bound, for "
-    "all values (Δ ≥ 2p − 1 from q_v, q_a ≥ p and q_a + q_w ≤ 1, z3; {g = Y} and {g = π(Y)} disjoint for every "
-    "fixed-point-free π, every label and prediction, exhaustive); the network itself (its pruning, centres and region "
-    "claims) is checked on the construction built in the run, so the grade is that of points",
+    "by sympy in closed form, rigorous enclosures at ν ∈ {1/10, 1/4, 1/2, 1, 3/2, 2}. Theorem: the counts and retention "
+    "counts, the step Δ ≥ 2p − 1 (z3) and the disjointness for every π (exhaustive); the network itself at points",
     expect=Expect.HOLDS,
     lean="Psy01A.sparse_construction",
     uses=("psy01a.parameter_count",),
