@@ -12,7 +12,7 @@ from xml.sax.saxutils import quoteattr
 from checker.report.cells import cells as audit_verdict_cells
 from checker.report.cells import shorten, short_over, status_cell, summary_text, terminal_safe, xml_text  # noqa: F401  (re-exported)
 from checker.report.texify import texify, texttt
-from checker.kernel.model import stated
+from checker.kernel.model import STATED_FORMULA_CHARS, stated
 
 
 def _shown(r: Mapping[str, Any]) -> str:
@@ -205,6 +205,11 @@ def _table(columns: str, header: str, narrow_header: str, rows: list[str]) -> li
     return ["\\obtablebegin{" + columns + "}{" + header + "}{" + narrow_header + "}", *rows, "\\obtableend"]
 
 
+def _stated(r: Mapping[str, Any], limit: int | None = STATED_FORMULA_CHARS) -> str:
+    """A result's statement as every format leads with it (:func:`checker.kernel.model.stated`)."""
+    return stated(r["statement"], r.get("theorem"), limit)
+
+
 LATEX_FORMULA_CHARS = 240
 """A printed theorem leads a LaTeX row cut to this many characters: a table row cannot break across a
 page, and a row taller than a column overflows it (the whole formula is in the JSON and ``show``)."""
@@ -223,7 +228,7 @@ def latex(doc: Mapping[str, Any], compact: bool = False) -> str:
     rows = []
     for r in doc["results"]:
         ref = latex_escape(short_label(r["source"]["label"], label_chars))
-        claim = latex_cut(stated(r["statement"], r.get("theorem"), LATEX_FORMULA_CHARS), claim_chars) + "\\obid{" + texttt(r["id"]) + "}"
+        claim = latex_cut(_stated(r, LATEX_FORMULA_CHARS), claim_chars) + "\\obid{" + texttt(r["id"]) + "}"
         status = (latex_status(r, over_chars=over_chars, witness_chars=witness_chars, reason_chars=reason_chars)
                   + "\\obmethod{" + latex_escape(short_method(r["method"], method_chars)) + "}")
         if audited:
@@ -247,7 +252,7 @@ def latex_detail(doc: Mapping[str, Any]) -> str:
     for r in doc["results"]:
         cells = ["{\\footnotesize " + texttt(r["id"], break_every=12) + "}\\newline{\\scriptsize " + latex_escape(r["source"]["label"]) + " ("
                  + texttt(r["source"]["file"], break_every=8) + ")}",
-                 latex_escape(stated(r["statement"], r.get("theorem"), LATEX_FORMULA_CHARS)),
+                 latex_escape(_stated(r, LATEX_FORMULA_CHARS)),
                  latex_escape(r["method"]) + "; " + latex_escape(r["scope"]),
                  latex_status(r)]
         if audited:
@@ -345,7 +350,7 @@ def _junit(doc: Mapping[str, Any]) -> str:
         summary = f'{cell.text} ({r["outcome"]}): {r["method"]}'
         cert = r["certificate"]
         reason = cell.reason or cert.get("reason") or ""
-        detail = [reason or stated(r["statement"], r.get("theorem"))]
+        detail = [reason or _stated(r)]
         if cell.witness:
             detail.append("witness: " + cell.witness)
         if cert.get("sides"):
@@ -361,7 +366,7 @@ def _junit(doc: Mapping[str, Any]) -> str:
         if _shown(r) != r["status"]:
             audit = f" [shown as {_shown(r)}]" + audit
         why = f" [reason: {cell.reason}]" if cell.reason else ""
-        out = f"<system-out>{_html.escape(cell.text + ': ' + stated(r['statement'], r.get('theorem')) + ' [' + r['scope'] + ']' + why + audit)}</system-out>"
+        out = f"<system-out>{_html.escape(cell.text + ': ' + _stated(r) + ' [' + r['scope'] + ']' + why + audit)}</system-out>"
         lines.append(f"    <testcase {attrs}>{body}{out}</testcase>")
     lines += ["  </testsuite>", "</testsuites>"]
     return "\n".join(lines) + "\n"
@@ -690,7 +695,7 @@ def _panel(r: Mapping[str, Any], cell: Any, audited: bool) -> str:
     cert = r.get("certificate") or {}
     deps = r.get("dependencies") or {}
     fields: list[tuple[str, str]] = [
-        ("claim", e(stated(r["statement"], r.get("theorem")))),
+        ("claim", e(_stated(r))),
         ("scope", e(r["scope"])),
         ("source", f'{e(r["source"]["file"])}, {e(r["source"]["label"])}'),
         ("status", f'<b>{e(cell.text)}</b> ({e(r["outcome"])}; the source says it {e(str(r.get("expect")))})'),
@@ -735,7 +740,7 @@ def html(doc: Mapping[str, Any]) -> str:
         cell = status_cell(r, witness_chars=0)
         state = node_state(r)
         colour = STATE_COLOURS[state]
-        head = shorten(stated(r["statement"], r.get("theorem")), 110)
+        head = shorten(_stated(r), 110)
         cards.append(
             f'<details id="{e(_anchor(r["id"]))}" class="result" data-status="{e(r["status"])}" data-outcome="{e(r["outcome"])}" '
             f'data-grade="{e(r.get("grade") or "")}" data-state="{e(state)}" style="--state:{colour}">'
