@@ -96,7 +96,7 @@ RELU_STATEMENT = ("ReLU is exact in binary32: for every binary32 z, the float Re
     "neighbourhoods of ±0, ±∞, the subnormal/normal boundary and ±max) — evidence; exhaustive in the slow tier",
     expect=Expect.HOLDS,
     lean="FloatBridge.relu_exact_in_float",
-    no_theorem="a comparison of the float32 results numpy computes with the proved budget (lean_mlp.float.relu_exact_in_float): evidence about the arithmetic numpy performs, which is not a formula; the theorem is lean_mlp.float.relu_exact_in_float's",
+    theorem=fl.RELU_EXACT,
 )
 def relu_exact_in_float_float32(ctx):
     """``relu_exact_in_float`` (named in the ``SgdDescentMlp`` docstring of 004): ReLU maps a
@@ -234,8 +234,8 @@ def check_mul(ctx: Any, fmt: b32.Format = b32.BINARY32, n: int = 100_000) -> Ver
         bud = b32.mul_err(fmt, abs(av), abs(ctv + dcv), 0, abs(dcv))
         if e > bud:
             return refuted("float32 a·c̃ re-checked in exact binary32 arithmetic",
-                           {"a": av, "c_float": ctv, "c_exact": ctv + dcv},
-                           {"fl(a·c_float)": flv, "error": e, "mulErr": bud}, step, format=fmt.name)
+                           {"a": av, "c": ctv + dcv, "ct": ctv, "A": abs(av), "C": abs(ctv + dcv), "ec": abs(dcv), "r": flv},
+                           {"fl(a·c̃)": flv, "error": e, "mulErr": bud}, step, format=fmt.name)
         confirmed += 1
     if cand.size > 200:
         return unknown("float32 products", f"{cand.size} instances could not be screened in float64", step)
@@ -254,7 +254,7 @@ def check_mul(ctx: Any, fmt: b32.Format = b32.BINARY32, n: int = 100_000) -> Ver
     "evidence for the universal claim",
     expect=Expect.HOLDS,
     lean="FloatBridge.mul_close",
-    no_theorem="a comparison of the float32 results numpy computes with the proved budget (lean_mlp.float.mul_close): evidence about the arithmetic numpy performs, which is not a formula; the theorem is lean_mlp.float.mul_close's",
+    theorem=fl.MUL_CLOSE,
 )
 def mul_close_float32(ctx):
     """``mul_close`` (004, inside ``mlp_w1_grad_close``/``mlp_w0_grad_close``): the last step of

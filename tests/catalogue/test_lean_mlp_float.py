@@ -134,7 +134,7 @@ def test_unit_roundoff_halved_in_mul_err_is_refuted():
     v = screen._run(stages.check_mul, CTX, replace(b32.BINARY32, u=b32.U / 2))
     assert v.status is Status.REFUTED
     w = v.certificate.witness
-    a, ct, c = Fraction(w["a"]), Fraction(w["c_float"]), Fraction(w["c_exact"])
+    a, ct, c = Fraction(w["a"]), Fraction(w["ct"]), Fraction(w["c"])
     fl = Fraction(float(np.float32(float(a)) * np.float32(float(ct))))
     assert fl == b32.round32(a * ct)
     half = b32.mul_err(replace(b32.BINARY32, u=b32.U / 2), abs(a), abs(c), 0, abs(c - ct))
@@ -338,7 +338,7 @@ def test_mutated_mul_budget_is_refuted_bit_exactly():
     v = proofs.prove_mul(CTX, replace(b32.BINARY32, u=b32.U / 2))
     assert v.status is Status.REFUTED
     w = v.certificate.witness
-    a, ct, c = Fraction(w["a"]), Fraction(w["c_float"]), Fraction(w["c_exact"])
+    a, ct, c = Fraction(w["a"]), Fraction(w["ct"]), Fraction(w["c"])
     fl = b32.round32(a * ct)
     assert abs(fl - a * c) > b32.mul_err(replace(b32.BINARY32, u=b32.U / 2), abs(a), abs(c), 0, abs(c - ct))
 
