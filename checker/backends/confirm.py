@@ -1,7 +1,11 @@
 """Second solvers: cvc5 confirms every z3 ``unsat``; bitwuzla decides floating-point lemmas.
 
 Why3 and Sledgehammer run several provers because solvers do answer wrongly. Here every ``unsat``
-that a kernel fact rests on is put to a second, independent solver on the same SMT-LIB problem:
+that a proved result rests on is put to a second, independent solver on the same SMT-LIB problem.
+It is put when the result is known to rest on it: a fact's ledger holds a *pending* confirmation
+(:func:`on_demand`) until the runner resolves the ledger of a proved result (:func:`resolved`), so a
+cross-check recorded as data, a route given up for another, or a part of a proof that fails
+elsewhere costs no second-solver time (a parent refuses a result frame that still holds one):
 
 - **cvc5** reads the text z3 prints for its assertions (``Solver.sexpr()``), with ``(set-logic …)``
   taken from the assertions' own fragment (:func:`logic_of`: QF_LRA, QF_NRA, QF_LIA, QF_NIRA, …,
@@ -59,7 +63,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from checker.kernel import proof as kernel
 from checker.kernel.errors import CheckerError
@@ -560,6 +564,58 @@ def confirm_unsat(queries: Sequence[Query], first: Answer, what: str) -> kernel.
         if a.answer != "unsat":
             break  # the step is unconfirmed already: its other queries are not worth cvc5's time
     return confirmation_entry(answers, queries, what)
+
+
+_PENDING: dict[str, tuple[tuple[Query, ...], Answer, str]] = {}  # token -> a step's queries, until a result rests on it
+_RESOLVED: dict[str, kernel.Entry] = {}  # token -> the confirmation entry computed for it (once per process)
+
+
+def on_demand(queries: Sequence[Query | None], first: Answer, what: str) -> kernel.Entry:
+    """The confirmation entry of one proof step, with cvc5 asked only if a result comes to rest on
+    the step (:func:`resolved`, which the runner applies to the ledger of every proved result).
+
+    A step whose proof is dropped — a cross-check recorded as data, a route abandoned for another, a
+    part of a proof that fails elsewhere — is then never put to cvc5: a confirmation nobody reads
+    costs nothing. Where no cvc5 answer can be had (confirmation off, cvc5 missing, no query
+    recorded), the entry says so at once, as :func:`confirm_unsat` does."""
+    if not enabled() or cvc5_module() is None or not queries or any(q is None for q in queries):
+        return confirm_unsat(queries, first, what)  # type: ignore[arg-type]
+    token = f"{os.getpid()}-{len(_PENDING)}"
+    _PENDING[token] = (tuple(q for q in queries if q is not None), first, what)
+    return kernel.Entry("confirmation", f"to be put to cvc5 if a result rests on this step ({what})",
+                        {"pending": token, "queries": len(queries), "about": what})
+
+
+def is_pending(entry: Mapping[str, Any] | kernel.Entry) -> bool:
+    """Is ``entry`` (an :class:`~checker.kernel.proof.Entry` or its JSON) a confirmation not yet asked for?"""
+    kind, detail = (entry.kind, entry.detail) if isinstance(entry, kernel.Entry) else (entry.get("kind"), entry.get("detail"))
+    return kind == "confirmation" and isinstance(detail, Mapping) and "pending" in detail
+
+
+def resolved(entries: Iterable[kernel.Entry]) -> tuple[kernel.Entry, ...]:
+    """``entries`` with each pending confirmation (:func:`on_demand`) replaced by cvc5's answers on
+    its step's queries (:func:`confirm_unsat`: may raise :class:`SolverDisagreement`). A pending
+    entry made in another process has no queries here: it becomes unconfirmed, saying so."""
+    out = []
+    for e in entries:
+        if not is_pending(e):
+            out.append(e)
+            continue
+        token = str(e.detail["pending"])
+        if token not in _RESOLVED:
+            if token not in _PENDING:
+                out.append(unconfirmed("cvc5", "the step's queries were not recorded in this process", int(e.detail.get("queries", 0))))
+                continue
+            _RESOLVED[token] = confirm_unsat(*_PENDING[token])
+        out.append(_RESOLVED[token])
+    return tuple(out)
+
+
+def resolved_json(ledger: Sequence[Mapping[str, Any]], entries: Sequence[kernel.Entry]) -> list[dict[str, Any]]:
+    """The JSON ``ledger`` of ``entries`` (in the same order, as :func:`checker.kernel.proof.ledger_json`
+    writes them) with its pending confirmations resolved (:func:`resolved`)."""
+    done = iter(resolved([e for e in entries if is_pending(e)]))
+    return [next(done).to_json() if is_pending(item) else dict(item) for item in ledger]
 
 
 def confirmation_entry(answers: Sequence[Answer], queries: Sequence[Query], what: str) -> kernel.Entry:

@@ -287,14 +287,15 @@ def _fast_unsat(claim: Claim, ctx: Context | None, lemmas: Sequence[Lemma], tact
 def _fact(claim: Claim, lemmas: Sequence[Lemma], step: Any, queries: Sequence[Any], ctx: Context | None = None) -> Any:
     """The kernel fact of an ``unsat`` negation: ``claim`` over its declared domains, relative to the
     lemmas whose instances the solver was given (assumed until a proof of them is conjoined). Every
-    query z3 answered ``unsat`` is put to cvc5 first (:func:`checker.backends.confirm.confirm_unsat`):
-    its answers go into the ledger, and a ``sat`` raises instead of proving."""
+    query z3 answered ``unsat`` is put to cvc5 when a result comes to rest on the fact
+    (:func:`checker.backends.confirm.on_demand`): its answers go into the ledger, and a ``sat`` makes
+    the result an error instead of a proof."""
     from checker.backends import confirm
 
     over = "the declared domains" if claim.typed else "ℝ"
     what = f"¬({claim.name})"
     z3_version = step.version.removeprefix("z3 ")
-    confirmation = confirm.confirm_unsat(queries, confirm.Answer("z3", z3_version, "unsat"), what)
+    confirmation = confirm.on_demand(queries, confirm.Answer("z3", z3_version, "unsat"), what)
     return kernel.issue(claim, Grade.UNIVERSAL, "", [kernel.Entry(
         "solver", f"{step.version}: ¬({claim.name}) unsat over {over}",
         {"solver": "z3", "version": step.version, "answer": "unsat", "query": step.action,

@@ -231,6 +231,11 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
             if not c.ledger or not all(isinstance(e, Mapping) and e.get("kind") and e.get("text") for e in c.ledger):
                 return _invalid(f"{ob.location}: the received proof carries no kernel ledger",
                                 "a proof is made in the job by the kernel's rules")
+            from checker.backends import confirm
+
+            if any(confirm.is_pending(e) for e in c.ledger):
+                return _invalid(f"{ob.location}: the received proof's ledger holds a confirmation never asked of the "
+                                "second solver", "a job resolves its ledger's confirmations before it answers")
         case Status.PROVED:
             fact = verdict.fact
             if not kernel.is_fact(fact):
@@ -244,7 +249,16 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
                     return Verdict(Status.UNKNOWN, Certificate(
                         method=c.method, steps=c.steps, reason=f"not a proof of the declared theorem: {why}",
                         data={"proved_instead": list(fact.names), "ledger": kernel.ledger_json(fact)}))
-            ledger = kernel.ledger_json(fact)
+            from checker.backends import confirm
+
+            try:
+                # the second solver is asked only now, for the steps this result rests on
+                ledger = confirm.resolved_json(kernel.ledger_json(fact), fact.ledger)
+            except confirm.SolverDisagreement as exc:
+                return Verdict(Status.ERROR, Certificate(method=c.method, steps=c.steps,
+                                                         reason=f"{ob.location}: SolverDisagreement: {exc}",
+                                                         data={"answers": [a.to_json() for a in exc.answers],
+                                                               "kept": exc.path}))
             if not ob.theorem:
                 why = f" ({ob.no_theorem})" if ob.no_theorem else ""
                 ledger.append({"kind": "unchecked", "text": "no theorem declared: the kernel did not check that this "

@@ -25,7 +25,9 @@ TYPED = claim("integer-square-ge", "n", lambda o, v: o.ge(v.n * v.n, v.n), domai
 
 
 def _confirmations(verdict):
-    return [e for e in verdict.fact.ledger if e.kind == "confirmation"]
+    """The confirmation entries of a proof's ledger, asked of cvc5 as the runner asks them (the
+    proof is taken to be what a result rests on)."""
+    return [e for e in confirm.resolved(verdict.fact.ledger) if e.kind == "confirmation"]
 
 
 @pytest.fixture(autouse=True)
@@ -73,6 +75,72 @@ def test_a_refutation_has_no_confirmation_and_its_witness_is_rechecked():
     entry = INVALID[0]
     v = smt.prove(entry.claim, CTX)
     assert v.status is Status.REFUTED and v.fact is None
+
+
+# ------------------------------------------------------------------ asked only for what a result rests on
+
+
+def _counting(monkeypatch):
+    asked = []
+
+    def check(query, *args, **kwargs):
+        asked.append(query.what)
+        return confirm.Answer("cvc5", confirm.cvc5_version(), "unsat")
+
+    monkeypatch.setattr(confirm, "cvc5_check", check)
+    return asked
+
+
+def test_a_step_is_put_to_cvc5_only_when_a_result_rests_on_it_and_once(monkeypatch):
+    """z3's proof alone asks cvc5 nothing: its ledger holds a pending confirmation. Resolving it (the
+    runner does, for a proved result) asks cvc5 once per query, however often the ledger is read."""
+    asked = _counting(monkeypatch)
+    v = smt.prove(RELU_LIPSCHITZ, CTX)
+    assert v.status is Status.PROVED and asked == []
+    assert [confirm.is_pending(e) for e in v.fact.ledger if e.kind == "confirmation"] == [True]
+    assert _confirmations(v)[0].detail["confirmed"] and asked == [f"¬({RELU_LIPSCHITZ.name})"]
+    _confirmations(v)
+    assert len(asked) == 1
+
+
+def test_the_runner_confirms_the_proof_and_not_its_cross_check(monkeypatch):
+    """Through the runner: a proof with a z3 cross-check recorded as data. The proof's query goes to
+    cvc5 and its ledger says confirmed; the cross-check's, which no result rests on, never does."""
+    from checker import Expect, Source, obligation
+    from checker.run.runner import execute
+    from obligations.grading import cross_checked
+
+    asked = _counting(monkeypatch)
+
+    def discharge(ctx):
+        return cross_checked(smt.prove(RELU_LIPSCHITZ, ctx), {"am-gm": smt.prove(AM_GM, ctx)})
+
+    fn = obligation(id="confirmtest.cross_checked", source=Source("k.txt", "L"), statement="S.", scope="s",
+                    expect=Expect.HOLDS, theorem=RELU_LIPSCHITZ)(discharge)
+    result, _ = execute(fn.obligation, Context("confirmtest.cross_checked", 7, 60, False))
+    assert result.status is Status.PROVED
+    assert asked == [f"¬({RELU_LIPSCHITZ.name})"]
+    confirmations = [e for e in result.certificate.ledger if e["kind"] == "confirmation"]
+    assert [e["detail"]["confirmed"] for e in confirmations] == [True]
+    assert not any(confirm.is_pending(e) for e in result.certificate.ledger)
+
+
+def test_a_received_proof_with_a_pending_confirmation_is_rejected():
+    """A result frame is data: a proof whose ledger still holds a confirmation never asked of cvc5
+    did not come through a job's validation, and the parent refuses it."""
+    from checker import Expect, Source, obligation
+    from checker.run.runner import validated
+    from checker.kernel.model import Grade, Verdict
+
+    fn = obligation(id="confirmtest.pending_frame", source=Source("k.txt", "L"), statement="S.", scope="s",
+                    expect=Expect.HOLDS, theorem=RELU_LIPSCHITZ)(lambda ctx: None)
+    ledger = ({"kind": "solver", "text": "z3: unsat"},
+              {"kind": "confirmation", "text": "to be put to cvc5", "detail": {"pending": "1-0", "queries": 1}})
+    frame = Verdict(Status.PROVED, Certificate(method="z3", ledger=ledger, grade=Grade.UNIVERSAL))
+    checked = validated(fn.obligation, frame, received=True)
+    assert checked.status is Status.ERROR and "never asked of the second solver" in checked.certificate.reason
+    resolved = Verdict(Status.PROVED, Certificate(method="z3", ledger=ledger[:1], grade=Grade.UNIVERSAL))
+    assert validated(fn.obligation, resolved, received=True).status is Status.PROVED
 
 
 # ------------------------------------------------------------------ cvc5 cannot confirm: unconfirmed
@@ -220,7 +288,7 @@ def test_a_planted_disagreement_is_raised_naming_both_answers_and_keeps_the_prob
     the SMT-LIB problem is kept as a standalone script for a bug report."""
     monkeypatch.setattr(confirm, "cvc5_check", _planted("sat"))
     with pytest.raises(confirm.SolverDisagreement) as raised:
-        smt.prove(RELU_LIPSCHITZ, CTX)
+        _confirmations(smt.prove(RELU_LIPSCHITZ, CTX))
     message = str(raised.value)
     assert "z3" in message and "answered unsat" in message and "cvc5" in message and "answered sat" in message
     assert [a.answer for a in raised.value.answers] == ["unsat", "sat"]
