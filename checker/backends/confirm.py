@@ -57,6 +57,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 import select
 import signal
 import tempfile
@@ -137,6 +138,9 @@ class Query:
     logic: str
     what: str = ""
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", ascii_symbols(self.text))
+
     def script(self, *comments: str) -> str:
         """A standalone SMT-LIB script: any solver runs it as it is."""
         head = "".join(f"; {line}\n" for c in comments for line in c.splitlines())
@@ -145,6 +149,23 @@ class Query:
     @property
     def digest(self) -> str:
         return hashlib.sha256(f"{self.logic}\n{self.text}".encode()).hexdigest()
+
+
+def ascii_symbols(text: str) -> str:
+    """``text`` with every character outside ASCII inside a quoted symbol (``|sum⟨mul(W,x)⟩|``, the
+    names the induction rule gives its aggregates) spelled ``~hex~``, and ``~`` itself as ``~7e~`` so
+    that no two symbols become one. z3 prints such symbols, SMT-LIB allows them, and cvc5 cannot read
+    them ("Expected a LPAREN_TOK"): spelled in ASCII, any solver reads the same problem."""
+    if text.isascii():
+        return text
+
+    def spell(m: re.Match[str]) -> str:
+        body = m.group(1)
+        if body.isascii() and "~" not in body:
+            return m.group(0)
+        return "|" + "".join(c if c.isascii() and c != "~" else f"~{ord(c):x}~" for c in body) + "|"
+
+    return re.sub(r"\|([^|\\]*)\|", spell, text)
 
 
 def query_of(solver: Any, what: str = "") -> Query:

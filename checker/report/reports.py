@@ -251,12 +251,21 @@ def confirmation_state(r: Result) -> str | None:
     answered unknown, was not installed or was switched off, or no confirmation was recorded);
     ``None`` for a proof that rests on no solver answer."""
     ledger = [e for e in r.certificate.ledger if isinstance(e, Mapping)]
-    solved = sum(e.get("kind") == "solver" for e in ledger)
+
+    def queries(e: Mapping[str, Any]) -> int:
+        # a solver entry or a confirmation may stand for several queries (one per sign pattern; an
+        # induction's base, step and close are three solver entries and one confirmation of three)
+        detail = e.get("detail")
+        n = detail.get("queries", 1) if isinstance(detail, Mapping) else 1
+        return n if isinstance(n, int) and not isinstance(n, bool) and n >= 0 else 1
+
+    solved = sum(queries(e) for e in ledger if e.get("kind") == "solver")
     if not solved:
         return None
     confirmations = [e for e in ledger if e.get("kind") == "confirmation"]
-    confirmed = sum(isinstance(e.get("detail"), Mapping) and e["detail"].get("confirmed") is True for e in confirmations)
-    return "confirmed" if confirmed == len(confirmations) and confirmed >= solved else "unconfirmed"
+    confirmed = [e for e in confirmations if isinstance(e.get("detail"), Mapping) and e["detail"].get("confirmed") is True]
+    whole = len(confirmed) == len(confirmations) and sum(queries(e) for e in confirmed) >= solved
+    return "confirmed" if whole else "unconfirmed"
 
 
 def _by_grade(results: Sequence[Result]) -> dict[str, int]:

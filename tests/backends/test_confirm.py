@@ -77,6 +77,19 @@ def test_a_refutation_has_no_confirmation_and_its_witness_is_rechecked():
     assert v.status is Status.REFUTED and v.fact is None
 
 
+def test_quoted_symbols_outside_ascii_are_spelled_so_cvc5_reads_them():
+    """The induction rule's aggregates print as |sum⟨mul(W,x)⟩|, which cvc5 cannot parse: every query
+    spells them in ASCII, one to one (a symbol already holding ~ cannot meet an escaped one), and
+    cvc5 then answers the problem."""
+    assert confirm.ascii_symbols("(declare-fun |ν| () Real) |~3bd~| x") == "(declare-fun |~3bd~| () Real) |~7e~3bd~7e~| x"
+    assert confirm.ascii_symbols("(declare-fun |a~b| () Real)") == "(declare-fun |a~b| () Real)"  # all ASCII: as printed
+    text = ("(declare-fun |sum⟨x⟩| () Real)\n(declare-fun x () Real)\n"
+            "(assert (not (= |sum⟨x⟩| |sum⟨x⟩|)))\n")
+    q = confirm.Query(text, "QF_LRA", "t")
+    assert q.text.isascii() and "|sum~27e8~x~27e9~|" in q.text
+    assert confirm.cvc5_check(q).answer == "unsat"
+
+
 # ------------------------------------------------------------------ asked only for what a result rests on
 
 
@@ -440,6 +453,22 @@ def test_the_summary_line_counts_confirmed_and_unconfirmed_proofs():
     counts = summary(results)["kernel"]
     assert counts["confirmed"] == 1 and counts["unconfirmed"] == 2
     assert "solver proofs: 1 confirmed by two solvers, 2 unconfirmed" in summary_line(results)
+
+
+def test_an_induction_confirmed_on_all_its_queries_counts_as_confirmed():
+    """An induction's ledger has a solver entry per query (base, step, close) and one confirmation of
+    all of them: confirmed when that confirmation covers as many queries as the solver answered, and
+    unconfirmed when it covers fewer (a query nobody confirmed)."""
+    from checker.report.reports import confirmation_state
+
+    steps = [{"kind": "solver", "text": f"z3: ¬({label} of c) unsat"} for label in ("base", "step", "close")]
+    of_three = {"kind": "confirmation", "text": "cvc5: unsat on all 3 queries", "detail": {"confirmed": True, "queries": 3}}
+    of_two = {"kind": "confirmation", "text": "cvc5: unsat on all 2 queries", "detail": {"confirmed": True, "queries": 2}}
+    assert confirmation_state(_result([*steps, of_three])) == "confirmed"
+    assert confirmation_state(_result([*steps, of_two])) == "unconfirmed"
+    patterns = {"kind": "solver", "text": "z3: unsat", "detail": {"queries": 4}}
+    assert confirmation_state(_result([patterns, {**of_three, "detail": {"confirmed": True, "queries": 4}}])) == "confirmed"
+    assert confirmation_state(_result([patterns, CONFIRMED])) == "unconfirmed"
 
 
 def test_the_summary_line_says_nothing_of_solvers_without_solver_proofs():
