@@ -152,20 +152,23 @@ class Query:
 
 
 def ascii_symbols(text: str) -> str:
-    """``text`` with every character outside ASCII inside a quoted symbol (``|sum⟨mul(W,x)⟩|``, the
-    names the induction rule gives its aggregates) spelled ``~hex~``, and ``~`` itself as ``~7e~`` so
-    that no two symbols become one. z3 prints such symbols, SMT-LIB allows them, and cvc5 cannot read
-    them ("Expected a LPAREN_TOK"): spelled in ASCII, any solver reads the same problem."""
-    if text.isascii():
+    """``text`` with every quoted symbol that holds a character outside ASCII (``|sum⟨mul(W,x)⟩|``,
+    the names the induction rule gives its aggregates) or a backslash escape spelled in plain ASCII:
+    each such character as ``~hex~``, and ``~`` itself as ``~7e~`` so that no two symbols become one.
+    z3 prints such symbols, and escapes a ``|`` inside one as ``\\|`` (an aggregate named after
+    another's printed term), which SMT-LIB does not allow; cvc5 cannot read either ("Expected a
+    LPAREN_TOK"). Spelled in ASCII, any solver reads the same problem."""
+    if text.isascii() and "\\" not in text:
         return text
 
     def spell(m: re.Match[str]) -> str:
         body = m.group(1)
-        if body.isascii() and "~" not in body:
+        if body.isascii() and "~" not in body and "\\" not in body:
             return m.group(0)
-        return "|" + "".join(c if c.isascii() and c != "~" else f"~{ord(c):x}~" for c in body) + "|"
+        chars = re.findall(r"\\.|.", body, flags=re.DOTALL)  # z3's escapes \| and \\ are one character each
+        return "|" + "".join(c if len(c) == 1 and c.isascii() and c != "~" else f"~{ord(c[-1]):x}~" for c in chars) + "|"
 
-    return re.sub(r"\|([^|\\]*)\|", spell, text)
+    return re.sub(r"\|((?:[^|\\]|\\.)*)\|", spell, text, flags=re.DOTALL)
 
 
 def query_of(solver: Any, what: str = "") -> Query:
