@@ -11,6 +11,11 @@ elsewhere costs no second-solver time (a parent refuses a result frame that stil
   taken from the assertions' own fragment (:func:`logic_of`: QF_LRA, QF_NRA, QF_LIA, QF_NIRA, …,
   QF_BVFP; ``ALL`` when nothing narrower fits). Without a logic cvc5 falls back to an incomplete
   linearisation and runs past 10 s on ``x·y ≤ (x² + y²)/2``; with QF_NRA it answers in 20 ms.
+  A query with integers that cvc5 cannot settle is tried once more as its *real relaxation*
+  (:func:`real_relaxation`: the integers read as reals, ``QF_NIRA`` as ``QF_NRA``): every model of the
+  query is one of the relaxation, so the relaxation's ``unsat`` confirms the query (the ledger says
+  so), and its ``sat`` says nothing. On mixed integer problems cvc5 mostly gives up; on reals its
+  coverings procedure applies.
   Its budget is deterministic: a resource limit (``rlimit-per``, :data:`CVC5_RLIMIT`) counted in
   cvc5's own steps, so the same query gets the same answer on any machine, under any load, in any
   job and in any order. cvc5 tries each query twice (:data:`CVC5_STAGES`): first without its
@@ -321,13 +326,53 @@ def cvc5_check(query: Query, rlimit: int | None = None, cpu_s: int | None = None
     (out of resource units, incomplete, or stopped): how they ended depends, for a stopped try, on
     the machine, so it is kept in :attr:`Answer.cut` and the timings, never in the reason. A
     cvc5 that cannot read the text is ``unavailable`` with cvc5's message. Each try's answer is
-    shared within a run unless it was stopped (see the module docstring)."""
+    shared within a run unless it was stopped (see the module docstring).
+
+    A query with integers that gets no answer is tried once more as its real relaxation
+    (:func:`real_relaxation`): an ``unsat`` there is an ``unsat`` of the query (its reason says so),
+    anything else leaves the query's ``unknown``."""
     rlimit = CVC5_RLIMIT if rlimit is None else rlimit
     stages = CVC5_STAGES if cpu_s is None else tuple((options, cpu_s) for options, _ in CVC5_STAGES)
     cvc5 = cvc5_module()
     if cvc5 is None:
         return Answer("cvc5", "", "unavailable", "cvc5 is not installed (pip install cvc5)")
     version = cvc5_version()
+    answer = _staged(cvc5, version, query, rlimit, stages)
+    relaxed = real_relaxation(query) if answer.answer == "unknown" else None
+    if relaxed is None:
+        return answer
+    second = _staged(cvc5, version, relaxed, rlimit, stages)
+    spent = {"time_s": answer.time_s + second.time_s, "cpu_s": (answer.cpu_s or 0.0) + (second.cpu_s or 0.0),
+             "cut": answer.cut or second.cut, "shared": answer.shared and second.shared}
+    if second.answer == "unsat":  # never a sat: a real model of the relaxation need not be an integer one
+        return dataclasses.replace(second, reason=RELAXED, **spent)
+    return dataclasses.replace(answer, reason=f"{answer.reason}; its real relaxation: {second.answer}", **spent)
+
+
+RELAXED = "unsat on its real relaxation (its integers read as reals: no integer model either)"
+"""The reason an ``unsat`` carries when cvc5 proved the query's real relaxation (:func:`real_relaxation`)."""
+
+
+def real_relaxation(query: Query) -> Query | None:
+    """The query with its integer constants read as reals, under the real logic (``QF_NIRA`` →
+    ``QF_NRA``), or ``None`` when the query has no integers or uses what only integers have
+    (``div``, ``mod``, ``to_int``, ``is_int``, integer-sorted functions). Every model of the query is
+    one of its relaxation (an integer is a real, ``to_real`` the identity), so an ``unsat`` of the
+    relaxation is one of the query — and the nonlinear real procedures cvc5 has (coverings) apply,
+    where on mixed integer problems it mostly gives up. A relaxation's ``sat`` says nothing."""
+    logic = query.logic
+    if not logic.startswith("QF_") or not logic.endswith(("IRA", "IA")):
+        return None
+    text = re.sub(r"\(declare-fun (\|[^|]*\||[^\s()|]+) \(\) Int\)", r"(declare-fun \1 () Real)", query.text)
+    text = re.sub(r"\(to_real (\|[^|]*\||[^\s()|]+)\)", r"\1", text)
+    if re.search(r"\bInt\b|\(\s*(?:to_real|to_int|is_int|div|mod|abs)\b", text):
+        return None
+    real = logic[:-3] + "RA" if logic.endswith("IRA") else logic[:-2] + "RA"
+    return Query(text, real, f"{query.what} (real relaxation)")
+
+
+def _staged(cvc5: Any, version: str, query: Query, rlimit: int, stages: Sequence[tuple[Any, int]]) -> Answer:
+    """cvc5's tries at ``query`` in order (:data:`CVC5_STAGES`), as :func:`cvc5_check` describes them."""
     start = time.perf_counter()
     tries = [_cvc5_try(cvc5, version, query, rlimit, limit, options) for options, limit in stages[:1]]
     for options, limit in stages[1:]:
@@ -659,8 +704,12 @@ def confirmation_entry(answers: Sequence[Answer], queries: Sequence[Query], what
     # the order of the jobs, the answer does not
     detail["time_s"] = round(sum(a.time_s for a in answers), 3)
     many = f" on all {len(queries)} queries" if len(queries) > 1 else ""
+    relaxed = sum(a.answer == "unsat" and a.reason == RELAXED for a in answers)
+    if relaxed:
+        detail["relaxed"] = relaxed
     if len(answers) == len(queries) and all(a.answer == "unsat" for a in answers):
-        return kernel.Entry("confirmation", f"{label}: unsat{many} ({', '.join(logics)}): confirmed by a second solver",
+        how = f", {relaxed} of them on the real relaxation (no integer model either)" if relaxed else ""
+        return kernel.Entry("confirmation", f"{label}: unsat{many} ({', '.join(logics)}{how}): confirmed by a second solver",
                             {**detail, "answer": "unsat", "confirmed": True})
     bad = next((i, a) for i, a in enumerate(answers) if a.answer != "unsat")
     where = f" on query {bad[0] + 1} of {len(queries)}" if len(queries) > 1 else ""

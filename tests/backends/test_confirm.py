@@ -96,6 +96,47 @@ def test_quoted_symbols_outside_ascii_are_spelled_so_cvc5_reads_them():
     assert confirm.cvc5_check(confirm.Query(nested, "QF_UF", "t")).answer == "sat"  # read, and answered
 
 
+def test_the_real_relaxation_reads_integers_as_reals_and_only_where_that_is_sound():
+    """Integer constants become reals and to_real disappears, under the real logic; a query using
+    what only integers have (div, mod, to_int, an integer-sorted function) has no relaxation."""
+    q = confirm.Query("(declare-fun n () Int)\n(declare-fun x () Real)\n(assert (> (* (to_real n) x) 1.0))\n", "QF_NIRA", "t")
+    r = confirm.real_relaxation(q)
+    assert r.logic == "QF_NRA" and "(declare-fun n () Real)" in r.text and "to_real" not in r.text
+    assert confirm.real_relaxation(confirm.Query("(declare-fun n () Int)\n(assert (> n 1))\n", "QF_LIA", "t")).logic == "QF_LRA"
+    for text in ("(declare-fun n () Int)\n(assert (= (mod n 2) 1))\n", "(declare-fun n () Int)\n(assert (= (div n 2) 1))\n",
+                 "(declare-fun f (Int) Real)\n(assert (> (f 1) 0.0))\n"):
+        assert confirm.real_relaxation(confirm.Query(text, "QF_NIA", "t")) is None
+    assert confirm.real_relaxation(confirm.Query("(declare-fun x () Real)\n(assert (> x 1.0))\n", "QF_LRA", "t")) is None
+
+
+def _staged_answers(monkeypatch, original, relaxed):
+    def staged(cvc5, version, query, rlimit, stages):
+        answer = relaxed if query.what.endswith("(real relaxation)") else original
+        return confirm.Answer("cvc5", version, answer, "" if answer != "unknown" else "no proof within its limits")
+    monkeypatch.setattr(confirm, "_staged", staged)
+
+
+INTEGER_QUERY = confirm.Query("(declare-fun n () Int)\n(assert (> (* n n) 1))\n", "QF_NIA", "¬(c)")
+
+
+def test_an_unsat_of_the_real_relaxation_confirms_and_says_so(monkeypatch):
+    _staged_answers(monkeypatch, "unknown", "unsat")
+    a = confirm.cvc5_check(INTEGER_QUERY)
+    assert a.answer == "unsat" and a.reason == confirm.RELAXED
+    entry = confirm.confirmation_entry([a], [INTEGER_QUERY], "¬(c)")
+    assert entry.detail["confirmed"] and entry.detail["relaxed"] == 1 and "real relaxation" in entry.text
+
+
+def test_a_sat_of_the_real_relaxation_is_no_disagreement(monkeypatch):
+    """A real model of the relaxation need not be an integer one: the query stays unconfirmed, never
+    a disagreement; a sat of the query itself still is one."""
+    _staged_answers(monkeypatch, "unknown", "sat")
+    a = confirm.cvc5_check(INTEGER_QUERY)
+    assert a.answer == "unknown" and "real relaxation: sat" in a.reason
+    _staged_answers(monkeypatch, "sat", "unsat")
+    assert confirm.cvc5_check(INTEGER_QUERY).answer == "sat"
+
+
 # ------------------------------------------------------------------ asked only for what a result rests on
 
 
