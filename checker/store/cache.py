@@ -358,7 +358,11 @@ class Cache:
             return False
         try:
             c = result.certificate
-            found = recheck_witness(obligation.claims, c.witness, c.data.get("claim")).verdict
+            # as the runner re-checks it (checker.run.runner.validated): against the declared theorem
+            # when there is one, else the declared claims
+            theorem = tuple(getattr(obligation, "theorem", ()) or ())
+            found = recheck_witness(theorem or obligation.claims, c.witness,
+                                    None if theorem else c.data.get("claim")).verdict
         except Exception:  # noqa: BLE001 - cannot re-check: re-run
             return False
         if found is Recheck.NOT_RECHECKED:

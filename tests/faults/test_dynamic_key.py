@@ -107,3 +107,24 @@ def test_a_module_edited_during_the_run_is_never_cached_under_the_wrong_code(tmp
     assert fresh["edcat.z_uses_limit"]["status"] == "unknown"
     assert again["edcat.z_uses_limit"]["status"] == "unknown", ("stale", "edcat.z_uses_limit" in cached, first["edcat.z_uses_limit"]["status"])
     assert "edcat.m_fill000" in cached  # the cache works for what did not change
+
+
+def test_a_proof_the_second_solver_confirmed_is_not_keyed_on_the_project_folder(tmp_path):
+    """A z3 proof confirmed by cvc5, checked twice with a report written into the project folder
+    between the runs (as ``-o report.json`` does): the second run is served from the cache. The
+    job is not keyed on the folder's listing (looking up cvc5's version in the installed
+    distributions listed every folder on sys.path, and 70 of the catalogue's 126 results were
+    stored under a listing the report then changed)."""
+    make_catalogue(tmp_path, "smtcat", {"items": """
+from checker.backends import smt
+from checker.kernel.claims import claim
+
+RELU_LIP = claim("relu-1-lipschitz", "x y", lambda o, v: o.le(o.abs(o.relu(v.x) - o.relu(v.y)), o.abs(v.x - v.y)))
+""" + ob("smtcat", "relu_lipschitz", "return smt.prove(RELU_LIP, ctx)", extra=", theorem=RELU_LIP")})
+    rows, _ = _run(tmp_path, "smtcat")
+    row = rows["smtcat.relu_lipschitz"]
+    assert row["status"] == "proved"
+    assert any(e["kind"] == "confirmation" for e in row["certificate"]["ledger"])
+    (tmp_path / "report.json").write_text("{}", encoding="utf-8")
+    rows, cached = _run(tmp_path, "smtcat")
+    assert "smtcat.relu_lipschitz" in cached
