@@ -102,3 +102,11 @@ def recheck_witness(claims: Sequence[Any], witness: Mapping[str, Any] | None, na
     return RecheckResult(Recheck.DOES_NOT_REFUTE, None,
                          f"the witness is not a counterexample to {', '.join(c.name for c in candidates)} "
                          "when re-evaluated in exact rationals or rigorous intervals")
+
+
+def recheck_refutation(obligation: Any, witness: Mapping[str, Any] | None, named: Any = None) -> RecheckResult:
+    """Is ``witness`` a counterexample to what ``obligation`` states: its declared theorem when it has
+    one (never a lemma the certificate ``named``), else its declared claims? The runner re-checks a
+    fresh refutation so, and the cache a stored one."""
+    theorem = tuple(getattr(obligation, "theorem", ()) or ())
+    return recheck_witness(theorem or obligation.claims, witness, None if theorem else named)

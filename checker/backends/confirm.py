@@ -682,13 +682,6 @@ def resolved(entries: Iterable[kernel.Entry]) -> tuple[kernel.Entry, ...]:
     return tuple(out)
 
 
-def resolved_json(ledger: Sequence[Mapping[str, Any]], entries: Sequence[kernel.Entry]) -> list[dict[str, Any]]:
-    """The JSON ``ledger`` of ``entries`` (in the same order, as :func:`checker.kernel.proof.ledger_json`
-    writes them) with its pending confirmations resolved (:func:`resolved`)."""
-    done = iter(resolved([e for e in entries if is_pending(e)]))
-    return [next(done).to_json() if is_pending(item) else dict(item) for item in ledger]
-
-
 def confirmation_entry(answers: Sequence[Answer], queries: Sequence[Query], what: str) -> kernel.Entry:
     """One ``confirmation`` ledger entry for the second solver's ``answers`` (none ``sat``) to the
     first ``len(answers)`` of ``queries``: confirmed only when every query has an ``unsat``."""

@@ -532,6 +532,7 @@ def print_claims(claims: Iterable[Any]) -> tuple[PrintedClaim, ...]:
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 _PROSE_NUMBER = re.compile(r"(?<![\w.^_{/])(\d+(?:\.\d+)?(?:/\d+)?)(⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)?(?![\w}]|\.\d)")
 _TIMES_POWER = re.compile(r"\s*[·×]\s*(\d+)(⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
+_FACTOR_BEFORE = re.compile(r"(\d+(?:\.\d+)?)\s*[·×]\s*$")
 
 
 def _prose_value(base: str, exponent: str | None) -> Fraction:
@@ -653,7 +654,7 @@ def prose_warnings(statement: str, claims: Iterable[PrintedClaim], checked: Iter
         token = m.group(0)
         value = _prose_value(m.group(1), m.group(2))
         product = _TIMES_POWER.match(text, m.end())  # ``4·2⁻²³``: the factor is part of one constant
-        factor = re.search(r"(\d+(?:\.\d+)?)\s*[·×]\s*$", text[:m.start()]) if m.group(2) else None
+        factor = _FACTOR_BEFORE.search(text, 0, m.start()) if m.group(2) else None
         values = {abs(value)} | ({abs(value * _prose_value(product.group(1), product.group(2)))} if product else set())
         values |= {abs(value * Fraction(factor.group(1)))} if factor else set()
         if m.group(2) and abs(Fraction(m.group(1))) in magnitudes:

@@ -200,8 +200,10 @@ def covers(fact: Fact, theorem: Sequence[Claim]) -> tuple[bool, str]:
     return True, ""
 
 
-def ledger_json(fact: Fact) -> list[dict[str, Any]]:
-    return [e.to_json() for e in (*fact.ledger, *assumed_entries(fact))]
+def ledger_json(fact: Fact, entries: Sequence[Entry] | None = None) -> list[dict[str, Any]]:
+    """The ledger of ``fact`` as JSON: its entries (or ``entries``, the same ones as a backend has
+    completed them, e.g. confirmations asked for on demand) and the lemmas it assumes."""
+    return [e.to_json() for e in (*(fact.ledger if entries is None else entries), *assumed_entries(fact))]
 
 
 def _count_points(parts: Sequence[Fact]) -> str:

@@ -208,7 +208,7 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
     status: ``error`` for a malformed certificate or a proof without steps, ``unknown`` for a
     refutation whose witness does not re-check. A witness that cannot be re-evaluated (no
     declared claim fits it) is kept, marked "witness not independently re-checked"."""
-    from checker.audit.recheck import Recheck, recheck_witness
+    from checker.audit.recheck import Recheck, recheck_refutation
 
     c = verdict.certificate
     if not isinstance(c.method, str) or not c.method.strip():
@@ -253,7 +253,7 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
 
             try:
                 # the second solver is asked only now, for the steps this result rests on
-                ledger = confirm.resolved_json(kernel.ledger_json(fact), fact.ledger)
+                ledger = kernel.ledger_json(fact, confirm.resolved(fact.ledger))
             except confirm.SolverDisagreement as exc:
                 return Verdict(Status.ERROR, Certificate(method=c.method, steps=c.steps,
                                                          reason=f"{ob.location}: SolverDisagreement: {exc}",
@@ -266,8 +266,7 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
             return Verdict(Status.PROVED, dataclasses.replace(c, grade=fact.grade, over=fact.over, ledger=tuple(ledger)),
                            fact=fact)
         case Status.REFUTED:
-            against = ob.theorem or ob.claims
-            check = recheck_witness(against, c.witness, None if ob.theorem else c.data.get("claim"))
+            check = recheck_refutation(ob, c.witness, c.data.get("claim"))
             match check.verdict:
                 case Recheck.REFUTES:
                     pass

@@ -352,17 +352,13 @@ class Cache:
 
     @staticmethod
     def _witness_rechecks(result: Result, obligation: Obligation | None) -> bool:
-        from checker.audit.recheck import Recheck, recheck_witness
+        from checker.audit.recheck import Recheck, recheck_refutation
 
         if obligation is None:
             return False
         try:
             c = result.certificate
-            # as the runner re-checks it (checker.run.runner.validated): against the declared theorem
-            # when there is one, else the declared claims
-            theorem = tuple(getattr(obligation, "theorem", ()) or ())
-            found = recheck_witness(theorem or obligation.claims, c.witness,
-                                    None if theorem else c.data.get("claim")).verdict
+            found = recheck_refutation(obligation, c.witness, c.data.get("claim")).verdict
         except Exception:  # noqa: BLE001 - cannot re-check: re-run
             return False
         if found is Recheck.NOT_RECHECKED:
