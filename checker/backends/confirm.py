@@ -11,25 +11,25 @@ elsewhere costs no second-solver time (a parent refuses a result frame that stil
   taken from the assertions' own fragment (:func:`logic_of`: QF_LRA, QF_NRA, QF_LIA, QF_NIRA, …,
   QF_BVFP; ``ALL`` when nothing narrower fits). Without a logic cvc5 falls back to an incomplete
   linearisation and runs past 10 s on ``x·y ≤ (x² + y²)/2``; with QF_NRA it answers in 20 ms.
-  A query with integers that cvc5 cannot settle is tried once more as its *real relaxation*
-  (:func:`real_relaxation`: the integers read as reals, ``QF_NIRA`` as ``QF_NRA``): every model of the
-  query is one of the relaxation, so the relaxation's ``unsat`` confirms the query (the ledger says
-  so), and its ``sat`` says nothing. On mixed integer problems cvc5 mostly gives up; on reals its
-  coverings procedure applies.
+  A query with integers is put first as its *real relaxation* (:func:`real_relaxation`: the
+  integers read as reals, ``QF_NIRA`` as ``QF_NRA``): every model of the query is one of the
+  relaxation, so the relaxation's ``unsat`` confirms the query (the ledger says so), and its
+  ``sat`` says nothing (the query itself is then put). On mixed integer problems cvc5 mostly gives
+  up; on reals its coverings procedure applies.
   Its budget is deterministic: a resource limit (``rlimit-per``, :data:`CVC5_RLIMIT`) counted in
   cvc5's own steps, so the same query gets the same answer on any machine, under any load, in any
-  job and in any order. cvc5 tries each query twice (:data:`CVC5_STAGES`): first without its
-  cylindrical-algebraic-coverings procedure, which counts no resources in parts of its work (it
-  can run for minutes on a query of a few hundred units), then — only when that gives no answer —
-  with it. Each try runs in a forked child under a processor-time limit of its own
-  (:data:`CVC5_STAGES`, ``RLIMIT_CPU``, which load does not change). What the ledger records of a query is only what
-  is the same on every machine: an ``unsat`` (confirmed), a ``sat`` (a disagreement), or that
-  neither try gave one (unconfirmed, with one reason however the tries ended). Whether a try was
-  out of resource units or stopped at its processor-time limit — the one thing that depends on the
-  machine — is an observation kept beside the timings (:attr:`Answer.cut`, ``OBLIGATIONS_CONFIRM_LOG``).
-  The residue: a try that would answer ``unsat`` just past the limit on one machine and just
-  within it on another; measured on the catalogue, the slowest ``unsat`` takes under a third of
-  the limit (README, Performance).
+  job and in any order. A nonlinear real query gets up to three tries (:data:`REAL_TRIES`): a short
+  one with cvc5's cylindrical-algebraic-coverings procedure, which counts no resources in parts of
+  its work (it can run for minutes on a query of a few hundred units), one without it, and a
+  longer one with it where the first was stopped; any other query one (:data:`OTHER_TRIES`). Each
+  try runs in a forked child under a processor-time limit of its own (``ITIMER_PROF``, which load
+  does not change). What the ledger records of a query is only what is the same on every machine:
+  an ``unsat`` (confirmed), a ``sat`` (a disagreement), or that no try gave one (unconfirmed, with
+  one reason however the tries ended). Whether a try was out of resource units or stopped at its
+  processor-time limit — the one thing that depends on the machine — is an observation kept
+  beside the timings (:attr:`Answer.cut`, ``OBLIGATIONS_CONFIRM_LOG``). The residue: a last try
+  that would answer ``unsat`` just past its limit on one machine and just within it on another
+  (README, Performance, gives the slowest measured).
 - **bitwuzla** is the first solver of :mod:`checker.backends.fp` (z3 confirming): it settles the
   catalogue's binary32 lemmas several times faster than z3.
 
@@ -86,22 +86,55 @@ CVC5_RLIMIT = 150_000
 exhausts them gets the same ``unknown`` on any machine. Measured on the catalogue (README,
 Performance): every query ends within it in at most about half a second of processor time, and
 raising it to 1,000,000 confirms a few more queries for several times the cost."""
-CVC5_STAGES = (((("nl-cov", "false"),), 1), ((), 2))
-"""cvc5's two tries at a query, in order (the second only when the first gives no ``unsat`` and no
-``sat``): the options of each and the processor seconds its child may use before it is stopped
-(whole seconds, as ``RLIMIT_CPU`` counts them: independent of the machine's load). ``nl-cov``
-(cylindrical algebraic coverings, cvc5's default procedure for QF_NRA) spends no resource units in
-parts of its work, so ``rlimit-per`` does not bound it: on 14 of the catalogue's queries it ran past
-5 s of processor time. The first try, without it (incremental linearisation), ends by the resource
-limit on every catalogue query but three; the second, with it, proves what linearisation cannot
-(``x·y ≤ (x² + y²)/2`` among them). Measured on the catalogue (README, Performance): the slowest
-``unsat`` of a first try takes 0.22 s of its 1 s, of a second try 1.35 s of its 2 s; the tries the
-limits stop ran past 5 s whenever they were given that long, and a try stopped costs its whole
-limit, which is why the limits are no longer than that. A stopped try and a try out of resource
-units leave the same ledger (``unconfirmed``, :func:`cvc5_check`): which of the two it was is an
-observation, not a fact."""
-CVC5_CPU_S = max(cpu for _, cpu in CVC5_STAGES)
-"""The longest processor-time limit of a try (:data:`CVC5_STAGES`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Try:
+    """One of cvc5's tries at a query: its options, and the processor seconds its child may use
+    before it is stopped (``ITIMER_PROF``: the child's own processor time, which load does not
+    change). ``after_stop``: made only when the try before it with the same options was stopped at
+    its limit — a try that ended by its resource units or gave up would end alike again, as
+    ``rlimit-per`` is the same."""
+
+    name: str
+    options: tuple[tuple[str, str], ...]
+    cpu_s: float
+    after_stop: bool = False
+
+
+REAL_TRIES = (
+    Try("coverings", (), 0.3),
+    Try("linearisation", (("nl-cov", "false"),), 1.0),
+    Try("coverings", (), 2.0, after_stop=True),
+)
+"""cvc5's tries at a nonlinear real query (:func:`coverings_apply`), in order, each only when the
+ones before gave no ``unsat`` and no ``sat``. Coverings (cylindrical algebraic coverings, cvc5's
+default procedure for QF_NRA) settle most such queries in a few hundredths of a second, but spend
+no resource units in parts of their work: on some catalogue queries they run for minutes on a few
+hundred units, so ``rlimit-per`` does not bound them and only the processor-time limit does. Hence a
+short coverings try first; then incremental linearisation (``nl-cov`` off), which the resource
+limit does bound and which proves what coverings cannot (the catalogue's larger sums of products);
+then, only where the first was stopped at its limit, coverings for longer (``x·y ≤ (x² + y²)/2``
+and the float composition lemmas need up to about 1.3 s). Measured on the catalogue's 325 queries
+(README, Performance): the same 294 confirmations as linearisation (1 s) then coverings (2 s), for
+about 40% less processor time."""
+OTHER_TRIES = (Try("default", (), 1.0),)
+"""cvc5's one try at any other query (linear, integer, uninterpreted functions, floating point):
+coverings do not apply, so a second try would repeat the first step for step."""
+
+
+def tries_for(logic: str) -> tuple[Try, ...]:
+    """cvc5's tries at a query of ``logic``, in order."""
+    return REAL_TRIES if coverings_apply(logic) else OTHER_TRIES
+
+
+def limits_text(tries: Sequence[Try]) -> str:
+    """The processor-time limits of ``tries`` in words, the same however the tries end."""
+    return ", ".join(f"{t.name} {t.cpu_s:g} s" for t in tries)
+
+
+CVC5_CPU_S = max(t.cpu_s for t in REAL_TRIES + OTHER_TRIES)
+"""The longest processor-time limit of a try."""
 CVC5_WALL_S = 600.0
 """The wall-clock seconds after which a child that never answers is stopped (it cannot spend more
 than :data:`CVC5_CPU_S` of processor time; this only covers a child blocked without running)."""
@@ -320,35 +353,42 @@ def missing_notes() -> list[str]:
     return notes
 
 
-def cvc5_check(query: Query, rlimit: int | None = None, cpu_s: int | None = None) -> Answer:
+def cvc5_check(query: Query, rlimit: int | None = None, cpu_s: float | None = None) -> Answer:
     """cvc5's answer to ``query``: ``unsat`` or ``sat`` from the first of its tries
-    (:data:`CVC5_STAGES`) that gives one, each under ``rlimit`` resource units (default
-    :data:`CVC5_RLIMIT`) in a child limited to ``cpu_s`` seconds of processor time (default
-    :data:`CVC5_CPU_S`). When no try does, ``unknown`` with one reason whichever way the tries ended
-    (out of resource units, incomplete, or stopped): how they ended depends, for a stopped try, on
-    the machine, so it is kept in :attr:`Answer.cut` and the timings, never in the reason. A
-    cvc5 that cannot read the text is ``unavailable`` with cvc5's message. Each try's answer is
-    shared within a run unless it was stopped (see the module docstring).
+    (:func:`tries_for`) that gives one, each under ``rlimit`` resource units (default
+    :data:`CVC5_RLIMIT`) in a child limited to its own processor seconds (every try ``cpu_s`` when
+    given). When no try does, ``unknown`` with one reason whichever way the tries ended (out of
+    resource units, incomplete, or stopped): how they ended depends, for a stopped try, on the
+    machine, so it is kept in :attr:`Answer.cut` and the timings, never in the reason. A cvc5 that
+    cannot read the text is ``unavailable`` with cvc5's message. Each try's answer is shared within
+    a run (see the module docstring).
 
-    A query with integers that gets no answer is tried once more as its real relaxation
-    (:func:`real_relaxation`): an ``unsat`` there is an ``unsat`` of the query (its reason says so),
-    anything else leaves the query's ``unknown``."""
+    A query with integers is first put as its real relaxation (:func:`real_relaxation`), where
+    cvc5's coverings apply: an ``unsat`` there is an ``unsat`` of the query (its reason says so).
+    Otherwise the query itself is put, and its answer stands (a ``sat`` of the relaxation says
+    nothing; the reason names it)."""
     rlimit = CVC5_RLIMIT if rlimit is None else rlimit
-    stages = CVC5_STAGES if cpu_s is None else tuple((options, cpu_s) for options, _ in CVC5_STAGES)
     cvc5 = cvc5_module()
     if cvc5 is None:
         return Answer("cvc5", "", "unavailable", "cvc5 is not installed (pip install cvc5)")
     version = cvc5_version()
-    answer = _staged(cvc5, version, query, rlimit, stages)
-    relaxed = real_relaxation(query) if answer.answer == "unknown" else None
+    relaxed = real_relaxation(query)
     if relaxed is None:
-        return answer
-    second = _staged(cvc5, version, relaxed, rlimit, stages)
-    spent = {"time_s": answer.time_s + second.time_s, "cpu_s": (answer.cpu_s or 0.0) + (second.cpu_s or 0.0),
-             "cut": answer.cut or second.cut, "shared": answer.shared and second.shared}
-    if second.answer == "unsat":  # never a sat: a real model of the relaxation need not be an integer one
-        return dataclasses.replace(second, reason=RELAXED, **spent)
-    return dataclasses.replace(answer, reason=f"{answer.reason}; its real relaxation: {second.answer}", **spent)
+        return _staged(cvc5, version, query, rlimit, _limited(tries_for(query.logic), cpu_s))
+    first = _staged(cvc5, version, relaxed, rlimit, _limited(tries_for(relaxed.logic), cpu_s))
+    if first.answer == "unsat":  # every model of the query is one of its relaxation
+        return dataclasses.replace(first, reason=RELAXED)
+    second = _staged(cvc5, version, query, rlimit, _limited(tries_for(query.logic), cpu_s))
+    spent = {"time_s": first.time_s + second.time_s, "cpu_s": (first.cpu_s or 0.0) + (second.cpu_s or 0.0),
+             "cut": first.cut or second.cut, "shared": first.shared and second.shared}
+    if second.answer == "unknown":
+        return dataclasses.replace(second, reason=f"{second.reason}; its real relaxation: {first.answer}", **spent)
+    return dataclasses.replace(second, **spent)  # a sat of the query itself is a disagreement
+
+
+def _limited(tries: Sequence[Try], cpu_s: float | None) -> tuple[Try, ...]:
+    """``tries``, each under ``cpu_s`` processor seconds when given."""
+    return tuple(tries) if cpu_s is None else tuple(dataclasses.replace(t, cpu_s=cpu_s) for t in tries)
 
 
 RELAXED = "unsat on its real relaxation (its integers read as reals: no integer model either)"
@@ -373,50 +413,53 @@ def real_relaxation(query: Query) -> Query | None:
     return Query(text, real, f"{query.what} (real relaxation)")
 
 
-def _staged(cvc5: Any, version: str, query: Query, rlimit: int, stages: Sequence[tuple[Any, int]]) -> Answer:
-    """cvc5's tries at ``query`` in order (:data:`CVC5_STAGES`), as :func:`cvc5_check` describes them."""
+def _staged(cvc5: Any, version: str, query: Query, rlimit: int, tries: Sequence[Try]) -> Answer:
+    """cvc5's tries at ``query`` in order, as :func:`cvc5_check` describes them."""
     start = time.perf_counter()
-    tries = [_cvc5_try(cvc5, version, query, rlimit, limit, options) for options, limit in stages[:1]]
-    for options, limit in stages[1:]:
-        if tries[-1].answer in ("unsat", "sat", "unavailable") or not coverings_apply(query.logic):
+    made: list[tuple[Try, Answer]] = []
+    for t in tries:
+        if made and made[-1][1].answer in ("unsat", "sat", "unavailable"):
             break
-        tries.append(_cvc5_try(cvc5, version, query, rlimit, limit, options))
+        if t.after_stop:
+            earlier = [(p, a) for p, a in made if p.options == t.options]
+            if not earlier or not earlier[-1][1].cut or earlier[-1][0].cpu_s >= t.cpu_s:
+                continue
+        made.append((t, _cvc5_try(cvc5, version, query, rlimit, t)))
+    answers = [a for _, a in made]
     elapsed = time.perf_counter() - start
-    last = tries[-1]
-    cut = any(t.cut for t in tries)
-    cpu = sum(t.cpu_s or 0.0 for t in tries)
-    shared = all(t.shared for t in tries)
-    _observe(query, tries)
+    last = answers[-1]
+    cut = any(a.cut for a in answers)
+    cpu = sum(a.cpu_s or 0.0 for a in answers)
+    shared = all(a.shared for a in answers)
+    _observe(query, answers)
     if last.answer in ("unsat", "sat", "unavailable"):
         return dataclasses.replace(last, time_s=elapsed, cut=cut, cpu_s=cpu, shared=shared)
-    coverings = "" if len(stages) < 2 else ", without and with cylindrical algebraic coverings"
-    if len(tries) < len(stages):
-        coverings = " (cylindrical algebraic coverings do not apply to " + query.logic + ")"
-    seconds = "/".join(str(limit) for _, limit in stages[:len(tries)])
-    return Answer("cvc5", version, "unknown", f"no proof within its limits ({rlimit:,} resource units, {seconds} s of "
-                  f"processor time{coverings})", None, elapsed, shared=shared, cut=cut, cpu_s=cpu)
+    # the same words however the tries ended, and whichever were made: what is machine-dependent
+    # (a try stopped, a later try made for it) stays out of the reason
+    return Answer("cvc5", version, "unknown", f"no proof within its limits ({rlimit:,} resource units; "
+                  f"{limits_text(tries)} of processor time)", None, elapsed, shared=shared, cut=cut, cpu_s=cpu)
 
 
 def coverings_apply(logic: str) -> bool:
     """Does cvc5 use its coverings procedure under ``logic``? Only for nonlinear real arithmetic
-    (``QF_NRA``, ``QF_UFNRA``, …, and ``ALL``); with integers (``QF_NIRA``) or linear arithmetic the
+    (``QF_NRA``, ``QF_UFNRA``, …, and ``ALL``); with integers (``QF_NIRA``) or linear arithmetic a
     second try would repeat the first step for step (measured: the same resource units, the same
-    answer), so it is not made."""
+    answer), so only one is made."""
     return logic == "ALL" or "NRA" in logic
 
 
-def _cvc5_try(cvc5: Any, version: str, query: Query, rlimit: int, cpu_s: int, options: Sequence[tuple[str, str]]) -> Answer:
-    """One try at ``query`` with ``options``: read back from the run's store, or run in a child."""
+def _cvc5_try(cvc5: Any, version: str, query: Query, rlimit: int, t: Try) -> Answer:
+    """One try at ``query``: read back from the run's store, or run in a child."""
     from checker.backends import memo
 
-    digest = memo.key("cvc5", version, " ".join(f"{k}={v}" for k, v in options), query.logic, str(rlimit),
-                      f"cpu {int(cpu_s)}", query.text)
+    digest = memo.key("cvc5", version, " ".join(f"{k}={v}" for k, v in t.options), query.logic, str(rlimit),
+                      f"cpu {t.cpu_s:g}", query.text)
     if memo.active():
         recorded = memo.get("cvc5", digest)
         if isinstance(recorded, dict) and recorded.get("answer") in ("unsat", "sat", "unknown", "unavailable"):
             return Answer("cvc5", version, recorded["answer"], recorded.get("reason", ""), recorded.get("resources"),
                           0.0, shared=True, cut=bool(recorded.get("cut")))
-    answer = _guarded(lambda: _cvc5_run(cvc5, version, query, rlimit, options), cpu_s)
+    answer = _guarded(lambda: _cvc5_run(cvc5, version, query, rlimit, t.options), t.cpu_s)
     if memo.active():
         # An answer under the resource limit depends only on the key: another job would compute the
         # same. A try stopped at its processor-time limit is shared too: on the same machine, in the
@@ -440,28 +483,32 @@ def _observe(query: Query, tries: Sequence[Answer]) -> None:
         fh.write(line + "\n")
 
 
-def _guarded(run: Callable[[], "Answer"], cpu_s: int) -> "Answer":
-    """``run()`` in a forked child limited to ``cpu_s`` seconds of processor time (``RLIMIT_CPU``: the
-    kernel stops it, however loaded the machine), its answer sent back on a pipe. A child that ends
-    without an answer gives ``unknown``, :attr:`Answer.cut` when the limit (or :data:`CVC5_WALL_S`, for
-    a child that never runs) stopped it. Where there is no ``fork``, ``run()`` here."""
+def _guarded(run: Callable[[], "Answer"], cpu_s: float) -> "Answer":
+    """``run()`` in a forked child limited to ``cpu_s`` seconds of its own processor time (an
+    ``ITIMER_PROF`` timer, whose ``SIGPROF`` ends the child, with ``RLIMIT_CPU`` a whole second later
+    behind it: the kernel counts the child's processor time, however loaded the machine), its answer
+    sent back on a pipe. A child that ends without an answer gives ``unknown``, :attr:`Answer.cut`
+    when a limit (or :data:`CVC5_WALL_S`, for a child that never runs) stopped it. Where there is no
+    ``fork``, ``run()`` here."""
     if not hasattr(os, "fork"):  # pragma: no cover - Linux and macOS have it
         return run()
+    import math
     import resource
 
     from checker.kernel.model import self_contained_child
 
-    cpu_s = max(1, int(cpu_s))
     reader, writer = os.pipe()
     with self_contained_child():  # the child reads no file: the job's record of its reads stays exact
         pid = os.fork()
     if pid == 0:  # the child: answer, and leave without running the parent's exit handlers
         try:
             os.close(reader)
-            signal.signal(signal.SIGXCPU, signal.SIG_DFL)  # the soft limit ends the child
+            for stop in (signal.SIGPROF, signal.SIGXCPU):
+                signal.signal(stop, signal.SIG_DFL)  # either ends the child
             soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
-            wanted = cpu_s if hard == resource.RLIM_INFINITY else min(cpu_s, hard)
-            resource.setrlimit(resource.RLIMIT_CPU, (wanted, hard))
+            backstop = math.ceil(cpu_s) + 1
+            resource.setrlimit(resource.RLIMIT_CPU, (backstop if hard == resource.RLIM_INFINITY else min(backstop, hard), hard))
+            signal.setitimer(signal.ITIMER_PROF, cpu_s)
             payload = memoryview(json.dumps(run().to_json()).encode("utf-8"))
             while payload:
                 payload = payload[os.write(writer, payload):]
@@ -503,8 +550,8 @@ def _guarded(run: Callable[[], "Answer"], cpu_s: int) -> "Answer":
     if stalled:
         return Answer("cvc5", version, "unknown", f"no answer within {CVC5_WALL_S:g} s of wall clock (cvc5 stopped)",
                       cut=True, cpu_s=used)
-    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
-        return Answer("cvc5", version, "unknown", f"processor-time limit of {cpu_s} s reached (cvc5 stopped)",
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGPROF, signal.SIGXCPU, signal.SIGKILL):
+        return Answer("cvc5", version, "unknown", f"processor-time limit of {cpu_s:g} s reached (cvc5 stopped)",
                       cut=True, cpu_s=used)
     return Answer("cvc5", version, "unavailable", "cvc5 ended without an answer", cpu_s=used)
 

@@ -90,7 +90,8 @@ def _confirming() -> list[Any]:
     """Whether a second solver confirms, and under which deterministic limits (its answers depend on them)."""
     from checker.backends import confirm
 
-    return [confirm.enabled(), confirm.CVC5_RLIMIT, confirm.CVC5_CPU_S, [[[list(o) for o in options], cpu] for options, cpu in confirm.CVC5_STAGES]]
+    return [confirm.enabled(), confirm.CVC5_RLIMIT,
+            [[t.name, [list(o) for o in t.options], t.cpu_s, t.after_stop] for t in confirm.REAL_TRIES + confirm.OTHER_TRIES]]
 
 
 def _file_digest(path: str) -> str:

@@ -110,7 +110,7 @@ def test_the_real_relaxation_reads_integers_as_reals_and_only_where_that_is_soun
 
 
 def _staged_answers(monkeypatch, original, relaxed):
-    def staged(cvc5, version, query, rlimit, stages):
+    def staged(cvc5, version, query, rlimit, tries):
         answer = relaxed if query.what.endswith("(real relaxation)") else original
         return confirm.Answer("cvc5", version, answer, "" if answer != "unknown" else "no proof within its limits")
     monkeypatch.setattr(confirm, "_staged", staged)
@@ -128,13 +128,29 @@ def test_an_unsat_of_the_real_relaxation_confirms_and_says_so(monkeypatch):
 
 
 def test_a_sat_of_the_real_relaxation_is_no_disagreement(monkeypatch):
-    """A real model of the relaxation need not be an integer one: the query stays unconfirmed, never
-    a disagreement; a sat of the query itself still is one."""
+    """A real model of the relaxation need not be an integer one: the query itself is then put, and
+    stays unconfirmed, never a disagreement; a sat of the query itself still is one."""
     _staged_answers(monkeypatch, "unknown", "sat")
     a = confirm.cvc5_check(INTEGER_QUERY)
     assert a.answer == "unknown" and "real relaxation: sat" in a.reason
-    _staged_answers(monkeypatch, "sat", "unsat")
+    _staged_answers(monkeypatch, "sat", "sat")
     assert confirm.cvc5_check(INTEGER_QUERY).answer == "sat"
+    _staged_answers(monkeypatch, "unsat", "unknown")
+    a = confirm.cvc5_check(INTEGER_QUERY)
+    assert a.answer == "unsat" and a.reason != confirm.RELAXED
+
+
+def test_the_real_relaxation_is_put_first(monkeypatch):
+    """Its unsat settles the query: the query itself is not put."""
+    asked = []
+
+    def staged(cvc5, version, query, rlimit, tries):
+        asked.append(query.what)
+        return confirm.Answer("cvc5", version, "unsat" if query.what.endswith("(real relaxation)") else "unknown")
+
+    monkeypatch.setattr(confirm, "_staged", staged)
+    assert confirm.cvc5_check(INTEGER_QUERY).reason == confirm.RELAXED
+    assert asked == ["¬(c) (real relaxation)"]
 
 
 # ------------------------------------------------------------------ asked only for what a result rests on
@@ -620,16 +636,24 @@ def test_only_the_second_solver_may_mark_its_child_self_contained():
     assert not model.starting_self_contained_child()
 
 
-def test_the_coverings_try_is_made_only_where_coverings_apply():
-    """With integers (QF_NIRA) cvc5's second try would repeat its first step for step: only one is
-    made, and the reason says why; over the reals (QF_NRA) both are."""
-    nira = confirm.Query("(declare-fun n () Int)\n(declare-fun x () Real)\n"
-                         "(assert (< (* (to_real n) x x) (- 1.0)))\n(assert (>= n 0))\n", "QF_NIRA")
-    one = confirm.cvc5_check(nira, rlimit=1)
-    assert one.answer == "unknown" and "do not apply to QF_NIRA" in one.reason
+def test_the_coverings_tries_are_made_only_where_coverings_apply(tmp_path, monkeypatch):
+    """With integers or linear arithmetic cvc5 makes one try; over the nonlinear reals the short
+    coverings try and the linearisation, and the longer coverings try only after the short one was
+    stopped (a try out of resource units would end alike again). The reason names the limits of
+    every try of the logic, however many were made."""
+    log = tmp_path / "tries.jsonl"
+    monkeypatch.setenv(confirm.ENV_LOG, str(log))
+    nia = confirm.Query("(declare-fun n () Int)\n(declare-fun m () Int)\n(assert (= (* n n) (+ (* 2 m m) 0)))\n"
+                        "(assert (> n 0))\n(assert (= (mod n 7) 3))\n", "QF_NIA")
+    one = confirm.cvc5_check(nia, rlimit=1)
+    assert one.answer == "unknown" and confirm.limits_text(confirm.OTHER_TRIES) in one.reason
     nra = confirm.Query("(declare-fun x () Real)\n(declare-fun y () Real)\n(assert (> (* x y) (+ (* x x) (* y y))))\n",
                         "QF_NRA")
     two = confirm.cvc5_check(nra, rlimit=1)
-    assert two.answer == "unknown" and "without and with cylindrical algebraic coverings" in two.reason
+    assert two.answer == "unknown" and confirm.limits_text(confirm.REAL_TRIES) in two.reason
+    stuck = confirm.cvc5_check(confirm.Query(STUCK, "QF_NRA"))
+    assert stuck.reason == two.reason.replace("1 resource units", f"{confirm.CVC5_RLIMIT:,} resource units")
+    made = [len(json.loads(line)["tries"]) for line in log.read_text().splitlines()]
+    assert made == [1, 2, 3]  # out of units: no longer coverings try; stopped: one
     assert confirm.coverings_apply("QF_NRA") and confirm.coverings_apply("QF_UFNRA")
     assert not confirm.coverings_apply("QF_NIRA") and not confirm.coverings_apply("QF_LRA")
