@@ -32,7 +32,7 @@ LEMMA_FALSE = claim("x + y > 1", "x y", lambda o, v: o.gt(v.x + v.y, 1))
 def _run(discharge, theorem=(), claims=()):
     ob_id = f"kerneltest.case{next(_ids)}"
     fn = obligation(id=ob_id, source=Source("k.txt", "L"), statement="S.", scope="s", expect=Expect.HOLDS,
-                    theorem=theorem, claims=claims)(discharge)
+                    theorem=theorem, claims=claims, no_theorem="" if theorem else "a test case without one")(discharge)
     result, _ = execute(fn.obligation, Context(ob_id, 7, 60, False))
     return result
 

@@ -43,7 +43,7 @@ ROOT2_BELOW = claim("sqrt(2) < 7/5", "", lambda o, v: o.lt(o.sqrt(Fraction(2)), 
 def _run(discharge: Callable[[Context], Any], theorem: Any = (), claims: Any = ()) -> Any:
     ob_id = f"kernelmutant.case{next(_ids)}"
     fn = obligation(id=ob_id, source=Source("k.txt", "L"), statement="S.", scope="s", expect=Expect.HOLDS,
-                    theorem=theorem, claims=claims)(discharge)
+                    theorem=theorem, claims=claims, no_theorem="" if theorem else "a test case without one")(discharge)
     result, _ = runner.execute(fn.obligation, Context(ob_id, 7, 60, False))
     return result
 

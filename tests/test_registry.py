@@ -64,7 +64,7 @@ def test_invalid_obligation_is_a_value_error():
 def test_discharge_without_docstring_is_a_warning_and_wrong_arity_an_error():
     """A discharge without a docstring is registered with a warning; the wrong arity is rejected."""
     fn = obligation(id="regtest.nodoc", source=Source("d.txt", "L"), statement="S.", scope="none",
-                    expect=Expect.HOLDS)(lambda ctx: None)
+                    expect=Expect.HOLDS, no_theorem="a test fixture: its result is what the test is about, not a theorem")(lambda ctx: None)
     assert fn.obligation.id == "regtest.nodoc"
     from checker.kernel import declaration as registry
 
@@ -73,7 +73,7 @@ def test_discharge_without_docstring_is_a_warning_and_wrong_arity_an_error():
     def two(a, b):
         """doc"""
 
-    two = obligation(id="regtest.arity", source=Source("d.txt", "L"), statement="S.", scope="none", expect=Expect.HOLDS)(two)
+    two = obligation(id="regtest.arity", source=Source("d.txt", "L"), statement="S.", scope="none", expect=Expect.HOLDS, no_theorem="a test fixture: its result is what the test is about, not a theorem")(two)
     assert "exactly one argument" in two.declaration_error.message
 
 
@@ -180,8 +180,8 @@ def test_on_probed_gets_the_modules_that_imported_cleanly_before_they_are_import
 
 
 def test_a_holds_or_fails_obligation_declares_its_theorem_or_why_it_has_none():
-    """No theorem: a warning that says what to add; a reason instead (no_theorem): accepted, and the
-    reason reaches the ledger; both: a declaration error; an open question needs neither."""
+    """No theorem: a declaration error that says what to add; a reason instead (no_theorem): accepted,
+    and the reason reaches the ledger; both: a declaration error; an open question needs neither."""
     from checker.claims import claim
     from checker.kernel import declaration as registry
     from checker.kernel.model import Context, Status
@@ -201,11 +201,12 @@ def test_a_holds_or_fails_obligation_declares_its_theorem_or_why_it_has_none():
             return f(ctx)
         return g
 
-    before = len(registry._WARNINGS)
-    obligation(id="regtest.notheorem", source=Source("d.txt", "L"), statement="S.", scope="s", expect=Expect.HOLDS)(fresh())
-    new = [w for w in registry._WARNINGS[before:] if w.obligation == "regtest.notheorem"]
-    assert len(new) == 1 and "declares no theorem" in new[0].message and "theorem=claim(" in new[0].message
-    assert "no_theorem=" in new[0].message
+    for expect in (Expect.HOLDS, Expect.FAILS):
+        bare = obligation(id=f"regtest.notheorem_{expect.value}", source=Source("d.txt", "L"), statement="S.", scope="s",
+                          expect=expect)(fresh())
+        message = bare.declaration_error.message
+        assert "declares no theorem" in message and "theorem=claim(" in message and "no_theorem=" in message
+        assert f"regtest.notheorem_{expect.value}" not in registry._REGISTRY
     before = len(registry._WARNINGS)
     reasoned = obligation(id="regtest.reasoned", source=Source("d.txt", "L"), statement="S.", scope="s",
                           expect=Expect.HOLDS, no_theorem="an expectation over noise")(fresh())

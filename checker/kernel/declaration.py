@@ -81,8 +81,8 @@ def obligation(
     witness is re-checked against it, never against a lemma. Its claims are settled claims too.
     An obligation that expects ``holds`` or ``fails`` declares one; where the statement cannot be a
     claim (an expectation over noise, "there exist constants such that …"), ``no_theorem`` says why,
-    and the ledger of a proof carries that reason. Neither is a :class:`DeclarationWarning` that
-    says what to add; both is a declaration error.
+    and the ledger of a proof carries that reason. Neither, or both, is a declaration error that
+    says what to change.
 
     A declaration is validated when made. A malformed one (bad id, empty statement, a claim
     that fails to build, a duplicate id, …) is not registered: it becomes *that obligation's*
@@ -149,11 +149,11 @@ def obligation(
         if stated and no_theorem.strip():
             return reject("declares a theorem and a reason for having none (no_theorem)", "keep the theorem, drop no_theorem")
         if exp in (Expect.HOLDS, Expect.FAILS) and not stated and not no_theorem.strip():
-            _WARNINGS.append(DeclarationWarning(
-                module, at, id,
-                f"{at}: obligation {id!r} expects {exp.value!r} but declares no theorem: state it as a claim "
-                "(theorem=claim(name, 'x y', lambda o, v: ..., hypotheses={...}), sizes as 'n:nat[1,]' and arrays for "
-                "a statement about every size), or say why it cannot be one (no_theorem='...')"))
+            return reject(
+                f"expects {exp.value!r} but declares no theorem, so no result could be checked against what it states",
+                "state it as a claim (theorem=claim(name, 'x y', lambda o, v: ..., hypotheses={...}), sizes as "
+                "'n:nat[1,]' and arrays for a statement about every size; docs/claims.md), or say why it cannot be "
+                "one (no_theorem='...')")
         if not (fn.__doc__ or "").strip():
             warning = DeclarationWarning(
                 module, at, id,

@@ -18,11 +18,15 @@ from checker.kernel.verdicts import proved, refuted, supported, timed, trusted, 
 """
 
 
+FIXTURE = "a test fixture: its result is what the test is about, not a theorem"
+"""Why a fixture that expects holds or fails declares no theorem (``no_theorem``)."""
+
+
 def good(pkg: str, name: str = "good") -> str:
     """An obligation that is proved by one recorded evaluation."""
     return f'''
 @obligation(id="{pkg}.{name}", source=Source("doc.txt", "Lemma {name}"), statement="1 + 1 = 2.",
-            scope="one sum (exact)", expect=Expect.HOLDS)
+            scope="one sum (exact)", no_theorem="{FIXTURE}", expect=Expect.HOLDS)
 def {name}(ctx):
     """1 + 1 = 2, by evaluating it once."""
     with timed() as t:
@@ -33,10 +37,12 @@ def {name}(ctx):
 
 
 def ob(pkg: str, name: str, body: str, *, expect: str = "HOLDS", extra: str = "") -> str:
-    """An obligation ``pkg.name`` whose discharge runs ``body`` (indented for you)."""
+    """An obligation ``pkg.name`` whose discharge runs ``body`` (indented for you); it declares no
+    theorem unless ``extra`` does."""
+    reason = "" if "theorem=" in extra else f'no_theorem="{FIXTURE}", '
     return f'''
 @obligation(id="{pkg}.{name}", source=Source("doc.txt", "Claim {name}"), statement="A claim named {name}.",
-            scope="as the test says", expect=Expect.{expect}{extra})
+            scope="as the test says", {reason}expect=Expect.{expect}{extra})
 def {name}(ctx):
     """A fault-injection obligation: {name}."""
 {textwrap.indent(textwrap.dedent(body).strip(), "    ")}
