@@ -72,8 +72,15 @@ def observations(tries: list[dict[str, Any]]) -> None:
           f"{sum(t.get('cpu_s') or 0 for t in run):.1f} s")
     if unsat_cpu:
         print(f"  slowest unsat try {max(unsat_cpu):.2f} s, slowest try out of units or incomplete "
-              f"{max(other_cpu, default=0):.2f} s (processor time; the limit stops a try at the whole seconds "
-              "of CVC5_CPU_S)")
+              f"{max(other_cpu, default=0):.2f} s (processor time)")
+    slowest: dict[tuple[str, float], float] = {}
+    for t in run:
+        if t["answer"] == "unsat" and t.get("cpu_s") is not None and "try" in t:
+            key = (t["try"], t["limit_s"])
+            slowest[key] = max(slowest.get(key, 0.0), t["cpu_s"])
+    if slowest:  # how close an unsat came to the limit that would have stopped it: the machine-dependent margin
+        print("  slowest unsat of each try against its limit: " + ", ".join(
+            f"{name} {cpu:.2f} of {limit:g} s" for (name, limit), cpu in sorted(slowest.items(), key=lambda kv: kv[0][1])))
     print(f"  queries with a try stopped at the processor-time limit: {len(cut)}"
           + (f" ({', '.join(sorted({q['what'] for q in cut}))})" if cut else ""))
 

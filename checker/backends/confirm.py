@@ -48,8 +48,9 @@ solver's version, its options, the logic, the resource limit and the full text: 
 on nothing else, so whichever job asks first, every job gets the answer it would have computed.
 A try stopped at its processor-time limit is shared too (the key holds the limit): in the same
 run on the same machine the next job's try would be stopped alike. The
-ledger holds the answers, the resource units of the ``unsat`` answers and, as a timing
-(``time_s``, which comparisons of certificates leave out), the time they took.
+ledger holds the answers and, as a timing (``time_s``, which comparisons of certificates leave
+out), the time they took — not the resource units an ``unsat`` took, which are those of whichever
+try answered: a short try stopped at its limit on one machine may answer on another.
 
 Every query a backend sends can also be recorded (:func:`recording`) and exported as standalone
 SMT-LIB (``obligations show ID --smt2``).
@@ -105,7 +106,7 @@ class Try:
 REAL_TRIES = (
     Try("coverings", (), 0.3),
     Try("linearisation", (("nl-cov", "false"),), 1.0),
-    Try("coverings on relevant terms", (("nl-rlv", "always"),), 1.0),
+    Try("coverings on relevant terms", (("nl-rlv", "always"),), 2.0),
     Try("coverings", (), 2.0, after_stop=True),
 )
 """cvc5's tries at a nonlinear real query (:func:`coverings_apply`), in order, each only when the
@@ -432,7 +433,7 @@ def _staged(cvc5: Any, version: str, query: Query, rlimit: int, tries: Sequence[
     cut = any(a.cut for a in answers)
     cpu = sum(a.cpu_s or 0.0 for a in answers)
     shared = all(a.shared for a in answers)
-    _observe(query, answers)
+    _observe(query, made)
     if last.answer in ("unsat", "sat", "unavailable"):
         return dataclasses.replace(last, time_s=elapsed, cut=cut, cpu_s=cpu, shared=shared)
     # the same words however the tries ended, and whichever were made: what is machine-dependent
@@ -469,17 +470,18 @@ def _cvc5_try(cvc5: Any, version: str, query: Query, rlimit: int, t: Try) -> Ans
     return answer
 
 
-def _observe(query: Query, tries: Sequence[Answer]) -> None:
-    """Append how each try ended (answer, resources, processor time, stopped or not) to the file named
-    by ``OBLIGATIONS_CONFIRM_LOG``, if set: the machine-dependent observations the ledger leaves out
-    (``benchmarks/bench_confirm.py`` reads them)."""
+def _observe(query: Query, made: Sequence[tuple[Try, Answer]]) -> None:
+    """Append how each try ended (which try, its limit, answer, resources, processor time, stopped or
+    not) to the file named by ``OBLIGATIONS_CONFIRM_LOG``, if set: the machine-dependent observations
+    the ledger leaves out (``benchmarks/bench_confirm.py`` reads them)."""
     path = os.environ.get(ENV_LOG)
     if not path:
         return
     line = json.dumps({"query": query.digest[:16], "what": query.what, "logic": query.logic,
-                       "tries": [{"answer": t.answer, "reason": t.reason, "resources": t.resources, "cut": t.cut,
-                                  "cpu_s": None if t.cpu_s is None else round(t.cpu_s, 3), "shared": t.shared}
-                                 for t in tries]})
+                       "tries": [{"try": t.name, "limit_s": t.cpu_s, "answer": a.answer, "reason": a.reason,
+                                  "resources": a.resources, "cut": a.cut,
+                                  "cpu_s": None if a.cpu_s is None else round(a.cpu_s, 3), "shared": a.shared}
+                                 for t, a in made]})
     with contextlib.suppress(OSError), open(path, "a", encoding="utf-8") as fh:
         fh.write(line + "\n")
 
@@ -739,9 +741,8 @@ def confirmation_entry(answers: Sequence[Answer], queries: Sequence[Query], what
         "solver": answers[0].solver, "version": answers[0].version, "queries": len(queries),
         "logic": ", ".join(logics), "answers": dict(sorted(_count(a.answer for a in answers).items())),
     }
-    used = [a.resources for a in answers if a.resources is not None and a.answer == "unsat"]
-    if used:
-        detail["resources"] = sum(used)
+    # no resource units: they are those of whichever try answered, and which try that is can depend
+    # on the machine (a short try stopped at its limit on one, answering on another)
     # a timing, as a step's ``time_s`` is (comparisons of certificates leave ``time_s`` out); whether an
     # answer was computed here or read back from another job of the run is not recorded: it depends on
     # the order of the jobs, the answer does not

@@ -657,3 +657,19 @@ def test_the_coverings_tries_are_made_only_where_coverings_apply(tmp_path, monke
     assert made == [1, len(confirm.REAL_TRIES) - 1, len(confirm.REAL_TRIES)]  # out of units: no longer coverings try; stopped: one
     assert confirm.coverings_apply("QF_NRA") and confirm.coverings_apply("QF_UFNRA")
     assert not confirm.coverings_apply("QF_NIRA") and not confirm.coverings_apply("QF_LRA")
+
+
+def test_the_ledger_does_not_say_which_try_answered():
+    """An unsat from the short coverings try and one from a later try (the short one stopped at its
+    limit on a slower or busier machine) leave the same ledger entry: the resource units, which
+    differ between the tries, are not in it."""
+    query = confirm.Query("(declare-fun x () Real)\n(assert (< (* x x) 0.0))\n", "QF_NRA")
+    short = confirm.Answer("cvc5", "1", "unsat", "", 1200, 0.01)
+    later = confirm.Answer("cvc5", "1", "unsat", "", 98000, 1.2, cut=True, cpu_s=1.5)
+
+    def entry(a):
+        e = confirm.confirmation_entry([a], [query], "¬(q)").to_json()
+        e["detail"].pop("time_s")
+        return e
+
+    assert entry(short) == entry(later) and entry(short)["detail"]["confirmed"] is True
