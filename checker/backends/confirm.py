@@ -18,10 +18,11 @@ elsewhere costs no second-solver time (a parent refuses a result frame that stil
   up; on reals its coverings procedure applies.
   Its budget is deterministic: a resource limit (``rlimit-per``, :data:`CVC5_RLIMIT`) counted in
   cvc5's own steps, so the same query gets the same answer on any machine, under any load, in any
-  job and in any order. A nonlinear real query gets up to three tries (:data:`REAL_TRIES`): a short
+  job and in any order. A nonlinear real query gets up to four tries (:data:`REAL_TRIES`): a short
   one with cvc5's cylindrical-algebraic-coverings procedure, which counts no resources in parts of
-  its work (it can run for minutes on a query of a few hundred units), one without it, and a
-  longer one with it where the first was stopped; any other query one (:data:`OTHER_TRIES`). Each
+  its work (it can run for minutes on a query of a few hundred units), one without it, one with
+  it on the relevant terms only, and a longer one with it where the first was stopped; any other
+  query one (:data:`OTHER_TRIES`). Each
   try runs in a forked child under a processor-time limit of its own (``ITIMER_PROF``, which load
   does not change). What the ledger records of a query is only what is the same on every machine:
   an ``unsat`` (confirmed), a ``sat`` (a disagreement), or that no try gave one (unconfirmed, with
