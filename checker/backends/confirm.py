@@ -509,6 +509,7 @@ def _guarded(run: Callable[[], "Answer"], cpu_s: float) -> "Answer":
             os.close(reader)
             for stop in (signal.SIGPROF, signal.SIGXCPU):
                 signal.signal(stop, signal.SIG_DFL)  # either ends the child
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGPROF, signal.SIGXCPU})  # a mask inherited from the parent
             soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
             backstop = math.ceil(cpu_s) + 1
             resource.setrlimit(resource.RLIMIT_CPU, (backstop if hard == resource.RLIM_INFINITY else min(backstop, hard), hard))

@@ -673,3 +673,24 @@ def test_the_ledger_does_not_say_which_try_answered():
         return e
 
     assert entry(short) == entry(later) and entry(short)["detail"]["confirmed"] is True
+
+
+def test_a_try_is_stopped_at_its_limit_even_where_the_parent_blocks_the_signal():
+    """The child unblocks the timer's signal: a parent that blocks SIGPROF (a mask the child would
+    inherit) does not let a try run on to the whole-second backstop."""
+    import signal
+    import time
+
+    def spin():
+        end = time.process_time() + 30
+        while time.process_time() < end:
+            pass
+        return confirm.Answer("cvc5", "", "unsat")
+
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGPROF})
+    try:
+        a = confirm._guarded(spin, 0.3)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    assert a.answer == "unknown" and a.cut and "0.3 s" in a.reason
+    assert a.cpu_s is not None and a.cpu_s < 1.5  # the backstop (RLIMIT_CPU) would have let it run 2 s
