@@ -34,3 +34,24 @@ def test_fingerprint_ignores_timings_only():
     changed = {**result, "certificate": {**result["certificate"], "data": {"time_s": 1.0, "value": 4}}}
     assert _same(fingerprint(result), fingerprint(slower))
     assert not _same(fingerprint(result), fingerprint(changed))
+
+
+def test_the_confirmation_benchmark_prints_each_trys_slowest_unsat_against_its_limit(capsys):
+    """``bench_confirm.observations`` reads the tries log (``OBLIGATIONS_CONFIRM_LOG``): how the
+    queries ended, and for each try its slowest ``unsat`` next to its limit."""
+    from bench_confirm import observations
+
+    def t(name, limit, answer, cpu, cut=False, shared=False):
+        return {"try": name, "limit_s": limit, "answer": answer, "reason": "", "resources": 1, "cut": cut,
+                "cpu_s": cpu, "shared": shared}
+
+    observations([
+        {"query": "a", "what": "¬(a)", "logic": "QF_NRA", "tries": [t("coverings", 0.3, "unsat", 0.27)]},
+        {"query": "b", "what": "¬(b)", "logic": "QF_NRA", "tries": [t("coverings", 0.3, "unknown", 0.3, cut=True),
+                                                                  t("linearisation", 1.0, "unsat", 0.18)]},
+        {"query": "c", "what": "¬(c)", "logic": "QF_NRA", "tries": [t("coverings", 0.3, "unsat", 0.01, shared=True)]},
+    ])
+    out = capsys.readouterr().out
+    assert "cvc5 queries: 3 (3 unsat)" in out and "tries run 3, read back from another job 1" in out
+    assert "coverings 0.27 of 0.3 s, linearisation 0.18 of 1 s" in out
+    assert "queries with a try stopped at the processor-time limit: 1 (¬(b))" in out
