@@ -135,12 +135,9 @@ def limits_text(tries: Sequence[Try]) -> str:
     """The processor-time limits of ``tries`` in words, the same however the tries end."""
     return ", ".join(f"{t.name} {t.cpu_s:g} s" for t in tries)
 
-
-CVC5_CPU_S = max(t.cpu_s for t in REAL_TRIES + OTHER_TRIES)
-"""The longest processor-time limit of a try."""
 CVC5_WALL_S = 600.0
 """The wall-clock seconds after which a child that never answers is stopped (it cannot spend more
-than :data:`CVC5_CPU_S` of processor time; this only covers a child blocked without running)."""
+than its try's processor-time limit; this only covers a child blocked without running)."""
 BITWUZLA_TIMEOUT_MS = 60_000
 
 
@@ -302,7 +299,7 @@ class Answer:
     time_s: float = 0.0  # wall clock, an observation (never in a ledger)
     shared: bool = False  # read back from another job of the run
     model: dict[str, str] = field(default_factory=dict)  # variable -> IEEE bit string (bitwuzla, on sat)
-    cut: bool = False  # a try was stopped at CVC5_CPU_S: machine-dependent, an observation (never in a ledger)
+    cut: bool = False  # a try was stopped at its processor-time limit: machine-dependent, an observation (never in a ledger)
     cpu_s: float | None = None  # the child's processor time, an observation (never in a ledger)
 
     @property
@@ -377,21 +374,16 @@ def cvc5_check(query: Query, rlimit: int | None = None, cpu_s: float | None = No
     version = cvc5_version()
     relaxed = real_relaxation(query)
     if relaxed is None:
-        return _staged(cvc5, version, query, rlimit, _limited(tries_for(query.logic), cpu_s))
-    first = _staged(cvc5, version, relaxed, rlimit, _limited(tries_for(relaxed.logic), cpu_s))
+        return _staged(cvc5, version, query, rlimit, cpu_s)
+    first = _staged(cvc5, version, relaxed, rlimit, cpu_s)
     if first.answer == "unsat":  # every model of the query is one of its relaxation
         return dataclasses.replace(first, reason=RELAXED)
-    second = _staged(cvc5, version, query, rlimit, _limited(tries_for(query.logic), cpu_s))
+    second = _staged(cvc5, version, query, rlimit, cpu_s)
     spent = {"time_s": first.time_s + second.time_s, "cpu_s": (first.cpu_s or 0.0) + (second.cpu_s or 0.0),
              "cut": first.cut or second.cut, "shared": first.shared and second.shared}
     if second.answer == "unknown":
         return dataclasses.replace(second, reason=f"{second.reason}; its real relaxation: {first.answer}", **spent)
     return dataclasses.replace(second, **spent)  # a sat of the query itself is a disagreement
-
-
-def _limited(tries: Sequence[Try], cpu_s: float | None) -> tuple[Try, ...]:
-    """``tries``, each under ``cpu_s`` processor seconds when given."""
-    return tuple(tries) if cpu_s is None else tuple(dataclasses.replace(t, cpu_s=cpu_s) for t in tries)
 
 
 RELAXED = "unsat on its real relaxation (its integers read as reals: no integer model either)"
@@ -416,8 +408,12 @@ def real_relaxation(query: Query) -> Query | None:
     return Query(text, real, f"{query.what} (real relaxation)")
 
 
-def _staged(cvc5: Any, version: str, query: Query, rlimit: int, tries: Sequence[Try]) -> Answer:
-    """cvc5's tries at ``query`` in order, as :func:`cvc5_check` describes them."""
+def _staged(cvc5: Any, version: str, query: Query, rlimit: int, cpu_s: float | None) -> Answer:
+    """cvc5's tries at ``query`` in order (each under ``cpu_s`` processor seconds when given), as
+    :func:`cvc5_check` describes them."""
+    tries = tries_for(query.logic)
+    if cpu_s is not None:
+        tries = tuple(dataclasses.replace(t, cpu_s=cpu_s) for t in tries)
     start = time.perf_counter()
     made: list[tuple[Try, Answer]] = []
     for t in tries:

@@ -110,7 +110,7 @@ def test_the_real_relaxation_reads_integers_as_reals_and_only_where_that_is_soun
 
 
 def _staged_answers(monkeypatch, original, relaxed):
-    def staged(cvc5, version, query, rlimit, tries):
+    def staged(cvc5, version, query, rlimit, cpu_s):
         answer = relaxed if query.what.endswith("(real relaxation)") else original
         return confirm.Answer("cvc5", version, answer, "" if answer != "unknown" else "no proof within its limits")
     monkeypatch.setattr(confirm, "_staged", staged)
@@ -144,7 +144,7 @@ def test_the_real_relaxation_is_put_first(monkeypatch):
     """Its unsat settles the query: the query itself is not put."""
     asked = []
 
-    def staged(cvc5, version, query, rlimit, tries):
+    def staged(cvc5, version, query, rlimit, cpu_s):
         asked.append(query.what)
         return confirm.Answer("cvc5", version, "unsat" if query.what.endswith("(real relaxation)") else "unknown")
 
