@@ -23,11 +23,14 @@ from checker.kernel.claims import (
     parse_variable,
     real,
 )
+from checker.kernel.existence import Existence, exists
 from checker.kernel.sized import SizedClaim, sized_claim
 
 __all__ = [
     "REAL",
     "Claim",
+    "Existence",
+    "exists",
     "Domain",
     "Env",
     "Formula",

@@ -52,6 +52,24 @@ def _interval(claim: Any, witness: Mapping[str, str]) -> bool | None:
     return None
 
 
+def _existence(theorem: Any, witness: Mapping[str, str]) -> bool | None:
+    """Is ``witness`` — constants and a point — a counterexample to the body of an existence at those
+    constants, its conditions on them true there? That alone does not refute the existence (the runner
+    also asks for the kernel's witness family fact)."""
+    from fractions import Fraction
+
+    from checker.backends import exact
+
+    try:
+        point = {x: Fraction(witness[x]) for x in theorem.variables}
+        if not theorem.where_holds(exact.OPS, theorem.body.env(point)):
+            return False
+    except (KeyError, ValueError, TypeError, ArithmeticError):
+        return None
+    found = _exact(theorem.body, witness)
+    return _interval(theorem.body, witness) if found is None else found
+
+
 def _at_witness_sizes(c: Any, witness: Mapping[str, Any]) -> Any:
     """A sized claim at the sizes the witness names (``n``, ``m``: the witness is a counterexample at
     those sizes, its entries ``x_0, …``); ``None`` when the witness names no sizes for it."""
@@ -83,7 +101,9 @@ def recheck_witness(claims: Sequence[Any], witness: Mapping[str, Any] | None, na
                              "no declared claim has the witness's variables (a custom witness)")
     undecided = []
     for c in candidates:
-        if callable(getattr(c, "recheck", None)):  # a claim another backend states (a sympy limit) re-checks itself
+        if hasattr(c, "refutation_subject"):  # an existence: the body at the witness's constants
+            verdict = _existence(c, witness)
+        elif callable(getattr(c, "recheck", None)):  # a claim another backend states (a sympy limit) re-checks itself
             try:
                 verdict = c.recheck(witness)
             except Exception:  # noqa: BLE001 - a re-check that fails decides nothing

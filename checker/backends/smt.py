@@ -397,3 +397,49 @@ def find_instance(claim: Claim, ctx: Context | None = None, *, timeout_ms: int |
         return unknown(method, f"z3 answered unknown: {solver.reason_unknown()}", step)
     point, _ = _model_point(solver.model(), claim.variables, variables)
     return exact.check_instance(claim, point, "z3 model", step)
+
+
+def refute_existence(theorem: Any, family: Mapping[str, Callable[[Any, Any], Any]], ctx: Context | None = None, *,
+                     at: Mapping[str, Any], **options: Any) -> Verdict:
+    """Refute ``theorem``, "there are constants such that …" (:func:`checker.kernel.existence.exists`), by a
+    witness ``family``: for each universal variable of its body, a term in the constants. z3 proves, for
+    every choice of the constants ``where`` allows, that the family's point lies in the body's domains,
+    meets its hypotheses and violates its conclusion (:func:`checker.kernel.existence.family_claim`, built
+    from the theorem, not by the caller); the kernel turns that proof into the theorem's negation. The
+    certificate's witness is the family at the constants ``at``, re-checked exactly against the body.
+
+    A family that fails somewhere (z3's model, re-checked) is a failed proof step: ``unknown`` naming the
+    constants where it fails, never a refutation; so is a family z3 cannot settle. ``options`` go to
+    :func:`prove` (``timeout_ms``, ``rlimit``, ``lemmas``, ``tactic``)."""
+    from checker.kernel.existence import family_claim
+    from checker.kernel.model import Certificate, Status
+    from checker.kernel.witness import fmt_map, to_fraction
+
+    wanted = family_claim(theorem, family)
+    method = f"witness family for every {', '.join(theorem.constants)} (z3), re-checked exactly at one choice"
+    shown = prove(wanted, ctx, **options)
+    steps = shown.certificate.steps
+    if shown.status is Status.REFUTED:
+        where = ", ".join(f"{k} = {v}" for k, v in (shown.certificate.witness or {}).items())
+        return unknown(method, f"the witness family does not defeat {theorem.name} at {where} (re-checked exactly): "
+                               "a failed proof step, not a refutation", *steps, family_fails_at=dict(shown.certificate.witness or {}))
+    if shown.status is not Status.PROVED:
+        return unknown(method, f"the witness family is not proved for every choice of the constants: "
+                               f"{shown.certificate.reason or shown.status.value}", *steps)
+    fact = kernel.refute_existence(theorem, family, shown.fact)
+    constants = {c: to_fraction(at[c]) for c in theorem.constants}
+    env = wanted.env(constants)
+    if not exact.OPS.and_(*(p.formula(exact.OPS, env) for p in theorem.where)):
+        return unknown(method, f"the constants shown ({fmt_map(constants)}) are not allowed by the theorem's "
+                               "conditions on them", *steps)
+    point = {**constants, **{x: family[x](exact.OPS, env) for x in theorem.universals}}
+    check = exact.recheck_counterexample(theorem.body, point, f"the witness family at {fmt_map(constants)}")
+    if check.status is not Status.REFUTED:
+        return unknown(method, f"the family's point at {fmt_map(constants)} does not re-check: "
+                               f"{check.certificate.reason}", *steps, *check.certificate.steps)
+    c = check.certificate
+    return Verdict(Status.REFUTED, Certificate(
+        method=method, steps=(*steps, *c.steps), witness=c.witness, sides=c.sides,
+        data={"claim": theorem.name, "family": wanted.name,
+              "refutes": f"every {', '.join(theorem.constants)} allowed ({', '.join(p.name for p in theorem.where) or 'any'})"}),
+        fact=fact)

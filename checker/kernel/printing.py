@@ -397,6 +397,8 @@ class PrintedClaim:
     terms: tuple[Formula, ...] = ()
     domains: tuple[Formula, ...] = ()  # one per variable that is not all of ℝ
     error: str | None = None
+    exists: tuple[str, ...] = ()  # an existence over constants: ∃ exists. where ∧ ∀ variables. …
+    where: tuple[Formula, ...] = ()
 
     @property
     def canonical(self) -> str:
@@ -409,7 +411,11 @@ class PrintedClaim:
         assert self.conclusion is not None
         parts.append(f"(concl {self.conclusion.canonical})")
         parts += [f"(term {_atom(t.name)} {t.canonical})" for t in self.terms]
-        return f"(claim {_atom(self.name)} " + " ".join(parts) + ")"
+        whole = f"(claim {_atom(self.name)} " + " ".join(parts) + ")"
+        if not self.exists:
+            return whole
+        where = " ".join(f"(where {_atom(w.name)} {w.canonical})" for w in self.where)
+        return f"(exists ({' '.join(_atom(c) for c in self.exists)}) {where} {whole})".replace("  ", " ")
 
     def statement_text(self) -> str:
         """``∀ x y. h₁ ∧ h₂ ⇒ conclusion`` in plain notation."""
@@ -418,9 +424,15 @@ class PrintedClaim:
         premise = [d.text for d in self.domains] + [h.text for h in self.hypotheses]
         body = self.conclusion.text if not premise else " ∧ ".join(f"({p})" if " ∨ " in p or " ⇒ " in p else p
                                                                   for p in premise) + " ⇒ " + self.conclusion.text
-        return f"∀ {' '.join(self.variables)}. {body}" if self.variables else body
+        body = f"∀ {' '.join(self.variables)}. {body}" if self.variables else body
+        if not self.exists:
+            return body
+        where = " ∧ ".join(w.text for w in self.where)
+        return f"∃ {' '.join(self.exists)}. " + (f"{where} ∧ ({body})" if where else body)
 
     def premise_tree(self) -> Expr:
+        if self.exists:
+            raise RenderError("an existence over constants has no quantifier-free tree")
         parts = [parse(d.canonical) for d in self.domains] + [parse(h.canonical) for h in self.hypotheses]
         if not parts:
             return Expr("true", ())
@@ -428,6 +440,8 @@ class PrintedClaim:
 
     def tree(self) -> Expr:
         """The whole claim ``premise ⇒ conclusion`` as one tree (read back from the canonical forms)."""
+        if self.exists:
+            raise RenderError("an existence over constants has no quantifier-free tree")
         assert self.conclusion is not None
         concl = parse(self.conclusion.canonical)
         if not self.domains and not self.hypotheses:
@@ -437,7 +451,7 @@ class PrintedClaim:
     def numbers(self) -> set[Fraction]:
         """Every numeric constant of the claim (for comparing with the statement's prose)."""
         out: set[Fraction] = set()
-        for f in (*self.domains, *self.hypotheses, *((self.conclusion,) if self.conclusion else ()), *self.terms):
+        for f in (*self.where, *self.domains, *self.hypotheses, *((self.conclusion,) if self.conclusion else ()), *self.terms):
             out.update(_numbers(parse(f.canonical)))
         return out
 
@@ -451,6 +465,7 @@ class PrintedClaim:
             "terms": [t.to_json() for t in self.terms],
             "text": self.statement_text(),
             "error": self.error,
+            **({"exists": list(self.exists), "where": [w.to_json() for w in self.where]} if self.exists else {}),
         }
 
     @classmethod
@@ -464,6 +479,8 @@ class PrintedClaim:
             terms=tuple(Formula.from_json(t) for t in data.get("terms", ())),
             domains=tuple(Formula.from_json(d) for d in data.get("domains", ())),
             error=data.get("error"),
+            exists=tuple(data.get("exists", ())),
+            where=tuple(Formula.from_json(w) for w in data.get("where", ())),
         )
 
 
@@ -506,6 +523,8 @@ def print_claim(claim: Any) -> PrintedClaim:
     from checker.kernel.claims import Env
 
     name = str(getattr(claim, "name", "?"))
+    if isinstance(getattr(claim, "constants", None), tuple) and hasattr(claim, "body"):
+        return _print_existence(claim)
     variables = tuple(getattr(claim, "variables", ()))
     try:
         env = Env({x: var(x) for x in variables})
@@ -518,6 +537,27 @@ def print_claim(claim: Any) -> PrintedClaim:
     except Exception as exc:  # noqa: BLE001 - a claim the printer cannot follow is reported, not fatal
         return PrintedClaim(name, variables, None, error=f"{type(exc).__name__}: {exc}")
     return PrintedClaim(name, variables, concl, hyps, terms, domains)
+
+
+def _print_existence(theorem: Any) -> PrintedClaim:
+    """``∃ constants. where ∧ ∀ x. body`` (:class:`checker.kernel.existence.Existence`): the body printed
+    over its universal variables, the constants' domains and ``where`` before it."""
+    from dataclasses import replace
+
+    from checker.kernel.claims import Env
+
+    body = print_claim(theorem.body)
+    if body.error is not None:
+        return replace(body, name=theorem.name)
+    try:
+        env = Env({x: var(x) for x in theorem.body.variables})
+        where = tuple(formula(p.name, lift(p.formula(OPS, env))) for p in theorem.where)
+    except Exception as exc:  # noqa: BLE001 - as print_claim: recorded, never raised
+        return PrintedClaim(theorem.name, body.variables, None, error=f"{type(exc).__name__}: {exc}")
+    constants = set(theorem.constants)
+    return replace(body, name=theorem.name, variables=tuple(x for x in body.variables if x not in constants),
+                   domains=tuple(d for d in body.domains if d.name not in constants), exists=tuple(theorem.constants),
+                   where=tuple(d for d in body.domains if d.name in constants) + where)
 
 
 def print_claims(claims: Iterable[Any]) -> tuple[PrintedClaim, ...]:

@@ -50,7 +50,7 @@ class KernelError(TypeError):
 class Entry:
     """One line of a trust ledger: what kind of trust, in words, with its details."""
 
-    kind: str  # solver, confirmation, simplification, enclosure, enumeration, instance, trusted, assumed, unused
+    kind: str  # solver, confirmation, simplification, enclosure, enumeration, instance, trusted, assumed, unused, rule
     text: str
     detail: Mapping[str, Any] = field(default_factory=dict)
 
@@ -180,6 +180,31 @@ def _trusted_at(claims: Claim | str | Sequence[Claim | str], grade: Grade, over:
     names = tuple(c if isinstance(c, str) else c.name for c in items)
     entry = Entry("trusted", f"trusted computation at {where}: {what}", {"where": where})
     return Fact(_SEAL, frozenset(subject_of(c) for c in items), names, grade, over, (entry,))
+
+
+def refute_existence(theorem: Any, family: Mapping[str, Any], fact: Fact) -> Fact:
+    """The negation of ``theorem`` (an :class:`checker.kernel.existence.Existence`, "there are constants such
+    that …") from ``fact``, a universal proof of the statement the kernel builds from the theorem and the
+    witness ``family`` (:func:`checker.kernel.existence.family_claim`: for every choice of the constants the
+    family's point lies in the body's domains, meets its hypotheses and violates its conclusion). A proof
+    at some choices only (bounded, instances) refutes nothing and is refused."""
+    from checker.kernel.existence import Existence, family_claim
+
+    if not isinstance(theorem, Existence):
+        raise KernelError(f"refute_existence refutes an existence over constants, not {type(theorem).__name__}")
+    if not is_fact(fact):
+        raise KernelError("refute_existence needs a kernel fact proving the witness family")
+    wanted = family_claim(theorem, family)
+    ok, why = covers(fact, [wanted])
+    if not ok:
+        raise KernelError(f"refute_existence: {why}")
+    if fact.grade is not Grade.UNIVERSAL:
+        raise KernelError(f"refute_existence: the witness family is proved {fact.grade.value} ({fact.over}), not for "
+                          "every choice of the constants")
+    entry = Entry("rule", f"witness family for every {', '.join(theorem.constants)}: ∃ refuted by instantiating its "
+                          f"universal variables at the family ({wanted.name})", {"refutes": theorem.name})
+    return Fact(_SEAL, frozenset({theorem.refutation_subject}), (f"¬{theorem.name}",), Grade.UNIVERSAL, "",
+                (*fact.ledger, entry), fact.assumes)
 
 
 def assumed_entries(fact: Fact) -> tuple[Entry, ...]:

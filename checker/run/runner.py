@@ -266,6 +266,30 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
             return Verdict(Status.PROVED, dataclasses.replace(c, grade=fact.grade, over=fact.over, ledger=tuple(ledger)),
                            fact=fact)
         case Status.REFUTED:
+            existences = [t for t in ob.theorem if hasattr(t, "refutation_subject")]
+            if existences and received:
+                # the job's kernel made the negation and wrote its ledger; the fact stayed in the job
+                named = {e.get("detail", {}).get("refutes") for e in c.ledger or () if isinstance(e, Mapping)}
+                if any(t.name not in named for t in existences):
+                    return _invalid(f"{ob.location}: the received refutation of an existence carries no kernel ledger",
+                                    "a refutation of 'there are constants such that …' is made in the job by the kernel")
+            elif existences:
+                rejected = _existence_unrefuted(verdict, existences)
+                if rejected:
+                    return Verdict(Status.UNKNOWN, Certificate(
+                        method=c.method, steps=c.steps, reason=f"refutation rejected: {rejected}",
+                        data={"rejected_witness": _plain(c.witness), "rejected_sides": _plain(c.sides)}))
+                from checker.backends import confirm
+
+                try:
+                    ledger = kernel.ledger_json(verdict.fact, confirm.resolved(verdict.fact.ledger))
+                except confirm.SolverDisagreement as exc:
+                    return Verdict(Status.ERROR, Certificate(method=c.method, steps=c.steps,
+                                                             reason=f"{ob.location}: SolverDisagreement: {exc}",
+                                                             data={"answers": [a.to_json() for a in exc.answers],
+                                                                   "kept": exc.path}))
+                verdict = Verdict(verdict.status, dataclasses.replace(c, ledger=tuple(ledger)), fact=verdict.fact)
+                c = verdict.certificate
             check = recheck_refutation(ob, c.witness, c.data.get("claim"))
             match check.verdict:
                 case Recheck.REFUTES:
@@ -288,6 +312,19 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
         case Status.SUPPORTED | Status.UNKNOWN | Status.TIMEOUT | Status.ERROR:
             pass
     return verdict
+
+
+def _existence_unrefuted(verdict: Verdict, existences: Sequence[Any]) -> str:
+    """Why ``verdict`` does not refute a declared "there are constants such that …" (``""`` when it does):
+    a witness at one choice of the constants says nothing of the others, so the kernel's negation of the
+    theorem, from a witness family proved for every choice, must come with it."""
+    fact = verdict.fact
+    subjects = fact.subjects if kernel.is_fact(fact) else frozenset()
+    missing = [t.name for t in existences if t.refutation_subject not in subjects]
+    if not missing:
+        return ""
+    return (f"{', '.join(missing)} says some constants exist; a witness at one choice of them does not refute it — "
+            "refute it with a witness family proved for every choice (checker.backends.smt.refute_existence)")
 
 
 def _plain(value: Any) -> Any:

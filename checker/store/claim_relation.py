@@ -234,6 +234,10 @@ def relate(old: PrintedClaim, new: PrintedClaim, timeout_ms: int = _TIMEOUT_MS) 
     """The relation of ``new`` to ``old`` (see the module docstring)."""
     if old.error is not None or new.error is not None:
         return Relation(UNDECIDED, reason=f"a claim could not be printed: {old.error or new.error}")
+    if old.exists or new.exists:
+        if old.canonical == new.canonical:
+            return Relation(EQUIVALENT)
+        return Relation(UNDECIDED, reason="an existence over constants is compared by its text only")
     try:
         import z3
     except ImportError:  # pragma: no cover - z3 is a dependency

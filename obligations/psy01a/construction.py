@@ -508,8 +508,10 @@ def monotonicity_steps() -> list[tuple[bool, Any]]:
     expect=Expect.FAILS,
     lean="Psy01A.universal_cue_threshold",
     uses=("psy01a.sparse_construction",),
-    no_theorem="an existence over constants (there are d*, C, ν₀ such that every member …): a refutation must defeat "
-    "every choice of them, which a claim with a point witness cannot state; the quantifier step is z3's, in the proof",
+    no_theorem="an existence over constants (there are d*, C, ν₀ such that every member …) whose body is the cue gap Δ "
+    "of a network under Gaussian noise, an expectation (through erf) the claim language cannot state, so no witness "
+    "family can be checked against it (as psy01a.hard_pruning_not_lipschitz's is); the quantifier step is z3's, "
+    "in the proof",
 )
 def universal_cue_threshold(ctx):
     """Claim (as the text states it, to be refuted): "Δ ≤ 1/2 + O(ν) at all densities below a

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from checker import Expect, Source, obligation
 from checker.backends import exact, interval, smt, symbolic
-from checker.claims import claim
+from checker.claims import claim, exists
 from checker.kernel.model import Status
 from checker.kernel.verdicts import all_of, fmt, refuted, timed, trusted, unknown, with_data
 from obligations.grading import cross_checked
@@ -883,22 +883,68 @@ def accuracy(net: rm.ReluNetwork, density: Fraction) -> Fraction:
     return Fraction(int(rm.predict_exact(z) == 0))
 
 
-def lipschitz_claim(net: rm.ReluNetwork | Callable[[], rm.ReluNetwork], constant: Fraction):
-    """|A(d) − A(d')| ≤ L·|d − d'| (A is evaluated by exact pruning; exact backend only: any other
-    interpretation, the printed one among them, sees A as a named function). ``net`` may be a
-    function that builds the network when A is first evaluated (a declaration builds none)."""
+def accuracy_pieces(net: rm.ReluNetwork) -> tuple[tuple[Fraction, Fraction], ...]:
+    """``(b, A(b))`` for each breakpoint b = k/N of the layers' counts ⌈d·N⌉ (N: a layer's entries), in
+    increasing order up to 1: every count, hence the pruned network and A, is constant on each piece
+    (b′, b], so A(b) is A on the whole piece."""
+    ends = sorted({Fraction(k, int(w.size)) for w in net.weights for k in range(1, int(w.size) + 1)})
+    return tuple((b, accuracy(net, b)) for b in ends)
+
+
+def _accuracy_term(o, pieces: Sequence[tuple[Fraction, Fraction]], x):
+    """A(x) on (0, 1] as the piecewise constant ``ite(x ≤ b₁, A₁, ite(x ≤ b₂, A₂, …))``, adjacent pieces
+    with the same value as one."""
+    merged = [p for i, p in enumerate(pieces) if i + 1 == len(pieces) or pieces[i + 1][1] != p[1]]
+    value = o.q(merged[-1][1].numerator, merged[-1][1].denominator)
+    for b, a in reversed(merged[:-1]):
+        value = o.ite(o.le(x, b), a, value)
+    return value
+
+
+def lipschitz_body(net: rm.ReluNetwork | Callable[[], rm.ReluNetwork], name: str = "accuracy-lipschitz"):
+    """|A(d) − A(d')| ≤ L·|d − d'| for 0 < d, d' ≤ 1, over the constant L and the densities. At exact
+    densities A is the accuracy after exact pruning (:func:`accuracy`); in every other interpretation (z3, the
+    printed claim) it is that accuracy's piecewise-constant form (:func:`accuracy_pieces`), computed by
+    the same exact pruning. ``net`` may be a function that builds the network when first needed."""
+    built: list[Any] = []
+
+    def network() -> rm.ReluNetwork:
+        if not built:
+            built.append(net() if callable(net) else net)
+        return built[0]
+
+    pieces: list[Any] = []
+
     def a(o, x):
         if isinstance(x, (int, Fraction)):
-            return accuracy(net() if callable(net) else net, x)
-        return o.accuracy_after_pruning(x)
+            return accuracy(network(), x)
+        if not pieces:
+            pieces.append(accuracy_pieces(network()))
+        return _accuracy_term(o, pieces[0], x)
 
     return claim(
-        f"accuracy-lipschitz-L{fmt(constant)}", "d dp",
-        lambda o, v: o.le(o.abs(a(o, v.d) - a(o, v.dp)), constant * o.abs(v.d - v.dp)),
+        name, "L d dp",
+        lambda o, v: o.le(o.abs(a(o, v.d) - a(o, v.dp)), v.L * o.abs(v.d - v.dp)),
         hypotheses={"0 < d ≤ 1": lambda o, v: o.and_(o.gt(v.d, 0), o.le(v.d, 1)),
                     "0 < d' ≤ 1": lambda o, v: o.and_(o.gt(v.dp, 0), o.le(v.dp, 1))},
-        terms={"|A(d) - A(d')|": lambda o, v: o.abs(a(o, v.d) - a(o, v.dp)), "L|d - d'|": lambda o, v: constant * o.abs(v.d - v.dp)},
+        terms={"|A(d) - A(d')|": lambda o, v: o.abs(a(o, v.d) - a(o, v.dp)), "L|d - d'|": lambda o, v: v.L * o.abs(v.d - v.dp)},
     )
+
+
+def lipschitz_claim(net: rm.ReluNetwork | Callable[[], rm.ReluNetwork], constant: Fraction):
+    """The body of :func:`lipschitz_theorem` at one constant L: |A(d) − A(d')| ≤ L·|d − d'|."""
+    body = lipschitz_body(net)
+
+    def at(part):
+        return lambda o, v: part(o, body.env({"L": constant, "d": v.d, "dp": v.dp}))
+
+    return claim(f"accuracy-lipschitz-L{fmt(constant)}", "d dp", at(body.conclusion),
+                 hypotheses={h.name: at(h.formula) for h in body.hypotheses}, terms={t.name: at(t.formula) for t in body.terms})
+
+
+def lipschitz_theorem(net: rm.ReluNetwork | Callable[[], rm.ReluNetwork]):
+    """∃ L > 0. ∀ d, d′ ∈ (0, 1]: |A(d) − A(d′)| ≤ L·|d − d′|, A the accuracy of ``net`` after pruning."""
+    return exists("hard-pruning-lipschitz", "L", lipschitz_body(net), where={"L > 0": lambda o, v: o.gt(v.L, 0)})
 
 
 JUMP = Fraction(1, 4)  # minimal example: A(d) = 1 iff ⌈4d⌉ ≥ 2 iff d > 1/4
@@ -910,12 +956,11 @@ def delta_for(constant: Fraction, width: Fraction) -> Fraction:
     return min(width, 1 / (2 * constant))
 
 
-STEP_LEMMA = claim(
-    "jump-pair-defeats-L", "L delta",
-    lambda o, v: o.and_(o.lt(v.L * v.delta, 1), o.lt(1, 4 * (JUMP + v.delta)), o.le(4 * (JUMP + v.delta), 2)),
-    hypotheses={"L > 0": lambda o, v: o.gt(v.L, 0), "0 < δ ≤ 1/4": lambda o, v: o.and_(o.gt(v.delta, 0), o.le(v.delta, JUMP)),
-                "2Lδ ≤ 1": lambda o, v: o.le(2 * v.L * v.delta, 1)},
-)
+JUMP_FAMILY = {
+    "d": lambda o, v: o.q(1, 4),
+    "dp": lambda o, v: o.q(1, 4) + o.min(o.q(1, 4), 1 / (2 * v.L)),
+}
+"""For every L > 0 the pair (1/4, 1/4 + min(1/4, 1/(2L))): A jumps by 1 across it while L·|d − d′| ≤ 1/2."""
 
 
 @obligation(
@@ -925,69 +970,49 @@ STEP_LEMMA = claim(
     statement="There is a constant L such that, for frozen weights, the accuracy after layer-wise exact-count magnitude "
     "pruning satisfies |A(d) − A(d')| ≤ L·|d − d'| for all densities d, d' ∈ (0, 1] (a general Lipschitz theorem for "
     "(d_e, f) ↦ (A, S), at f = 0 and σ = 0).",
-    scope="refuted for every L > 0: the accuracy-jump network (exhaustive over its counts: A(d) = 1 iff d > 1/4), the "
-    "pair (1/4, 1/4 + min(1/4, 1/(2L))) with z3 for the quantifier step, exact re-checks at L = 1, 10, 1000, 10⁹; "
-    "the same jump embedded in 4→256→256→128→4 at d = 51/512",
+    scope="stated at one member of the class, the accuracy-jump network (so its refutation refutes the statement for "
+    "the class, whichever order of ∃ L and ∀ network is meant); refuted for every L > 0 by the pair "
+    "(1/4, 1/4 + min(1/4, 1/(2L))), z3 over the exact piecewise-constant accuracy; exact re-checks at L = 1, 10, "
+    "1000, 10⁹; the same jump embedded in 4→256→256→128→4 at d = 51/512",
     expect=Expect.FAILS,
     lean="Psy01A.hard_pruning_not_lipschitz",
-    no_theorem="an existence over the constant L: a refutation must defeat every L, which a claim with a point witness "
-    "cannot state; the family of violating pairs for every L > 0 is z3's quantifier step, in the proof",
-    # the statement at the headline witness's constant: the runner re-checks the witness (d, d′) against it itself
-    claims=lambda: (lipschitz_claim(jump_network, Fraction(1000)),),
+    theorem=lambda: lipschitz_theorem(jump_network),
 )
 def hard_pruning_not_lipschitz(ctx):
     """Claim to refute (000_1ea2e46c3d2f64bf.txt, hard pruning): a general Lipschitz theorem
     for hard pruning. At f = 0 and σ = 0, (d_e, f) ↦ (A, S) restricts to d ↦ A(d), so a
-    Lipschitz bound in (d_e, f) would give one for A.
+    Lipschitz bound in (d_e, f) would give one for A; the theorem is declared at one member of
+    the class, whose refutation refutes the class-wide statement.
 
     Counterexample (the text's): a constant ReLU feature 1 and two logits z₀ = w·1 (w = 1),
     z₁ = 1/2 (bias; the inactive unit's weight 2 outranks w). The head has N = 4 entries, so
-    K = ⌈4d⌉: K = 1 keeps only the 2 (class 1), K ≥ 2 keeps w (class 0). Exhaustively over all
-    (layer-1, head) counts, A(d) = 1 iff K_head ≥ 2 iff d > 1/4, on a class-0 test law.
-    For any L > 0 take δ = min(1/4, 1/(2L)): A(1/4) = 0, A(1/4 + δ) = 1, and Lδ ≤ 1/2 < 1; z3
-    proves the quantifier step (Lδ < 1 and ⌈4(1/4 + δ)⌉ = 2) for all L > 0. The certificate's
-    witness is L = 1000, re-checked by exact pruning and an exact forward pass; the table
-    repeats it for other L and for the 067A-shaped embedding (jump at 51/512, 52 head weights).
+    K = ⌈4d⌉: K = 1 keeps only the 2 (class 1), K ≥ 2 keeps w (class 0), on a class-0 test law.
+    The accuracy is piecewise constant between the counts' breakpoints k/2, k/4, each piece's
+    value computed by exact pruning and an exact forward pass (:func:`accuracy_pieces`). For
+    any L > 0 take δ = min(1/4, 1/(2L)): A(1/4) = 0, A(1/4 + δ) = 1, and Lδ ≤ 1/2 < 1. The
+    kernel builds "for every L > 0 this pair violates the bound" from the declared theorem and
+    the family, and z3 proves it (:func:`checker.backends.smt.refute_existence`). The witness is
+    L = 1000, re-checked by exact pruning; the table repeats it for other L and for the
+    067A-shaped embedding (jump at 51/512, 52 head weights).
 
-    Survives mutation: (np.array([1.0, -1.0]), np.array([0.0, 0.5]))): another example input also exhibits the jump (re-checked exactly)
-    Survives mutation: L_TABLE = (: every candidate constant L is defeated; the table lists example constants
-    Survives mutation: if label == "minimal" and constant == 1000:: it selects which re-checked violating pair is reported as the witness
+    Survives mutation: L_TABLE = (: the table lists example constants; the refutation is for every L > 0
     """
-    net = jump_network()
-    parts = {}
-    with timed() as t:
-        table, ok = [], True
-        for k1 in (1, 2):
-            for k2 in range(1, 5):
-                pruned = net.masked((rm.prune_exact_count(net.weights[0], k1), rm.prune_exact_count(net.weights[1], k2)))
-                _, z = rm.forward_exact(pruned, [0])
-                cls = rm.predict_exact(z)
-                table.append({"K1": k1, "K_head": k2, "class": cls})
-                ok &= cls == (0 if k2 >= 2 else 1)
-        ok &= [rm.retention_count(d, 4) for d in (JUMP, JUMP + Fraction(1, 10**9))] == [1, 2]
-        step = t.step(exact.NAME, exact.VERSION, "class at every count pair", "A = 1 iff K_head ≥ 2" if ok else "other", table=table)
-    parts["step function (exhaustive)"] = _check("step function", ok, step, [f"K1 = {r['K1']}, K_head = {r['K_head']}" for r in table], table=table)
-    parts["quantifier step (z3)"] = smt.prove(STEP_LEMMA, ctx)
-    instances, witness = [], None
+    theorem = lipschitz_theorem(jump_network)
+    verdict = smt.refute_existence(theorem, JUMP_FAMILY, ctx, at={"L": 1000})
+    instances = []
     for constant in L_TABLE:
-        for label, network, at in (("minimal", net, JUMP), ("067A-shaped", embedded_jump_network(), EMBEDDED_JUMP)):
+        for label, network, at in (("minimal", jump_network(), JUMP), ("067A-shaped", embedded_jump_network(), EMBEDDED_JUMP)):
             width = JUMP if label == "minimal" else Fraction(1, 512)
             point = {"d": at, "dp": at + delta_for(constant, width)}
             v = exact.recheck_counterexample(lipschitz_claim(network, constant), point, "the jump pair")
             instances.append({"network": label, "L": fmt(constant), "d": fmt(point["d"]), "d'": fmt(point["dp"]),
                               "status": v.status.value, "sides": dict(v.certificate.sides or {})})
-            if label == "minimal" and constant == 1000:
-                witness = v
-            parts[f"{label}, L = {fmt(constant)}"] = (trusted("exact re-check of the violating pair", *v.certificate.steps, at=(f"d = {fmt(point['d'])}, d′ = {fmt(point['dp'])}",))
-                                                      if v.status is Status.REFUTED else v)
-    support = all_of("exhaustive + z3 + exact instances", parts)
-    if support.status is not Status.PROVED or witness is None or witness.status is not Status.REFUTED:
-        return unknown("refutation of the Lipschitz claim", support.certificate.reason or "a supporting step failed",
-                       *support.certificate.steps, parts=support.certificate.data.get("parts"))
-    c = witness.certificate
-    return refuted("accuracy-jump counterexample, exact pruning and forward pass", {**c.witness, "L": "1000"}, c.sides,
-                   *support.certificate.steps, refutes="every L > 0 (pair 1/4, 1/4 + min(1/4, 1/(2L)))",
-                   instances=instances, parts=support.certificate.data["parts"])
+    if verdict.status is Status.REFUTED and not all(r["status"] == Status.REFUTED.value for r in instances):
+        failed = [f"{r['network']}, L = {r['L']}" for r in instances if r["status"] != Status.REFUTED.value]
+        return unknown(verdict.certificate.method, "the family refutes the piecewise accuracy, but exact pruning does "
+                       f"not re-check the jump pair at {', '.join(failed)}", *verdict.certificate.steps, instances=instances)
+    return with_data(verdict, instances=instances, pieces=[{"up to d": fmt(b), "A": fmt(a)}
+                                                           for b, a in accuracy_pieces(jump_network())])
 
 
 MASK_PROJECTION_ENTRY = claim(

@@ -23,9 +23,6 @@ DECIDED = sorted(i for i, ob in PSY01A.items() if ob.expect in (Expect.HOLDS, Ex
 
 #: Decided obligations that declare no theorem yet, each with the reason.
 WITHOUT_THEOREM = {
-    # FAILS: the statement is "∃ L ∀ d, d′ …"; the refutation is for every L (z3 quantifier step plus exact
-    # pairs), and its witness (d, d′, L = 1000) is a point of the claim at one fixed L, not of the statement.
-    "psy01a.hard_pruning_not_lipschitz",
     # FAILS: the witness is a whole network (the sparse construction), not a point of any claim.
     "psy01a.universal_cue_threshold",
     # Supported by sampling on the seeded network (a Monte-Carlo bracket), never proved: no theorem to prove.
