@@ -29,10 +29,36 @@ class RecheckResult:
 def _exact(claim: Any, witness: Mapping[str, str]) -> bool | None:
     from checker.backends import CannotDecide, exact
 
+    if _outside_premise(claim, witness):
+        return False
     try:
         return exact.evaluate(claim, witness).is_counterexample
     except (CannotDecide, ArithmeticError, ValueError, TypeError, KeyError, AttributeError):
         return None
+
+
+def _outside_premise(claim: Any, witness: Mapping[str, str]) -> bool:
+    """Is the witness outside a declared domain, or a hypothesis exactly false there? Decided before the
+    conclusion is evaluated: a conclusion may be undefined where the premise fails (a density outside
+    (0, 1]), and a witness outside the premise is never a counterexample."""
+    from fractions import Fraction
+
+    from checker.backends import exact
+
+    try:
+        point = {k: Fraction(witness[k]) for k in claim.variables}
+        if exact.domain_violations(claim, point):
+            return True
+        v = claim.env(point)
+    except (KeyError, ValueError, TypeError, ArithmeticError):
+        return False
+    for h in claim.hypotheses:
+        try:
+            if h.formula(exact.OPS, v) is False:
+                return True
+        except Exception:  # noqa: BLE001 - a hypothesis that cannot be evaluated decides nothing
+            continue
+    return False
 
 
 def _interval(claim: Any, witness: Mapping[str, str]) -> bool | None:
@@ -88,7 +114,8 @@ def recheck_witness(claims: Sequence[Any], witness: Mapping[str, Any] | None, na
     names a declared claim)?"""
     if not claims:
         return RecheckResult(Recheck.NOT_RECHECKED, None, "the obligation declares no claim to re-evaluate the witness against")
-    if not isinstance(witness, Mapping) or not witness:
+    closed = any(not tuple(getattr(c, "variables", ("?",))) and not callable(getattr(c, "recheck", None)) for c in claims)
+    if not isinstance(witness, Mapping) or (not witness and not closed):  # a closed claim's point is {}
         return RecheckResult(Recheck.DOES_NOT_REFUTE, None, "a refutation without a witness")
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in witness.items()):
         return RecheckResult(Recheck.DOES_NOT_REFUTE, None, "the witness is not a map of names to exact values")

@@ -491,6 +491,10 @@ def prove_on(claim: Claim, box: Mapping[str, Any], prec: int = DEFAULT_PREC, *, 
         enclosures = {k: x.describe() for k, x in terms.items()}
         step = t.step(NAME, version(), f"enclose {claim.name}", whole.value, terms=enclosures)
     is_point = all(not isinstance(x, tuple) for x in box.values())
+    vacuous = [h for h, value in hyps.items() if value is Tri.FALSE]
+    if whole is Tri.TRUE and vacuous:  # as exact.prove_at: an implication true only as its premise fails proves nothing
+        return unknown(method, f"the hypothesis {', '.join(vacuous)} is false {'at the point' if is_point else 'on the whole box'}: "
+                       "the claim holds there only vacuously, which proves nothing", step, terms=enclosures)
     if whole is Tri.TRUE:
         # At a point the proof covers that point; over a box, every value in the box — the claim for
         # every value only when the box holds each variable's whole declared domain.
