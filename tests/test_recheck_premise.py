@@ -44,3 +44,24 @@ def test_an_enclosure_where_a_hypothesis_fails_proves_nothing():
     ok = claim("n-is-256-then-log-below-6", "n", lambda o, v: o.le(o.log(v.n), 6),
                hypotheses={"n = 256": lambda o, v: o.eq(v.n, 256)})
     assert interval.prove_on(ok, {"n": 256}).status is Status.PROVED
+
+
+def test_a_refutation_no_declared_claim_rechecks_is_counted_and_shown_as_such(tmp_path):
+    """Kept (the obligation declares nothing to re-check against), but the summary counts it and
+    ``show`` says the witness is the discharge's own; a re-checked refutation is not counted."""
+    import json
+
+    from tests.faults.catalogues import cli, make_catalogue, ob
+
+    body = 'return refuted("by hand", {"x": "1"}, {"lhs": "2"})'
+    checked = 'from checker.backends import exact\nreturn exact.recheck_counterexample(C, {"x": 1}, "test")'
+    claim_src = ('\nfrom checker.claims import claim\nC = claim("x-below-half", "x", lambda o, v: o.le(v.x, o.q(1, 2)))\n')
+    make_catalogue(tmp_path, "unchk", {"m": ob("unchk", "bare", body, expect="FAILS") + claim_src
+                                       + ob("unchk", "rechecked", checked, expect="FAILS", extra=", theorem=C")})
+    out = tmp_path / "r.json"
+    done = cli(tmp_path, "--package", "unchk", "check", "--no-cache", "--no-baseline", "--no-confirm", "--format", "json", "-o", str(out))
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert {r["id"]: r["status"] for r in doc["results"]} == {"unchk.bare": "refuted", "unchk.rechecked": "refuted"}, done.stderr
+    assert doc["summary"]["kernel"]["refutation_unchecked"] == 1
+    shown = cli(tmp_path, "--package", "unchk", "show", "unchk.bare")
+    assert "the witness and its sides are the discharge's own" in shown.stdout, shown.stdout + shown.stderr

@@ -292,6 +292,9 @@ def implication_claim(key: str):
         lambda o, v: o.le(v.delta, -certified_decrease(_scalars(v))),
         hypotheses=hyps(),
         terms={"change": lambda o, v: v.delta, "minus_decrease": lambda o, v: -certified_decrease(_scalars(v))},
+        # a model of these scalars is a counterexample to the capstone only if one network realises it
+        derived="n, d2, d3 are counts; g1 = ‖∇L‖₁ and g2 = ‖∇L‖₂² of one gradient with n entries; a, w1, w2 "
+        "bound the input and weights; first and rest are the descent lemma's two terms on one segment",
     )
 
 

@@ -329,7 +329,9 @@ def layer_dominance(fmt: b32.Format, fanins: Sequence[int], bias: bool) -> tuple
 
 
 def _rounded(o: Any, r: Any, p: Any) -> Any:
-    """r = RN(p) by the rounding model: within u·|p| or within μ of p."""
+    """r rounds p in the source's rounding model M (any r within u·|p| or within μ of p, binary32 or not):
+    the theorems are the model's (a refutation is of the model's statement, which IEEE round-to-nearest
+    may still satisfy)."""
     return o.or_(o.le(o.abs(r - p), o.q(1, 2**24) * o.abs(p)), o.le(o.abs(r - p), o.q(1, 2**150)))
 
 
@@ -338,7 +340,7 @@ MUL_CLOSE = claim(
     lambda o, v: o.le(o.abs(v.r - v.a * v.c), v.A * v.ec + o.q(1, 2**24) * v.A * (v.C + v.ec) + o.q(1, 2**150)),
     {"|a| ≤ A": lambda o, v: o.le(o.abs(v.a), v.A), "|c| ≤ C": lambda o, v: o.le(o.abs(v.c), v.C),
      "|c̃ − c| ≤ ec": lambda o, v: o.le(o.abs(v.ct - v.c), v.ec),
-     "r = RN(a·c̃) (rounding model)": lambda o, v: _rounded(o, v.r, v.a * v.ct)})
+     "r rounds a·c̃ in the rounding model (|r − a·c̃| ≤ u·|a·c̃| or ≤ μ)": lambda o, v: _rounded(o, v.r, v.a * v.ct)})
 """``mul_close``: the rounded product of an exact a and a float c̃ within ec of c is within
 A·ec + u·A·(C + ec) + μ of a·c (= mulErr(u, A, C, 0, ec))."""
 
