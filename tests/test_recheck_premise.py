@@ -65,3 +65,24 @@ def test_a_refutation_no_declared_claim_rechecks_is_counted_and_shown_as_such(tm
     assert doc["summary"]["kernel"]["refutation_unchecked"] == 1
     shown = cli(tmp_path, "--package", "unchk", "show", "unchk.bare")
     assert "the witness and its sides are the discharge's own" in shown.stdout, shown.stdout + shown.stderr
+
+
+def test_a_counterexample_found_at_fixed_sizes_refutes_the_sized_theorem():
+    """z3's model of ``T.at(n=5)`` names only the entries; the certificate's claim name carries the
+    sizes, so the witness re-checks against the theorem for every size at n = 5 (it was 'no declared
+    claim has the witness's variables', unknown). A witness that is not one stays rejected."""
+    from checker.audit.recheck import recheck_refutation
+    from checker.backends import smt
+    from checker.claims import sized_claim
+    from checker.kernel.model import Expect, Obligation, Source
+
+    upto4 = sized_claim("sum<=4max", "n:nat[1,]", "x[n]", lambda o, v: o.le(o.sum(v.x), 4 * o.maxv(v.x)),
+                        {"x >= 0": lambda o, v: o.all(o.ge(v.x, 0))})
+    ob = Obligation(id="t.sized", source=Source("t", "t"), statement="s", scope="s", expect=Expect.HOLDS,
+                    discharge=lambda ctx: None, theorem=(upto4,))
+    v = smt.prove(upto4.at(n=5))
+    assert v.status is Status.REFUTED and "n" not in v.certificate.witness
+    assert recheck_refutation(ob, v.certificate.witness, v.certificate.data["claim"]).verdict is Recheck.REFUTES
+    zeros = {k: "0" for k in v.certificate.witness}
+    assert recheck_refutation(ob, zeros, v.certificate.data["claim"]).verdict is Recheck.DOES_NOT_REFUTE
+    assert recheck_refutation(ob, v.certificate.witness, "sum<=4max[m=5]").verdict is Recheck.NOT_RECHECKED

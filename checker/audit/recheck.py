@@ -96,9 +96,11 @@ def _existence(theorem: Any, witness: Mapping[str, str]) -> bool | None:
     return _interval(theorem.body, witness) if found is None else found
 
 
-def _at_witness_sizes(c: Any, witness: Mapping[str, Any]) -> Any:
+def _at_witness_sizes(c: Any, witness: Mapping[str, Any], named: Any = None) -> Any:
     """A sized claim at the sizes the witness names (``n``, ``m``: the witness is a counterexample at
-    those sizes, its entries ``x_0, …``); ``None`` when the witness names no sizes for it."""
+    those sizes, its entries ``x_0, …``), or failing that at the sizes of the claim the certificate
+    ``named`` (``"masked-opnorm[n=2,m=2]"``, the name of ``c.at(n=2, m=2)``: a refutation found at
+    fixed sizes); ``None`` when neither names sizes for it."""
     from checker.kernel.sized import SizedClaim
 
     if not isinstance(c, SizedClaim):
@@ -106,6 +108,15 @@ def _at_witness_sizes(c: Any, witness: Mapping[str, Any]) -> Any:
     try:
         return c.at(**{n: int(witness[n]) for n in c.size_names})
     except (KeyError, ValueError, TypeError):
+        pass
+    if not (isinstance(named, str) and named.startswith(f"{c.name}[") and named.endswith("]")):
+        return None
+    try:
+        sizes = dict(part.split("=", 1) for part in named[len(c.name) + 1:-1].split(","))
+        if set(sizes) != set(c.size_names):
+            return None
+        return c.at(**{n: int(k) for n, k in sizes.items()})
+    except (ValueError, TypeError):
         return None
 
 
@@ -119,7 +130,7 @@ def recheck_witness(claims: Sequence[Any], witness: Mapping[str, Any] | None, na
         return RecheckResult(Recheck.DOES_NOT_REFUTE, None, "a refutation without a witness")
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in witness.items()):
         return RecheckResult(Recheck.DOES_NOT_REFUTE, None, "the witness is not a map of names to exact values")
-    claims = [_at_witness_sizes(c, witness) for c in claims]
+    claims = [_at_witness_sizes(c, witness, named) for c in claims]
     candidates = [c for c in claims if c is not None and set(c.variables) <= set(witness)]
     if isinstance(named, str) and any(c.name == named for c in candidates):
         candidates = [c for c in candidates if c.name == named]
@@ -156,4 +167,5 @@ def recheck_refutation(obligation: Any, witness: Mapping[str, Any] | None, named
     one (never a lemma the certificate ``named``), else its declared claims? The runner re-checks a
     fresh refutation so, and the cache a stored one."""
     theorem = tuple(getattr(obligation, "theorem", ()) or ())
-    return recheck_witness(theorem or obligation.claims, witness, None if theorem else named)
+    # ``named`` only selects among the declared theorem's claims (or reads a sized claim's sizes), never a lemma
+    return recheck_witness(theorem or obligation.claims, witness, named)
