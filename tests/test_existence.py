@@ -110,3 +110,19 @@ def test_the_hard_pruning_refutation_rests_on_the_family_and_a_broken_family_is_
     monkeypatch.setitem(pruning.JUMP_FAMILY, "d", lambda o, v: o.q(1, 2))
     v = pruning.hard_pruning_not_lipschitz(ctx)
     assert v.status is Status.UNKNOWN
+
+
+def test_a_family_leaving_the_domain_where_the_body_is_undefined_is_unknown_not_an_error():
+    """The body's conclusion is partial (defined for 0 < x ≤ 1 only); the family x = C + 1 leaves
+    (0, 1] for every C ≥ 0, so z3's counterexample to the family lies where the conclusion cannot be
+    evaluated: a failed proof step, unknown — never a crash."""
+    def partial(x):
+        if isinstance(x, Fraction) and not 0 < x <= 1:
+            raise ValueError(f"{x} is outside (0, 1]")
+        return x
+
+    body = claim("partial-below-C", "C x", lambda o, v: o.le(partial(v.x), v.C),
+                 hypotheses={"0 < x ≤ 1": lambda o, v: o.and_(o.gt(v.x, 0), o.le(v.x, 1))})
+    theorem = exists("some-C-bounds-partial", "C", body, where={"C ≥ 0": lambda o, v: o.ge(v.C, 0)})
+    v = smt.refute_existence(theorem, BEYOND, at={"C": 5})
+    assert v.status is Status.UNKNOWN and "does not defeat" in v.certificate.reason

@@ -105,6 +105,8 @@ ROUND_TRIP: dict[str, tuple[str, str]] = {
     "⌊": ("⌊x⌋ y", r"$\lfloor x\rfloor y$"),
     "⌋": ("⌊x⌋ y", r"$\lfloor x\rfloor y$"),
     "ⱼ": ("xⱼ y", r"$x_{j} y$"),
+    "∃": ("∃ L. L > 0", r"$\exists L. L > 0$"),
+    "∀": ("∀ L", r"$\forall L$"),
     # not in the catalogue, but in papers checked with it (the margin-bound paper)
     "⪰": ("W ⪰ 0", r"$W \succeq 0$"),
 }

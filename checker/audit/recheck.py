@@ -37,10 +37,11 @@ def _exact(claim: Any, witness: Mapping[str, str]) -> bool | None:
         return None
 
 
-def _outside_premise(claim: Any, witness: Mapping[str, str]) -> bool:
-    """Is the witness outside a declared domain, or a hypothesis exactly false there? Decided before the
-    conclusion is evaluated: a conclusion may be undefined where the premise fails (a density outside
-    (0, 1]), and a witness outside the premise is never a counterexample."""
+def _exact_hypotheses(claim: Any, witness: Mapping[str, str]) -> dict[str, bool] | None:
+    """The hypotheses exact arithmetic decides at the witness (a hypothesis it cannot evaluate is left
+    out); ``None`` when the witness lies outside a declared domain. Decided apart from the conclusion:
+    a conclusion may be undefined where the premise fails (a density outside (0, 1]) or need intervals
+    (erf) where the premise is exact (d = 1/10, which no binary interval decides)."""
     from fractions import Fraction
 
     from checker.backends import exact
@@ -48,17 +49,26 @@ def _outside_premise(claim: Any, witness: Mapping[str, str]) -> bool:
     try:
         point = {k: Fraction(witness[k]) for k in claim.variables}
         if exact.domain_violations(claim, point):
-            return True
+            return None
         v = claim.env(point)
     except (KeyError, ValueError, TypeError, ArithmeticError):
-        return False
+        return {}
+    known = {}
     for h in claim.hypotheses:
         try:
-            if h.formula(exact.OPS, v) is False:
-                return True
+            value = h.formula(exact.OPS, v)
         except Exception:  # noqa: BLE001 - a hypothesis that cannot be evaluated decides nothing
             continue
-    return False
+        if isinstance(value, bool):
+            known[h.name] = value
+    return known
+
+
+def _outside_premise(claim: Any, witness: Mapping[str, str]) -> bool:
+    """Is the witness outside a declared domain, or a hypothesis exactly false there? A witness
+    outside the premise is never a counterexample."""
+    known = _exact_hypotheses(claim, witness)
+    return known is None or not all(known.values())
 
 
 def _interval(claim: Any, witness: Mapping[str, str]) -> bool | None:
@@ -71,6 +81,8 @@ def _interval(claim: Any, witness: Mapping[str, str]) -> bool | None:
         _, hyps, concl, _ = interval.decide(claim, point)
     except (CannotDecide, ArithmeticError, ValueError, TypeError, KeyError, AttributeError):
         return None
+    exactly = _exact_hypotheses(claim, witness) or {}
+    hyps = {k: interval.Tri.TRUE if exactly.get(k) is True and h is interval.Tri.UNKNOWN else h for k, h in hyps.items()}
     if all(h is interval.Tri.TRUE for h in hyps.values()) and concl is interval.Tri.FALSE:
         return True
     if any(h is interval.Tri.FALSE for h in hyps.values()) or concl is interval.Tri.TRUE:

@@ -86,6 +86,12 @@ class ExactOps:
         raise CannotDecide(f"exp({x}) is irrational; use the interval backend")
 
     @staticmethod
+    def erf(x: Fraction) -> Fraction:
+        if Fraction(x) == 0:
+            return Fraction(0)
+        raise CannotDecide(f"erf({x}) is irrational; use the interval backend")
+
+    @staticmethod
     def log(x: Fraction) -> Fraction:
         x = Fraction(x)
         if x <= 0:

@@ -366,6 +366,10 @@ class IntervalOps:
         return _interval(x).exp()
 
     @staticmethod
+    def erf(x: Any) -> Interval:
+        return _interval(x).erf()
+
+    @staticmethod
     def log(x: Any) -> Interval:
         x = _interval(x)
         if x.v.a <= 0:

@@ -74,6 +74,11 @@ class NumpyOps:
     def exp(self, x: Any) -> Any:
         return self.np.exp(x)
 
+    def erf(self, x: Any) -> Any:
+        import math
+
+        return self.np.vectorize(math.erf, otypes=[float])(x)
+
     def log(self, x: Any) -> Any:
         return self.np.log(x)
 

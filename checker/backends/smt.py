@@ -95,6 +95,9 @@ class Z3Ops:
     def exp(self, x: Any) -> Any:
         raise CannotDecide("exp is not interpreted by z3 (no transcendental functions); use the interval backend")
 
+    def erf(self, x: Any) -> Any:
+        raise CannotDecide("erf is not interpreted by z3 (no transcendental functions); use the interval backend")
+
     def log(self, x: Any) -> Any:
         raise CannotDecide("log is not interpreted by z3 (no transcendental functions); use the interval backend")
 
@@ -428,14 +431,15 @@ def refute_existence(theorem: Any, family: Mapping[str, Callable[[Any, Any], Any
                                f"{shown.certificate.reason or shown.status.value}", *steps)
     fact = kernel.refute_existence(theorem, family, shown.fact)
     constants = {c: to_fraction(at[c]) for c in theorem.constants}
+    shown_at = ", ".join(f"{k} = {v}" for k, v in fmt_map(constants).items())
     env = wanted.env(constants)
     if not exact.OPS.and_(*(p.formula(exact.OPS, env) for p in theorem.where)):
-        return unknown(method, f"the constants shown ({fmt_map(constants)}) are not allowed by the theorem's "
-                               "conditions on them", *steps)
+        return unknown(method, f"the constants shown ({shown_at}) are not allowed by the theorem's conditions "
+                               "on them: choose at= among those the family was proved for", *steps)
     point = {**constants, **{x: family[x](exact.OPS, env) for x in theorem.universals}}
-    check = exact.recheck_counterexample(theorem.body, point, f"the witness family at {fmt_map(constants)}")
+    check = exact.recheck_counterexample(theorem.body, point, f"the witness family at {shown_at}")
     if check.status is not Status.REFUTED:
-        return unknown(method, f"the family's point at {fmt_map(constants)} does not re-check: "
+        return unknown(method, f"the family's point at {shown_at} does not re-check: "
                                f"{check.certificate.reason}", *steps, *check.certificate.steps)
     c = check.certificate
     return Verdict(Status.REFUTED, Certificate(

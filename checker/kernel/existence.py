@@ -106,7 +106,10 @@ def family_claim(theorem: Existence, family: Mapping[str, Formula]) -> Claim:
     def defeated(o: Any, v: Env) -> Any:
         w = at(o, v)
         inside = [f for x in theorem.universals for f in _in_domain(o, body, x, w[x])]
-        return o.and_(*inside, body.premise(o, w), o.not_(body.conclusion(o, w)))
+        premise = body.premise(o, w)
+        if any(f is False for f in (*inside, premise)):  # exactly outside: the body may be undefined there
+            return False
+        return o.and_(*inside, premise, o.not_(body.conclusion(o, w)))
 
     domains = tuple(body.domain(c) for c in theorem.constants)
     return Claim(

@@ -27,7 +27,7 @@ from typing import Any, Iterable, Mapping, Sequence
 BOOL_OPS = frozenset({"le", "lt", "ge", "gt", "eq", "ne", "and", "or", "not", "implies", "is_int"})
 _COMPARE = {"le": ("≤", r"\le"), "lt": ("<", "<"), "ge": ("≥", r"\ge"), "gt": (">", ">"),
             "eq": ("=", "="), "ne": ("≠", r"\ne")}
-_NAMED = {"relu": r"\operatorname{relu}", "max": r"\max", "min": r"\min", "exp": r"\exp", "log": r"\log",
+_NAMED = {"relu": r"\operatorname{relu}", "max": r"\max", "min": r"\min", "exp": r"\exp", "log": r"\log", "erf": r"\operatorname{erf}",
           "ite": r"\operatorname{ite}", "is_int": r"\operatorname{int}"}
 
 
@@ -171,6 +171,7 @@ class RenderOps:
     def floor(self, x: Any) -> Expr: return self._op("floor", x)
     def ceil(self, x: Any) -> Expr: return self._op("ceil", x)
     def exp(self, x: Any) -> Expr: return self._op("exp", x)
+    def erf(self, x: Any) -> Expr: return self._op("erf", x)
     def log(self, x: Any) -> Expr: return self._op("log", x)
     def pow(self, x: Any, n: Any) -> Expr: return self._op("pow", x, n)
 

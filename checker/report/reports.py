@@ -605,7 +605,8 @@ def claims_lines(d: Mapping[str, Any]) -> list[str]:
         out.append("  claims     not recorded (a report of an older schema)")
         return out
     if not claims:
-        out.append("  claims     none declared: the discharge checks its statement directly, so there is no printed formula")
+        out.append("  claims     none besides the declared theorem (the statement's formula)" if d.get("theorem") else
+                   "  claims     none declared: the discharge checks its statement directly, so there is no printed formula")
         return out
     out.append(f"  claims     {len(claims)} checked formula(s)")
     for c in claims:

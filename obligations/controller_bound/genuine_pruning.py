@@ -302,6 +302,12 @@ def rigorous_violation(inst: Instance, *steps) -> Any:
     if not rc.violated:
         return unknown("rigorous re-check of a float violation", f"{inst.label}: deviation² ≤ the rigorous bound²",
                        *steps, step, float_ratio=rc.ratio_float)
+    not_pruning = [k + 1 for k, (w, m) in enumerate(zip(inst.weights, inst.masks))
+                   if m.shape != w.shape or not ((m == 0) | (m == 1)).all()]
+    if not_pruning:  # the statement is about pruning: a mask with other entries is outside it
+        return unknown("rigorous re-check of a float violation", f"{inst.label}: the mask of layer(s) "
+                       f"{', '.join(map(str, not_pruning))} is not a 0/1 matrix of its weights' shape, so the "
+                       "instance is no pruning", *steps, step)
     n = inst.weights[0].shape[0]
     witness = {"network": f"two layers, width {n}, zero biases, σ = {inst.activation}",
                "W_1 = W_2": "H_ij = fl(1/(i − j + 1/2))" if "hilbert" in inst.label else "seeded (see label)",

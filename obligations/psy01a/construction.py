@@ -495,6 +495,23 @@ def monotonicity_steps() -> list[tuple[bool, Any]]:
                                "erf(3/(2ν))² − (2Φ(3/(√2ν)) − 1)²")]
 
 
+def threshold_claim():
+    """The statement at the sparse construction, its cue gap Δ(ν) replaced by the proved lower bound
+    2p_ν − 1 = 2·erf(3/(2ν))² − 1 (``DELTA_LEMMA``): 2p_ν − 1 ≤ 1/2 + C·ν for 0 < ν < ν₀. Where this
+    fails, Δ(ν) ≥ 2p_ν − 1 > 1/2 + Cν fails the statement; the refutation's witness (C, ν₀, ν) is
+    re-checked against it (rigorous intervals: erf is irrational)."""
+    def lower(o, v):
+        return 2 * o.pow(o.erf(3 / (2 * v.nu)), 2) - 1
+
+    return claim(
+        "cue-gap-lower-bound-within-threshold", "d C nu0 nu",
+        lambda o, v: o.le(lower(o, v), o.q(1, 2) + v.C * v.nu),
+        hypotheses={"d = 1/10, the member's density (≤ every threshold d* ≥ 1/10)": lambda o, v: o.eq(v.d, o.q(1, 10)),
+                    "C ≥ 0": lambda o, v: o.ge(v.C, 0), "0 < ν < ν₀": lambda o, v: o.and_(o.gt(v.nu, 0), o.lt(v.nu, v.nu0))},
+        terms={"2p_nu - 1": lower, "1/2 + C nu": lambda o, v: o.q(1, 2) + v.C * v.nu},
+    )
+
+
 @obligation(
     id="psy01a.universal_cue_threshold",
     source=Source(DOC, "sparse construction: 'a universal bound Δ ≤ 1/2 + O(ν) at all densities below a threshold "
@@ -508,6 +525,7 @@ def monotonicity_steps() -> list[tuple[bool, Any]]:
     expect=Expect.FAILS,
     lean="Psy01A.universal_cue_threshold",
     uses=("psy01a.sparse_construction",),
+    claims=lambda: (threshold_claim(),),
     no_theorem="an existence over constants (there are d*, C, ν₀ such that every member …) whose body is the cue gap Δ "
     "of a network under Gaussian noise, an expectation (through erf) the claim language cannot state, so no witness "
     "family can be checked against it (as psy01a.hard_pruning_not_lipschitz's is); the quantifier step is z3's, "
@@ -581,11 +599,12 @@ def universal_cue_threshold(ctx):
         return unknown("refutation of the universal threshold", f"2p_ν* − 1 ∈ {show(lower_at_nu)} is not above {fmt(rhs)}")
     return refuted(
         "sparse construction (re-checked) + rigorous enclosure + z3 quantifier step",
-        {"network": "sparse construction, d = 1/10", "C": c, "nu0": nu0, "nu": nu},
+        {"network": "sparse construction", "d": Fraction(1, 10), "C": c, "nu0": nu0, "nu": nu},
         {"Delta >= 2p_nu - 1, enclosed in": show(lower_at_nu), "1/2 + C*nu": rhs},
         *support.certificate.steps,
         refutes="∃ C, ν₀: Δ ≤ 1/2 + Cν for all ν < ν₀ (every C, ν₀ is defeated by ν*)",
         L=fmt(lower), parts=support.certificate.data["parts"], instances=instances,
+        thresholds={"the text's threshold 'near 0.2'": "≥ 1/10, so defeated by the same member"},
     )
 
 

@@ -209,3 +209,22 @@ def test_the_learning_witness_is_exact_and_a_wrong_stated_step_is_not():
     assert exact.prove_at(pruning.LEARNING, [pruning.LEARNING_POINT]).status is Status.PROVED
     assert exact.evaluate(pruning.LEARNING, {**pruning.LEARNING_POINT, "lr": Fraction(1, 4)}).conclusion is False
     assert exact.evaluate(pruning.LEARNING, {**pruning.LEARNING_POINT, "t1": Fraction(2)}).conclusion is False
+
+
+def test_the_universal_threshold_witness_is_rechecked_and_a_tampered_one_rejected():
+    """The witness (d, C, ν₀, ν) re-checks against the threshold claim (2p_ν − 1 ≤ 1/2 + Cν, rigorous
+    intervals): a ν where 1/2 + Cν is far above 2p_ν − 1, or a density other than the member's, is
+    rejected by the runner, whatever the discharge says."""
+    from checker.kernel.model import Certificate, Verdict
+    from checker.run.discovery import discover
+    from checker.run.runner import validated
+
+    ob = next(o for o in discover("obligations").obligations if o.id == "psy01a.universal_cue_threshold")
+
+    def run(witness):
+        return validated(ob, Verdict(Status.REFUTED, Certificate(method="test", witness=witness, sides={}))).status
+
+    good = {"network": "sparse construction", "d": "1/10", "C": "1000", "nu0": "1", "nu": "183/1001000"}
+    assert run(good) is Status.REFUTED
+    assert run({**good, "C": "1000000000", "nu": "1/1000"}) is Status.UNKNOWN
+    assert run({**good, "d": "1/5"}) is Status.UNKNOWN

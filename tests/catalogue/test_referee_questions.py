@@ -56,6 +56,16 @@ def test_recheck_does_not_refute_a_random_mask_instance():
     assert gp.rigorous_violation(inst).status is Status.UNKNOWN
 
 
+def test_a_violation_whose_masks_are_not_0_1_is_no_pruning_and_not_refuted():
+    """The witness's lower-triangular masks re-check as a violation; the same instance with masks 3·M
+    (a deviation larger still) is outside the statement — no pruning — so it is unknown."""
+    inst = gp._witness_instance(128, "identity", __import__("numpy").random.default_rng(0), 0)  # the obligation's
+    assert gp.rigorous_violation(inst).status is Status.REFUTED
+    scaled = gp.Instance(inst.weights, tuple(3 * m for m in inst.masks), inst.s, inst.activation, inst.label)
+    v = gp.rigorous_violation(scaled)
+    assert v.status is Status.UNKNOWN and "no pruning" in v.certificate.reason
+
+
 def test_eq10_without_the_norm_hypotheses_is_refuted():
     """Mutation: dropping both norm hypotheses gives back Corollary 1's counterexample (either one
     alone suffices: increasing order uses the first, decreasing order the second)."""
