@@ -526,6 +526,8 @@ def print_claim(claim: Any) -> PrintedClaim:
     name = str(getattr(claim, "name", "?"))
     if isinstance(getattr(claim, "constants", None), tuple) and hasattr(claim, "body"):
         return _print_existence(claim)
+    if not hasattr(claim, "conclusion") and hasattr(type(claim), "subject"):
+        return _print_stated(claim)
     variables = tuple(getattr(claim, "variables", ()))
     try:
         env = Env({x: var(x) for x in variables})
@@ -538,6 +540,19 @@ def print_claim(claim: Any) -> PrintedClaim:
     except Exception as exc:  # noqa: BLE001 - a claim the printer cannot follow is reported, not fatal
         return PrintedClaim(name, variables, None, error=f"{type(exc).__name__}: {exc}")
     return PrintedClaim(name, variables, concl, hyps, terms, domains)
+
+
+def _print_stated(claim: Any) -> PrintedClaim:
+    """A claim another backend states and re-checks itself (a sympy limit, a catalogue's rebuilt
+    instance): printed as its own text, its identity its subject."""
+    name = str(getattr(claim, "name", "?"))
+    try:
+        subject = str(claim.subject)
+        shown = claim.text() if callable(getattr(claim, "text", None)) else str(getattr(claim, "__doc__", "") or name).split("\n\n")[0]
+    except Exception as exc:  # noqa: BLE001 - as print_claim: recorded, never raised
+        return PrintedClaim(name, (), None, error=f"{type(exc).__name__}: {exc}")
+    shown = " ".join(shown.split())
+    return PrintedClaim(name, (), Formula("conclusion", f"(stated {_atom(subject)})", shown, rf"\text{{{shown}}}"))
 
 
 def _print_existence(theorem: Any) -> PrintedClaim:

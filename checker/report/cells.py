@@ -273,8 +273,6 @@ def summary_text(s: Mapping[str, Any]) -> str:
                                                       ("theorem_unchecked", "without a declared theorem")) if kernel.get(k)]
     if rests:
         line += " | proofs resting " + ", ".join(rests)
-    if kernel.get("refutation_unchecked"):
-        line += f" | {kernel['refutation_unchecked']} refuted with a witness no declared claim re-checks"
     if kernel.get("unused_hypotheses"):
         line += f" | {kernel['unused_hypotheses']} with a hypothesis no proof needs"
     if kernel.get("confirmed") or kernel.get("unconfirmed"):

@@ -224,8 +224,7 @@ def summary(results: Iterable[Result]) -> dict[str, Any]:
         "total": {"obligations": len(rs)},
         "proved_by_grade": _by_grade(proved),
         "fully_proved": {"total": len(full), **_by_grade(full)},
-        "kernel": {**_kernel_counts(proved), "refutation_unchecked": sum(
-            r.status is Status.REFUTED and bool((r.certificate.data or {}).get("witness_recheck")) for r in rs)},
+        "kernel": _kernel_counts(proved),
     }
 
 
@@ -651,8 +650,6 @@ def render_certificate(result: Result, context: Sequence[Result] = ()) -> str:
         out.append(f"  reason     {c['reason']}")
     if c["witness"] is not None:
         out.append("  witness    " + ", ".join(f"{k} = {v}" for k, v in c["witness"].items()))
-        if (c.get("data") or {}).get("witness_recheck"):
-            out.append(f"             {c['data']['witness_recheck']}: the witness and its sides are the discharge's own")
     if c["sides"]:
         out.append("  sides      " + ", ".join(f"{k} = {v}" for k, v in c["sides"].items()))
     if c.get("shrunk_witness") is not None:

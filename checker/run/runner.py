@@ -302,13 +302,13 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
                                + (f" (a proof step or lemma is false there: {c.reason})" if c.reason else ""),
                         data={"rejected_witness": _plain(c.witness), "rejected_sides": _plain(c.sides)}))
                 case Recheck.NOT_RECHECKED:
-                    if ob.theorem:
-                        return Verdict(Status.UNKNOWN, Certificate(
-                            method=c.method, steps=c.steps,
-                            reason=f"refutation rejected: the witness cannot be re-checked against the declared theorem: {check.reason}",
-                            data={"rejected_witness": _plain(c.witness), "rejected_sides": _plain(c.sides)}))
-                    return Verdict(verdict.status, dataclasses.replace(
-                        c, data={**dict(c.data), "witness_recheck": f"witness not independently re-checked: {check.reason}"}))
+                    # a witness nothing declared can re-check is the discharge's word alone: a wrong
+                    # helper (budget code, a table) would make it a refutation of a true statement
+                    what = "the declared theorem" if ob.theorem else "a declared claim (declare the theorem, or a claim it re-checks against)"
+                    return Verdict(Status.UNKNOWN, Certificate(
+                        method=c.method, steps=c.steps,
+                        reason=f"refutation not accepted: the witness cannot be re-checked against {what}: {check.reason}",
+                        data={"rejected_witness": _plain(c.witness), "rejected_sides": _plain(c.sides)}))
         case Status.SUPPORTED | Status.UNKNOWN | Status.TIMEOUT | Status.ERROR:
             pass
     return verdict

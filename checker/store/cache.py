@@ -362,11 +362,6 @@ class Cache:
             found = recheck_refutation(obligation, c.witness, c.data.get("claim")).verdict
         except Exception:  # noqa: BLE001 - cannot re-check: re-run
             return False
-        if found is Recheck.NOT_RECHECKED:
-            # A custom witness no declared claim fits (the certificate says "not independently
-            # re-checked"): the entry's MAC shows this checker wrote it for this key, so it is
-            # served as written; re-running it would only repeat the same discharge.
-            return bool(c.witness) and "witness_recheck" in c.data
         return found is Recheck.REFUTES
 
     def put(self, key: str, result: Result, manifest: dict | None = None) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from checker import Expect, Source, obligation
 from checker.backends import exact, sampling, smt
@@ -309,9 +309,10 @@ def rigorous_violation(inst: Instance, *steps) -> Any:
                        f"{', '.join(map(str, not_pruning))} is not a 0/1 matrix of its weights' shape, so the "
                        "instance is no pruning", *steps, step)
     n = inst.weights[0].shape[0]
-    witness = {"network": f"two layers, width {n}, zero biases, σ = {inst.activation}",
-               "W_1 = W_2": "H_ij = fl(1/(i − j + 1/2))" if "hilbert" in inst.label else "seeded (see label)",
-               "masks": inst.label.split(", ", 1)[1], "s": f"{n} binary64 values (data: s_hex)"}
+    witness = {"network": f"two layers, zero biases, σ = {inst.activation}", "width": str(n),
+               "W_1 = W_2": HILBERT if "hilbert" in inst.label else "seeded (see label)",
+               "masks": TRIANGULAR if TRIANGULAR in inst.label else inst.label.split(", ", 1)[1], "activation": inst.activation,
+               "s_hex": " ".join(float(x).hex() for x in inst.s)}
     return refuted("float search, re-checked: exact deviation, rigorous spectral-norm upper bounds", witness,
                    {"deviation² (exact, rounded down)": _short(rc.deviation_sq, 9, up=False),
                     "Eq. (10) bound² (rigorous upper bound, rounded up)": _short(rc.bound_sq_upper, 9)},
@@ -320,10 +321,41 @@ def rigorous_violation(inst: Instance, *steps) -> Any:
                    s_hex=[float(x).hex() for x in inst.s], exact_sides={k: fmt(v) for k, v in sides.items()})
 
 
+HILBERT = "H_ij = fl(1/(i − j + 1/2))"
+TRIANGULAR = "lower-triangular masks"
+
+
+class Eq10AtWitness:
+    """Eq. (10) at the pruning instance a refutation's witness names, re-checked from the witness
+    alone: the Hilbert-type weights and lower-triangular (0/1) masks it names are rebuilt at its
+    width, its input read from its binary64 hex digits, and :func:`recheck` recomputes the
+    deviation exactly and the bound with rigorous norm bounds. A witness naming anything else
+    (seeded weights) cannot be rebuilt here: not re-checked."""
+
+    name = "eq10-at-the-witness-instance"
+    subject = "(catalogue eq10-at-the-witness-instance: ‖deviation‖ ≤ Eq. (10)'s bound at a rebuilt pruning instance)"
+    variables: tuple = ()
+    hypotheses: tuple = ()
+
+    def text(self) -> str:
+        return ("‖π(s; Θ̂) − π(s; Θ)‖ ≤ Σ_k C_k(s)·‖δW_k‖ at the instance the witness names (Hilbert-type weights, "
+                "lower-triangular 0/1 masks, its width, activation and input)")
+
+    def recheck(self, witness: Mapping[str, str]) -> bool | None:
+        if witness.get("W_1 = W_2") != HILBERT or witness.get("masks") != TRIANGULAR:
+            return None
+        n = int(witness["width"])
+        s = _np().array([float.fromhex(h) for h in witness["s_hex"].split()])
+        if len(s) != n or witness.get("activation") not in ("identity", "relu"):
+            return False
+        h, tri = hilbert_matrix(n), lower_triangular(n)
+        return recheck(Instance((h, h), (tri, tri), s, witness["activation"], "rebuilt from the witness")).violated
+
+
 def _witness_instance(n: int, activation: str, rng, relu_rounds: int) -> Instance:
     h, tri = hilbert_matrix(n), lower_triangular(n)
     s, _ = _best_input((h, h), (tri, tri), activation, rng, relu_rounds)
-    return Instance((h, h), (tri, tri), s, activation, f"n = {n}, hilbert, lower-triangular masks, {activation}")
+    return Instance((h, h), (tri, tri), s, activation, f"n = {n}, hilbert, {TRIANGULAR}, {activation}")
 
 
 def _settle(name: str, rows: list[dict[str, Any]], above: list[Instance], witness: Instance | None, steps) -> Any:
@@ -359,6 +391,7 @@ def _settle(name: str, rows: list[dict[str, Any]], above: list[Instance], witnes
     expect=Expect.OPEN,
     lean="ControllerBound.eq10_genuine_pruning",
     uses=("controller_bound.corollary1_additive",),
+    claims=(Eq10AtWitness(),),
 )
 def eq10_genuine_pruning(ctx):
     """The referee's question: does Eq. (10) survive if the perturbations are what pruning
@@ -401,6 +434,7 @@ def eq10_genuine_pruning(ctx):
     lean="ControllerBound.eq10_genuine_pruning",
     uses=("controller_bound.eq10_genuine_pruning",),
     slow=True,
+    claims=(Eq10AtWitness(),),
 )
 def eq10_genuine_pruning_wide(ctx):
     """The same search and re-check as ``controller_bound.eq10_genuine_pruning`` at the widths

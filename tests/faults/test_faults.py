@@ -311,7 +311,8 @@ def test_case_11_an_unwritable_output_fails_before_the_run(tmp_path, option):
 
 def test_case_12_hand_built_verdicts_are_re_checked(tmp_path):
     """A hand-built refutation whose witness is not a counterexample to the declared claim is
-    unknown; a proof without steps is an error; a custom witness is marked not re-checked."""
+    unknown; a proof without steps is an error; a custom witness no declared claim can re-check is
+    unknown too (the discharge's word alone), its witness kept in the data."""
     make_catalogue(tmp_path, "handcat", {"items": """
 from checker.claims import claim
 SQUARE = claim("square-nonnegative", "x", lambda o, v: o.ge(v.x * v.x, 0))
@@ -323,8 +324,9 @@ SQUARE = claim("square-nonnegative", "x", lambda o, v: o.ge(v.x * v.x, 0))
     assert "not a counterexample" in rows["handcat.fake_refutation"]["certificate"]["reason"]
     assert rows["handcat.stepless_proof"]["status"] == "error"
     custom = rows["handcat.custom_witness"]
-    assert custom["status"] == "refuted"
-    assert "witness not independently re-checked" in custom["certificate"]["data"]["witness_recheck"]
+    assert custom["status"] == "unknown"
+    assert "cannot be re-checked against a declared claim" in custom["certificate"]["reason"]
+    assert custom["certificate"]["data"]["rejected_witness"] == {"n": "201"}
 
 
 def _npy_header(shape: tuple[int, ...]) -> bytes:
