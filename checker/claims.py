@@ -23,7 +23,7 @@ from checker.kernel.claims import (
     parse_variable,
     real,
 )
-from checker.kernel.existence import Existence, exists
+from checker.kernel.existence import Existence, SomeInstance, exists, some_instance
 from checker.kernel.sized import SizedClaim, sized_claim
 
 __all__ = [
@@ -31,6 +31,8 @@ __all__ = [
     "Claim",
     "Existence",
     "exists",
+    "SomeInstance",
+    "some_instance",
     "Domain",
     "Env",
     "Formula",

@@ -297,7 +297,9 @@ def check_instance(claim: Claim, point: Mapping[str, Any], found_by: str, *steps
         )
     if not ev.is_instance:
         return unknown(method, f"{found_by} {fmt_map(point)} is not an instance when checked exactly", *steps, check)
-    fact = kernel.issue(f"∃ {claim.name}", Grade.INSTANCES, "1 witness", [kernel.Entry(
+    from checker.kernel.existence import instance_subject
+
+    fact = kernel.issue(instance_subject(claim), Grade.INSTANCES, "1 witness", [kernel.Entry(
         "instance", f"exact rationals: {claim.name} holds at {fmt_map(ev.point)}", {"point": fmt_map(ev.point)})])
     return Verdict(
         Status.PROVED,

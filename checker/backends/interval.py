@@ -21,7 +21,7 @@ from checker.backends import CannotDecide
 from checker.kernel.claims import Claim
 from checker.kernel.model import Grade, Verdict
 from checker.kernel import proof as kernel
-from checker.kernel.verdicts import proved_by, refuted, timed, unknown
+from checker.kernel.verdicts import fmt_map, proved_by, refuted, timed, unknown
 from checker.kernel.witness import domain_violations, realise, to_fraction
 
 NAME = "interval"
@@ -527,3 +527,30 @@ def prove_on(claim: Claim, box: Mapping[str, Any], prec: int = DEFAULT_PREC, *, 
         return refuted(method, point, enclosures, step, claim=claim.name, **extra)
     return unknown(method, f"interval evaluation is {whole.value}: enclosure too wide to decide", step, terms=enclosures)
 
+
+
+def check_instance(claim: Claim, point: Mapping[str, Any], found_by: str, prec: int = DEFAULT_PREC) -> Verdict:
+    """``proved`` (existence) when one rigorous evaluation encloses every hypothesis and the conclusion
+    of ``claim`` true at ``point`` (every variable exact, in its declared domain): ``point`` is an
+    instance of the existential reading ``∃ vars. hypotheses ∧ conclusion``
+    (:func:`checker.kernel.existence.some_instance`). Anything else is ``unknown``: a point that is no
+    instance says nothing against an existence."""
+    from checker.kernel.existence import instance_subject
+
+    method = f"instance from {found_by}, enclosed rigorously (prec {prec} bits)"
+    exact_point = {k: to_fraction(x) for k, x in point.items() if k in claim.variables}
+    with timed() as t:
+        try:
+            _, hyps, concl, terms = decide(claim, exact_point, prec)
+        except CannotDecide as why:
+            return unknown(method, str(why))
+        enclosures = {k: x.describe() for k, x in terms.items()}
+        holds = not domain_violations(claim, exact_point) and all(h is Tri.TRUE for h in hyps.values()) and concl is Tri.TRUE
+        step = t.step(NAME, version(), f"enclose {claim.name} at the instance", "instance" if holds else "not an instance",
+                      terms=enclosures)
+    if not holds:
+        return unknown(method, f"{found_by} {fmt_map(exact_point)} is not enclosed as an instance", step, terms=enclosures)
+    fact = kernel.issue(instance_subject(claim), Grade.INSTANCES, "1 witness", [kernel.Entry(
+        "instance", f"{version()} at {prec} bits: {claim.name} encloses true at {fmt_map(exact_point)}",
+        {"point": fmt_map(exact_point)})], name=f"∃ {claim.name}")
+    return proved_by(method, fact, step, claim=claim.name, instance=fmt_map(exact_point), terms=enclosures)

@@ -43,14 +43,14 @@ def _build_claims(claims: Sequence[Any] | Callable[[], Sequence[Any]]) -> tuple[
     """The declared claims, built now when given as a function (so that a claim failing to build
     is its obligation's error, not its module's)."""
     built = claims() if callable(claims) else claims
-    from checker.kernel.existence import Existence
+    from checker.kernel.existence import Existence, SomeInstance
     from checker.kernel.sized import SizedClaim
 
-    if isinstance(built, (Claim, SizedClaim, Existence)) or _backend_claim(built):
+    if isinstance(built, (Claim, SizedClaim, Existence, SomeInstance)) or _backend_claim(built):
         built = (built,)
     out = tuple(built)
     for c in out:
-        if not isinstance(c, (Claim, SizedClaim, Existence)) and not _backend_claim(c):
+        if not isinstance(c, (Claim, SizedClaim, Existence, SomeInstance)) and not _backend_claim(c):
             raise TypeError(f"claims must be checker.claims.Claim values (or a backend's claim, such as "
                             f"symbolic.limit_claim), got {type(c).__name__} ({c!r:.60})")
     return out

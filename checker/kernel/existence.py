@@ -120,3 +120,51 @@ def family_claim(theorem: Existence, family: Mapping[str, Formula]) -> Claim:
         domains=domains if any(d != REAL for d in domains) else (),
         terms=tuple(Part(x, family[x]) for x in theorem.universals),
     )
+
+
+class SomeInstance:
+    """The existential reading ``∃ vars. hypotheses ∧ conclusion`` of a claim, declared as a theorem
+    (``some_instance(CLAIM)``): "the bound is attained", "a bracket of the root exists".
+
+    It is proved by one instance that a backend's instance rule checks (``exact.check_instance``,
+    ``smt.find_instance``, ``interval.check_instance``), whose fact is about :attr:`subject` — the
+    claim's printed form, so an edited claim under the same name is another theorem. No point refutes
+    it, so it names no variable a witness could bind: a refutation of it is never accepted."""
+
+    variables = ("(an existence: no point refutes it)",)
+    hypotheses: tuple = ()
+
+    def __init__(self, claim: Claim) -> None:
+        self.claim = claim
+        self.name = f"∃ {claim.name}"
+
+    def __repr__(self) -> str:
+        return f"SomeInstance({self.claim.name!r})"
+
+    @property
+    def subject(self) -> str:
+        return instance_subject(self.claim)
+
+    def text(self) -> str:
+        from checker.kernel.printing import print_claim
+
+        printed = print_claim(self.claim)
+        if printed.error is not None or printed.conclusion is None:
+            return self.name
+        parts = [d.text for d in printed.domains] + [h.text for h in printed.hypotheses] + [printed.conclusion.text]
+        return f"∃ {' '.join(printed.variables)}. " + " ∧ ".join(parts)
+
+    def recheck(self, witness: Mapping[str, str]) -> None:
+        return None
+
+
+def some_instance(claim: Claim) -> SomeInstance:
+    """The theorem ``∃ vars. hypotheses ∧ conclusion`` of ``claim``."""
+    return SomeInstance(claim)
+
+
+def instance_subject(claim: Claim) -> str:
+    """What an instance rule's fact is about: the existential reading of ``claim``, by its printed form."""
+    from checker.kernel.printing import print_claim
+
+    return f"(some-instance {print_claim(claim).canonical})"

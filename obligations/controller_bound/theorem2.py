@@ -8,7 +8,7 @@ from typing import Any, Sequence
 
 from checker import Expect, Source, obligation
 from checker.backends import sampling, smt, symbolic
-from checker.claims import claim, sized_claim
+from checker.claims import claim, sized_claim, some_instance
 from checker.kernel.verdicts import all_of, supported, timed, unknown
 from obligations.controller_bound import sized_network
 from obligations.controller_bound.network import c1, c2, policy, unpruned
@@ -273,32 +273,6 @@ def theorem2_matrices(ctx):
     return supported("numpy adversarial search (evidence only)", step, max_ratio=worst, seed=ctx.seed)
 
 
-class Exists:
-    """The existential reading ``∃ vars. hypotheses ∧ conclusion`` of a claim, declared as a theorem.
-
-    Its identity for the kernel is the subject the backends' instance rule gives its fact
-    (``smt.find_instance`` / ``exact.check_instance``: ``"∃ <claim name>"``, made only after the
-    instance is re-checked in exact rationals). No point refutes an existence claim, so it names
-    no variable a witness could bind: a refutation of it is never accepted."""
-
-    variables = ("(an existence claim: no point refutes it)",)
-    hypotheses: tuple = ()
-
-    def __init__(self, claim) -> None:
-        self.claim = claim
-        self.name = f"∃ {claim.name}"
-
-    def __repr__(self) -> str:
-        return f"Exists({self.claim.name!r})"
-
-    @property
-    def subject(self) -> str:
-        return f"∃ {self.claim.name}"
-
-    def recheck(self, witness) -> None:
-        return None
-
-
 TIGHT1 = claim(
     "theorem2-layer1-attained", VARS,
     lambda o, v: o.and_(o.eq(_dev1(o, v), _bound1(o, v)), o.gt(_bound1(o, v), 0)),
@@ -321,14 +295,14 @@ TIGHT2 = claim(
     lean="ControllerBound.theorem2_tight",
     uses=("controller_bound.theorem2_single_layer",),
     claims=(TIGHT1, TIGHT2),
-    theorem=(Exists(TIGHT1), Exists(TIGHT2)),
+    theorem=(some_instance(TIGHT1), some_instance(TIGHT2)),
 )
 def theorem2_tight(ctx):
     """The referee notes that the paper calls Theorem 2 "tight" without an extremal example.
     This obligation supplies one for each layer: z3 searches for an instance where the
     deviation equals the (positive) bound, and the exact backend re-checks it. An exact
     equality instance shows no smaller multiple of C_k(s) is a valid bound. The declared theorem is
-    the existential reading of both claims (:class:`Exists`).
+    the existential reading of both claims (:func:`checker.claims.some_instance`).
 
     Survives mutation: o.eq(_dev1(o, v), _bound1(o, v)): a mutated existential (deviation ≠ bound, bound ≥ 0, bound > 1) is also satisfiable, and z3's instance of it is re-checked exactly
     Survives mutation: o.eq(_dev2(o, v), _bound2(o, v)): a mutated existential (deviation ≠ bound, bound ≥ 0, bound > 1) is also satisfiable, and z3's instance of it is re-checked exactly

@@ -568,12 +568,27 @@ def gamma_claim(point: Mapping[str, Fraction], gamma: Fraction):
 
 
 def gamma_attained_claim(point: Mapping[str, Fraction], gamma: Fraction):
-    """h(f) − |b(e, f)| = γ, at fixed parameters (to be evaluated at the corner where γ is attained)."""
-    def slack(o, v):
-        return _h_minus_abs_b(o, _AtPoint(o, v, point))
+    """h(F) − |b(0, F)| = γ at the example's parameters: γ is attained at the corner (e, f) = (0, F).
+    A closed statement (no variable a helper could evaluate elsewhere: the same equation read for
+    every (e, f) is false, and a wrong evaluation point refuted it)."""
+    corner = {**point, "e": Fraction(0), "f": point["F"]}
 
-    return claim("comparison-example-gamma-attained", ("e", "f"),
-                 lambda o, v: o.eq(slack(o, v), o.q(gamma.numerator, gamma.denominator)), terms={"h − |b|": slack})
+    def slack(o, v):
+        return _h_minus_abs_b(o, _AtPoint(o, v, corner))
+
+    return claim(f"comparison-example-gamma-attained-h0={fmt(point['h0'])}", (),
+                 lambda o, v: o.eq(slack(o, v), o.q(gamma.numerator, gamma.denominator)), terms={"h − |b| at (0, F)": slack})
+
+
+def assumptions_at(point: Mapping[str, Fraction]):
+    """The comparison theorem's assumptions (A1, A2, cue preservation) and its region, at the example's
+    parameters: a closed statement (read for every parameter point it is false)."""
+    def at(part):
+        return lambda o, v: part(o, _AtPoint(o, v, point))
+
+    return claim(f"comparison-assumptions-at-h0={fmt(point['h0'])}", (),
+                 at(lambda o, v: o.and_(*(h(o, v) for h in ASSUMPTIONS.values()))),
+                 hypotheses={k: at(h) for k, h in REGION.items() if k in ("0 < F < 1", "0 < e0 < 1", "k, λ, r, h0, v0, τ > 0")})
 
 
 RAISED_GAMMA = Fraction(3, 2)
@@ -593,8 +608,8 @@ def example_theorem():
     out = []
     for h0, gamma in ((EXAMPLE["h0"], EXAMPLE_GAMMA), (RAISED_H0, RAISED_GAMMA)):
         point = _example_point(h0)
-        out += [gamma_claim(point, gamma), gamma_attained_claim(point, gamma)]
-    return (_ASSUMPTION_CLAIM, *out, PRESERVED)
+        out += [assumptions_at(point), gamma_claim(point, gamma), gamma_attained_claim(point, gamma)]
+    return (*out, PRESERVED)
 
 
 def _example_point(h0: Fraction) -> dict[str, Fraction]:
@@ -610,10 +625,9 @@ def _check_example(ctx, h0: Fraction, gamma: Fraction):
         bound = 2 * interval.Interval.of(gamma / point["tau"]).Phi() - 1
         step = t.step(interval.NAME, interval.version(), "enclose 2Φ(γ/τ) − 1", bound.describe())
     parts = {
-        "assumptions hold (exact)": with_data(exact.prove_at(_ASSUMPTION_CLAIM, [point]), hypotheses=ev.hypotheses),
+        "assumptions hold (exact)": with_data(exact.prove_at(assumptions_at(point), [{}]), hypotheses=ev.hypotheses),
         "γ ≤ h − |b| on the (e, f) box (z3)": smt.prove(gclaim, ctx),
-        "γ attained at (e, f) = (0, F) (exact)": with_data(exact.prove_at(gamma_attained_claim(point, gamma),
-                                                                          [{"e": 0, "f": point["F"]}]),
+        "γ attained at (e, f) = (0, F) (exact)": with_data(exact.prove_at(gamma_attained_claim(point, gamma), [{}]),
                                                          h_minus_abs_b=fmt_map(at_corner.terms)),
         "2Φ(γ/τ) − 1 > 0 (rigorous)": trusted("rigorous interval", step, at=(f"h0 = {fmt(h0)}, γ/τ = {fmt(gamma / point['tau'])}",)) if bound.lo > 0
         else unknown("rigorous interval", "not positive", step),

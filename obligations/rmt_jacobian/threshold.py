@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from checker import Expect, Source, obligation
 from checker.backends import interval, smt, symbolic
-from checker.claims import claim
+from checker.claims import claim, some_instance
 from checker.kernel.verdicts import all_of, timed, unknown, with_data
 from obligations.rmt_jacobian import freeprob
 from obligations.rmt_jacobian.expressions import SYM, enclosure, regime_bound, row_sum
@@ -46,15 +46,22 @@ def _rho_in_u(o, n, u):
 
 #: The statement's comparison at a width: ρ(n, lo) < 1 < ρ(n, hi), so the root u* of ρ = 1 (unique
 #: for u ≥ 1) lies in (lo, hi), and the paper's range end lies below 2·lo² < n·t*² = 2u*².
-ROOT_ABOVE_RANGE_END = claim(
-    "row-sum-root-bracketed-above-range-end", "n lo hi",
-    lambda o, v: o.and_(o.lt(_rho_in_u(o, v.n, v.lo), 1), o.gt(_rho_in_u(o, v.n, v.hi), 1),
-                        o.lt(regime_bound(o, v.n, REGIME_C), 2 * v.lo * v.lo)),
-    hypotheses={"1 ≤ lo < hi": lambda o, v: o.and_(o.ge(v.lo, 1), o.lt(v.lo, v.hi)),
-                "n ≥ 256": lambda o, v: o.ge(v.n, 256)},
-    terms={"ρ(n, lo)": lambda o, v: _rho_in_u(o, v.n, v.lo), "ρ(n, hi)": lambda o, v: _rho_in_u(o, v.n, v.hi),
-           "paper range end (c = 8)": lambda o, v: regime_bound(o, v.n, REGIME_C), "2·lo²": lambda o, v: 2 * v.lo * v.lo},
-)
+def root_bracket_claim(n: int):
+    """At width n: ρ(n, lo) < 1 < ρ(n, hi) with 1 ≤ lo < hi, so the root u* of ρ = 1 (unique for u ≥ 1)
+    lies in (lo, hi), and the paper's range end lies below 2·lo² < n·t*² = 2u*². Its theorem is the
+    existential reading (a bracket exists: :func:`checker.claims.some_instance`); a bracket on the
+    wrong side of the root is no instance, and never a counterexample."""
+    return claim(
+        f"row-sum-root-bracketed-above-range-end-n{n}", "lo hi",
+        lambda o, v: o.and_(o.lt(_rho_in_u(o, n, v.lo), 1), o.gt(_rho_in_u(o, n, v.hi), 1),
+                            o.lt(regime_bound(o, n, REGIME_C), 2 * v.lo * v.lo)),
+        hypotheses={"1 ≤ lo < hi": lambda o, v: o.and_(o.ge(v.lo, 1), o.lt(v.lo, v.hi))},
+        terms={"ρ(n, lo)": lambda o, v: _rho_in_u(o, n, v.lo), "ρ(n, hi)": lambda o, v: _rho_in_u(o, n, v.hi),
+               "paper range end (c = 8)": lambda o, v: regime_bound(o, n, REGIME_C), "2·lo²": lambda o, v: 2 * v.lo * v.lo},
+    )
+
+
+ROOT_BRACKETS = {n: root_bracket_claim(n) for n in WIDTHS}
 
 
 def root_bracket(n: int, steps: int = 40) -> tuple[Fraction, Fraction] | None:
@@ -105,7 +112,7 @@ THRESHOLD_ASYMPTOTIC = threshold_asymptotic(lambda n: 4 * symbolic.sympy().log(n
     lean="RmtJacobian.mask_threshold_corrected",
     uses=("rmt_jacobian.mask_row_sums", "rmt_jacobian.mask_condition_ii_paper"),
     claims=(LOG_DERIVATIVE,),
-    theorem=lambda: (LOG_DERIVATIVE, THRESHOLD_ASYMPTOTIC, ROOT_ABOVE_RANGE_END),
+    theorem=lambda: (LOG_DERIVATIVE, THRESHOLD_ASYMPTOTIC, *(some_instance(c) for c in ROOT_BRACKETS.values())),
 )
 def mask_threshold_corrected(ctx):
     """The corrected exact threshold, next to the refuted claim that (ii) holds on the paper's
@@ -121,8 +128,8 @@ def mask_threshold_corrected(ctx):
     Theorem (declared): the log-derivative claim (uniqueness) and the asymptotic as a limit along
     the root curve (:func:`threshold_asymptotic`), settled by ``symbolic.decide`` with the identity
     steps as lemmas, so a wrong stated asymptotic is refuted by the computed limit; and, at the four
-    widths, :data:`ROOT_ABOVE_RANGE_END` at the bracket the bisection found, each proved by one
-    rigorous interval evaluation (``interval.prove_on``; instances: the four widths).
+    widths, :func:`root_bracket_claim` at each width, whose existential reading is proved by the bracket the
+    bisection found, enclosed as an instance (``interval.check_instance``; instances: the four widths).
 
     Survives mutation: WIDTHS = (256, 512, 1024, 2048): another width is bracketed and separated as well (the gap c log log n − log 4 grows with n); the widths are the instances shown
     Survives mutation: o.gt(2 * v.u - v.u * v.a / (v.a + v.q) - 1 / v.u, 0): the non-strict conclusion is weaker and still follows
@@ -166,7 +173,7 @@ def mask_threshold_corrected(ctx):
                        "bracketed at every width" if ok else "not bracketed / not separated", table=table)
     if ok:  # the brackets the bisection found, each proved by one rigorous evaluation of the claim
         parts["root enclosures (rigorous)"] = all_of("rigorous interval enclosures at the bisection's brackets", {
-            f"n = {width}": interval.prove_on(ROOT_ABOVE_RANGE_END, {"n": width, "lo": lo, "hi": hi}, where=f"at n = {width}")
+            f"n = {width}": interval.check_instance(ROOT_BRACKETS[width], {"lo": lo, "hi": hi}, "the bisection")
             for width, (lo, hi) in brackets.items()})
     else:
         parts["root enclosures (rigorous)"] = unknown("rigorous bisection", "a root was not bracketed or not separated", step)

@@ -121,20 +121,33 @@ def test_a_false_threshold_asymptotic_is_refuted_never_proved():
 
 def test_an_existence_theorem_accepts_no_refutation():
     """theorem2_tight's theorem is existential: a point is never a witness against it."""
+    from checker.claims import SomeInstance
+
     ob = discover("obligations").by_id("controller_bound.theorem2_tight")
-    assert all(isinstance(c, theorem2.Exists) for c in ob.theorem)
+    assert all(isinstance(c, SomeInstance) for c in ob.theorem)
     v = smt.prove(theorem2.TIGHT1)  # the universal reading is false: z3 refutes it
     assert v.status is Status.REFUTED
     assert validated(ob, v).status is Status.UNKNOWN
 
 
-def test_a_bracket_on_the_wrong_side_of_the_root_is_refuted():
-    """The root bracket at n = 256, as the bisection finds it, is proved; swapped to lie above the
-    root (ρ(n, lo) > 1), the claim is refuted at that point by one rigorous evaluation."""
+def test_a_bracket_proves_the_existence_and_one_on_the_wrong_side_refutes_nothing():
+    """The root bracket at n = 256, as the bisection finds it, is an instance: the theorem (a bracket
+    exists) is proved. A bracket above the root (ρ(n, lo) > 1), as a broken bisection would give, is
+    no instance — unknown, and never a refutation of the statement (it was refuted when the theorem
+    was declared as the claim for every lo < hi)."""
+    from checker.claims import some_instance
+
+    claim = threshold.ROOT_BRACKETS[256]
     lo, hi = threshold.root_bracket(256)
-    assert interval.prove_on(threshold.ROOT_ABOVE_RANGE_END, {"n": 256, "lo": lo, "hi": hi}).status is Status.PROVED
-    above = {"n": 256, "lo": hi + 1, "hi": hi + 2}
-    assert interval.prove_on(threshold.ROOT_ABOVE_RANGE_END, above).status is Status.REFUTED
+    good = interval.check_instance(claim, {"lo": lo, "hi": hi}, "the bisection")
+    assert good.status is Status.PROVED
+    ob = dataclasses.replace(discover("obligations").by_id("rmt_jacobian.mask_threshold_corrected"),
+                             theorem=(some_instance(claim),))
+    assert validated(ob, good).status is Status.PROVED
+    wrong = interval.check_instance(claim, {"lo": hi + 1, "hi": hi + 2}, "a broken bisection")
+    assert wrong.status is Status.UNKNOWN
+    forged = interval.prove_on(claim, {"lo": hi + 1, "hi": hi + 2})  # the point refutes the universal reading
+    assert forged.status is Status.REFUTED and validated(ob, forged).status is Status.UNKNOWN
 
 
 def test_the_three_layer_theorem2_holds_at_width_one_and_needs_each_norm():
