@@ -87,3 +87,27 @@ def test_a_counterexample_found_at_fixed_sizes_refutes_the_sized_theorem():
     zeros = {k: "0" for k in v.certificate.witness}
     assert recheck_refutation(ob, zeros, v.certificate.data["claim"]).verdict is Recheck.DOES_NOT_REFUTE
     assert recheck_refutation(ob, v.certificate.witness, "sum<=4max[m=5]").verdict is Recheck.NOT_RECHECKED
+
+
+def test_a_theorem_proved_at_points_but_false_as_printed_is_flagged(tmp_path):
+    """'2x = 2 at x = 1' declared as the claim for every x and proved at x = 1: the ledger says z3
+    finds it false as printed, and the summary counts it; declared as a closed claim, no note."""
+    import json
+
+    from tests.faults.catalogues import cli, make_catalogue, ob
+
+    src = ('\nfrom checker.claims import claim\nfrom checker.backends import exact\n'
+           'OPEN = claim("double-is-two", "x", lambda o, v: o.eq(2 * v.x, 2))\n'
+           'CLOSED = claim("double-of-one-is-two", (), lambda o, v: o.eq(2 * o.q(1), 2))\n')
+    make_catalogue(tmp_path, "pts", {"m": src + ob("pts", "open", 'return exact.prove_at(OPEN, [{"x": 1}])',
+                                                  extra=", theorem=OPEN")
+                                     + ob("pts", "closed", 'return exact.prove_at(CLOSED, [{}])', extra=", theorem=CLOSED")})
+    out = tmp_path / "r.json"
+    cli(tmp_path, "--package", "pts", "check", "--no-cache", "--no-baseline", "--no-confirm", "--format", "json", "-o", str(out))
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    rows = {r["id"]: r for r in doc["results"]}
+    assert rows["pts.open"]["status"] == "proved" and rows["pts.closed"]["status"] == "proved"
+    flagged = [e for e in rows["pts.open"]["certificate"]["ledger"] if e["kind"] == "false_as_printed"]
+    assert flagged and "is false at" in flagged[0]["text"]
+    assert not [e for e in rows["pts.closed"]["certificate"]["ledger"] if e["kind"] == "false_as_printed"]
+    assert doc["summary"]["kernel"]["false_as_printed"] == 1

@@ -28,12 +28,28 @@ settles does so within it (the same notes as at 2,000,000, in 3.5 s for the whol
 MAX_HYPOTHESES = 8
 
 
-def notes(theorem: Sequence[Any], ctx: Context | None) -> list[dict[str, Any]]:
-    """Ledger entries on the hypotheses of each claim of ``theorem`` (see the module docstring)."""
+def notes(theorem: Sequence[Any], ctx: Context | None, *, at_points: bool = False) -> list[dict[str, Any]]:
+    """Ledger entries on the hypotheses of each claim of ``theorem`` (see the module docstring); with
+    ``at_points`` (the proof covers points only), also each claim z3 shows false as printed."""
     from checker.backends import CannotDecide, exact, smt
+    from checker.kernel.claims import Claim
     from checker.kernel.witness import fmt_map
 
     out: list[dict[str, Any]] = []
+    for c in theorem if at_points else ():
+        if not isinstance(c, Claim) or not c.variables:
+            continue
+        try:
+            answer, point = smt.answer_only(c, ctx, rlimit=RLIMIT)
+            bad = answer == "sat" and point is not None and exact.evaluate(c, point).is_counterexample
+        except Exception:  # noqa: BLE001 - a note that cannot be made is no note
+            continue
+        if bad:
+            shown = ", ".join(f"{k} = {v}" for k, v in fmt_map(point).items())
+            out.append({"kind": "false_as_printed",
+                        "text": f"{c.name} as printed (for all {', '.join(c.variables)}) is false at {shown}: it is proved "
+                                "only at its points — declare it at them (a closed claim), or as an existence (some_instance)",
+                        "detail": {"claim": c.name, "witness": fmt_map(point)}})
     for c in theorem:
         if hasattr(c, "size_names") or not getattr(c, "hypotheses", ()) or len(c.hypotheses) > MAX_HYPOTHESES:
             continue

@@ -273,6 +273,8 @@ def summary_text(s: Mapping[str, Any]) -> str:
                                                       ("theorem_unchecked", "without a declared theorem")) if kernel.get(k)]
     if rests:
         line += " | proofs resting " + ", ".join(rests)
+    if kernel.get("false_as_printed"):
+        line += f" | {kernel['false_as_printed']} proved at points of a theorem false as printed"
     if kernel.get("unused_hypotheses"):
         line += f" | {kernel['unused_hypotheses']} with a hypothesis no proof needs"
     if kernel.get("confirmed") or kernel.get("unconfirmed"):

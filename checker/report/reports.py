@@ -241,6 +241,7 @@ def _kernel_counts(proved: Sequence[Result]) -> dict[str, int]:
     return {"trusted": sum(has(r, "trusted") for r in proved),
             "theorem_unchecked": sum(has(r, "unchecked") for r in proved),
             "unused_hypotheses": sum(has(r, "unused") for r in proved),
+            "false_as_printed": sum(has(r, "false_as_printed") for r in proved),
             "confirmed": states.count("confirmed"),
             "unconfirmed": states.count("unconfirmed")}
 

@@ -386,7 +386,7 @@ def _hypothesis_notes(ob: Obligation, ctx: Context, verdict: Verdict) -> Verdict
     from checker.audit import hypotheses
 
     try:
-        extra = hypotheses.notes(ob.theorem, ctx)
+        extra = hypotheses.notes(ob.theorem, ctx, at_points=verdict.certificate.grade is Grade.INSTANCES)
     except Exception:  # noqa: BLE001 - notes are diagnostics
         return verdict
     if not extra:

@@ -24,7 +24,7 @@ from typing import Any
 
 from checker import Expect, Source, obligation
 from checker.backends import exact, interval, smt, symbolic
-from checker.claims import claim
+from checker.claims import claim, some_instance
 from checker.kernel.model import Status
 from checker.kernel.verdicts import all_of, fmt, refuted, timed, trusted, unknown, with_data
 from obligations.psy01a import reference_model as rm
@@ -768,7 +768,7 @@ ZERO_CUE_DIFFERS = _zero_cue_differs()
     expect=Expect.HOLDS,
     lean="Psy01A.cue_invariance_endpoint_witness",
     claims=(ENDPOINT, ZERO_CUE_DIFFERS),
-    theorem=(ENDPOINT, ZERO_CUE_DIFFERS),
+    theorem=(ENDPOINT, some_instance(ZERO_CUE_DIFFERS)),
 )
 def cue_invariance_endpoint_witness(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, after the cue Lipschitz certificate): with

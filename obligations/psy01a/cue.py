@@ -5,7 +5,7 @@ from __future__ import annotations
 from checker import Expect, Source, obligation
 from checker.kernel.declare import declare_bound
 from checker.backends import induction, library, smt
-from checker.claims import claim, sized_claim
+from checker.claims import claim, sized_claim, some_instance
 from checker.kernel.verdicts import all_of
 from obligations.grading import cross_checked
 from obligations.psy01a.examples import example_instance
@@ -136,7 +136,7 @@ TIGHT = tuple(_tight_claim(k) for k in CLASS_COUNTS)
     lean="Psy01A.margin_two_lipschitz_tight",
     uses=("psy01a.margin_two_lipschitz",),
     claims=TIGHT,
-    theorem=TIGHT,
+    theorem=tuple(some_instance(c) for c in TIGHT),
 )
 def margin_two_lipschitz_tight(ctx):
     """An exact instance with equality (e.g. z = 0, z' = (ε, −ε, …, −ε)) shows the 2 in the

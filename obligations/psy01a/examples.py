@@ -13,7 +13,7 @@ def example_instance(c: Any, point: Mapping[str, Any]):
     """``c`` evaluated exactly at ``point`` (its hypotheses and conclusion both hold there): an example
     the obligation chose for an existential part of its statement. A point that is not an instance is a
     bad example, not a counterexample to the statement: ``unknown``, never ``refuted``."""
-    v = exact.prove_at(c, [point])
+    v = exact.check_instance(c, point, "the chosen example")
     if v.status is Status.PROVED:
         return v
     return unknown(v.certificate.method, f"the chosen example {fmt_map(point)} is not an instance of {c.name}",

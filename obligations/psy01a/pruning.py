@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from checker import Expect, Source, obligation
 from checker.backends import exact, interval, smt, symbolic
-from checker.claims import claim, exists
+from checker.claims import claim, exists, some_instance
 from checker.kernel.model import Status
 from checker.kernel.verdicts import all_of, fmt, refuted, timed, trusted, unknown, with_data
 from obligations.grading import cross_checked
@@ -247,7 +247,7 @@ def sharpness_instance(eta: Fraction, n: int = 10) -> dict[str, Fraction]:
     lean="Psy01A.survivor_count_gap",
     uses=("psy01a.exact_retention_counts",),
     claims=(SURVIVOR_BOUND, SURVIVOR_ZERO, SHARPNESS, NAIVE_BOUND_FAILS),
-    theorem=(SURVIVOR_BOUND, SURVIVOR_ZERO, SHARPNESS, NAIVE_BOUND_FAILS),
+    theorem=(SURVIVOR_BOUND, SURVIVOR_ZERO, SHARPNESS, some_instance(NAIVE_BOUND_FAILS)),
 )
 def survivor_count_gap(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, survivor counts; the display was lost).
@@ -361,7 +361,7 @@ def density_witness_point() -> dict[str, int]:
     expect=Expect.HOLDS,
     lean="Psy01A.structural_vs_numerical_density",
     claims=(DENSITY_VALUES, NUMERICAL_LE_STRUCTURAL),
-    theorem=(DENSITY_VALUES, NUMERICAL_LE_STRUCTURAL),
+    theorem=(some_instance(DENSITY_VALUES), NUMERICAL_LE_STRUCTURAL),
 )
 def structural_vs_numerical_density(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, setup: structural vs numerical density). The witness
@@ -388,7 +388,7 @@ def structural_vs_numerical_density(ctx):
     # declared domain (only zero / nonzero matters, so entries in {−1, 0, 1} are every case); the reference
     # density functions on the witness are a check of the code (data).
     proof = all_of("exact witness + exhaustive inequality", {
-        "witness": exact.prove_at(DENSITY_VALUES, [density_witness_point()], "1 witness"),
+        "witness": exact.check_instance(DENSITY_VALUES, density_witness_point(), "the witness"),
         "numerical ≤ structural": exact.enumerate_domain(NUMERICAL_LE_STRUCTURAL)}, lemmas=True)
     return cross_checked(proof, {"reference density functions (witness)": implementation})
 
@@ -1051,7 +1051,7 @@ MASK_WITNESS = {"w0": 2, "w1": -1, "m0": 1, "m1": 0, "x0": 1, "x1": 2, "h": 0, "
     expect=Expect.HOLDS,
     lean="Psy01A.mask_is_coordinate_projection",
     claims=(MASK_PROJECTION_ENTRY, MASK_NOT_REPRESENTATION),
-    theorem=(MASK_PROJECTION_ENTRY, MASK_NOT_REPRESENTATION),
+    theorem=(MASK_PROJECTION_ENTRY, some_instance(MASK_NOT_REPRESENTATION)),
 )
 def mask_is_coordinate_projection(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, principal corrections 2). In parameter space masking is
@@ -1097,6 +1097,6 @@ def mask_is_coordinate_projection(ctx):
     proof = all_of("z3 entrywise + sympy projection identities + exact witness", {
         "coordinate projection, entrywise (z3)": smt.prove(MASK_PROJECTION_ENTRY, ctx),
         "coordinate projection (sympy)": symbolic.conclude("sympy", checks),
-        "not a representation projection": exact.prove_at(MASK_NOT_REPRESENTATION, [point], "1 witness")}, lemmas=True)
+        "not a representation projection": exact.check_instance(MASK_NOT_REPRESENTATION, point, "the witness")}, lemmas=True)
     # The reference pruning's mask on the witness checks the code (data).
     return cross_checked(proof, {"reference pruning on the witness": implementation})

@@ -36,7 +36,7 @@ from fractions import Fraction
 
 from checker import Expect, Source, obligation
 from checker.backends import exact, induction, interval, sampling, smt, symbolic
-from checker.claims import claim, sized_claim
+from checker.claims import claim, sized_claim, some_instance
 from checker.kernel.verdicts import all_of, fmt, supported, timed, trusted, unknown, with_data
 from obligations.grading import cross_checked
 from obligations.psy01a import cue
@@ -642,7 +642,7 @@ LOWER_BOUNDS_INSTANCE = {"S0": Fraction(1, 2), "S1": Fraction(1, 2), "L0": Fract
     lean="Psy01A.strict_comparison_corollary",
     uses=("psy01a.frozen_gate_certificate",),
     claims=(STRICT_COMPARISON, LOWER_BOUNDS_ONLY),
-    theorem=(STRICT_COMPARISON, LOWER_BOUNDS_ONLY),
+    theorem=(STRICT_COMPARISON, some_instance(LOWER_BOUNDS_ONLY)),
 )
 def strict_comparison_corollary(ctx):
     """z3 proves the chain S1 ≤ U1 < L0 ≤ S0 (linear arithmetic). The text's warning is also
