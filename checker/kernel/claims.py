@@ -453,3 +453,18 @@ def claim(
         derived=derived,
         realiser=realiser,
     )
+
+
+def closed_at(c: Claim, point: Mapping[str, Any], name: str | None = None) -> Claim:
+    """``c`` at one point, as a closed claim (no variables): a statement about stated values — "the
+    witness has densities 1/2, 1/4, 1/3" — that is false when a stated value is, and says nothing
+    about other points (declared for every point, it would be false as printed)."""
+    values = {x: Fraction(point[x]) for x in c.variables}
+
+    def at(part: Formula) -> Formula:
+        return lambda o, v: part(o, c.env({x: o.q(q.numerator, q.denominator) for x, q in values.items()}))
+
+    shown = ", ".join(f"{x} = {q}" for x, q in values.items())
+    return Claim(name=name or f"{c.name} at {shown}", variables=(), conclusion=at(c.conclusion),
+                 hypotheses=tuple(Part(h.name, at(h.formula)) for h in c.hypotheses),
+                 terms=tuple(Part(t.name, at(t.formula)) for t in c.terms))

@@ -220,8 +220,10 @@ def covers(fact: Fact, theorem: Sequence[Claim]) -> tuple[bool, str]:
     wanted = {subject_of(c): c.name for c in theorem}
     missing = [name for subject, name in wanted.items() if subject not in fact.subjects]
     if missing:
+        same_name = sorted(set(missing) & set(fact.names))
         return False, (f"the proof establishes {', '.join(fact.names)}, not the declared theorem's "
-                       f"{', '.join(missing)}")
+                       f"{', '.join(missing)}" + (f" ({', '.join(same_name)}: a claim of that name was proved, but its "
+                                                  "formula differs from the declared one)" if same_name else ""))
     return True, ""
 
 

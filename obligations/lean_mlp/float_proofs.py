@@ -239,7 +239,9 @@ def _dot_invariant(o: Any, v: Any) -> Any:
 
 
 def _proved(verdicts: dict[str, Verdict]) -> str | None:
-    bad = [f"{name}: {v.status.value} ({v.certificate.reason})" for name, v in verdicts.items() if v.status.value != "proved"]
+    bad = [f"{name}: {v.status.value}" + (f" ({v.certificate.reason})" if v.certificate.reason else
+                                          f" at {', '.join(f'{k} = {x}' for k, x in (v.certificate.witness or {}).items())}")
+           for name, v in verdicts.items() if v.status.value != "proved"]
     return "; ".join(bad) or None
 
 

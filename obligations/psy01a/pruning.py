@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from checker import Expect, Source, obligation
 from checker.backends import exact, interval, smt, symbolic
-from checker.claims import claim, exists, some_instance
+from checker.claims import claim, closed_at, exists, some_instance
 from checker.kernel.model import Status
 from checker.kernel.verdicts import all_of, fmt, refuted, timed, trusted, unknown, with_data
 from obligations.grading import cross_checked
@@ -348,6 +348,17 @@ def density_witness_point() -> dict[str, int]:
     return {**point, "b0": b[0], "b1": b[1]}
 
 
+def densities_at_witness():
+    """The stated densities at the stated witness: a closed statement (false when a stated value is)."""
+    return closed_at(DENSITY_VALUES, density_witness_point(), "density-values-at-the-witness")
+
+
+def not_representation_at_witness():
+    """The stated h = 0 ≠ h_M at the stated witness and its K = 1 mask: a closed statement."""
+    point = {k: x for k, x in MASK_WITNESS.items() if k in MASK_NOT_REPRESENTATION.variables}
+    return closed_at(MASK_NOT_REPRESENTATION, point, "mask-not-representation-at-the-witness")
+
+
 @obligation(
     id="psy01a.structural_vs_numerical_density",
     source=Source(DOC, "densities: 'Numerical density counts nonzero stored parameters … An active mask position can "
@@ -361,7 +372,7 @@ def density_witness_point() -> dict[str, int]:
     expect=Expect.HOLDS,
     lean="Psy01A.structural_vs_numerical_density",
     claims=(DENSITY_VALUES, NUMERICAL_LE_STRUCTURAL),
-    theorem=(some_instance(DENSITY_VALUES), NUMERICAL_LE_STRUCTURAL),
+    theorem=lambda: (densities_at_witness(), NUMERICAL_LE_STRUCTURAL),
 )
 def structural_vs_numerical_density(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, setup: structural vs numerical density). The witness
@@ -388,7 +399,7 @@ def structural_vs_numerical_density(ctx):
     # declared domain (only zero / nonzero matters, so entries in {−1, 0, 1} are every case); the reference
     # density functions on the witness are a check of the code (data).
     proof = all_of("exact witness + exhaustive inequality", {
-        "witness": exact.check_instance(DENSITY_VALUES, density_witness_point(), "the witness"),
+        "witness": exact.prove_at(densities_at_witness(), [{}]),
         "numerical ≤ structural": exact.enumerate_domain(NUMERICAL_LE_STRUCTURAL)}, lemmas=True)
     return cross_checked(proof, {"reference density functions (witness)": implementation})
 
@@ -1051,7 +1062,7 @@ MASK_WITNESS = {"w0": 2, "w1": -1, "m0": 1, "m1": 0, "x0": 1, "x1": 2, "h": 0, "
     expect=Expect.HOLDS,
     lean="Psy01A.mask_is_coordinate_projection",
     claims=(MASK_PROJECTION_ENTRY, MASK_NOT_REPRESENTATION),
-    theorem=(MASK_PROJECTION_ENTRY, some_instance(MASK_NOT_REPRESENTATION)),
+    theorem=lambda: (MASK_PROJECTION_ENTRY, not_representation_at_witness()),
 )
 def mask_is_coordinate_projection(ctx):
     """Claim (000_1ea2e46c3d2f64bf.txt, principal corrections 2). In parameter space masking is
@@ -1093,10 +1104,10 @@ def mask_is_coordinate_projection(ctx):
     implementation = (trusted("exact witness (reference pruning)", step, at=("W = [[2, −1]], x = (1, 2)",), W=[[2, -1]],
                               M=[[1, 0]], x=["1", "2"], h=fmt(h), h_M=fmt(hm))
                       if ok else unknown("exact witness", "the witness does not separate", step))
-    point = {k: x for k, x in MASK_WITNESS.items() if k in MASK_NOT_REPRESENTATION.variables}
     proof = all_of("z3 entrywise + sympy projection identities + exact witness", {
         "coordinate projection, entrywise (z3)": smt.prove(MASK_PROJECTION_ENTRY, ctx),
         "coordinate projection (sympy)": symbolic.conclude("sympy", checks),
-        "not a representation projection": exact.check_instance(MASK_NOT_REPRESENTATION, point, "the witness")}, lemmas=True)
+        "not a representation projection": exact.prove_at(not_representation_at_witness(), [{}])},
+        lemmas=True)
     # The reference pruning's mask on the witness checks the code (data).
     return cross_checked(proof, {"reference pruning on the witness": implementation})
