@@ -249,16 +249,9 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
                     return Verdict(Status.UNKNOWN, Certificate(
                         method=c.method, steps=c.steps, reason=f"not a proof of the declared theorem: {why}",
                         data={"proved_instead": list(fact.names), "ledger": kernel.ledger_json(fact)}))
-            from checker.backends import confirm
-
-            try:
-                # the second solver is asked only now, for the steps this result rests on
-                ledger = kernel.ledger_json(fact, confirm.resolved(fact.ledger))
-            except confirm.SolverDisagreement as exc:
-                return Verdict(Status.ERROR, Certificate(method=c.method, steps=c.steps,
-                                                         reason=f"{ob.location}: SolverDisagreement: {exc}",
-                                                         data={"answers": [a.to_json() for a in exc.answers],
-                                                               "kept": exc.path}))
+            ledger = _confirmed_ledger(ob, c, fact)
+            if isinstance(ledger, Verdict):
+                return ledger
             if not ob.theorem:
                 why = f" ({ob.no_theorem})" if ob.no_theorem else ""
                 ledger.append({"kind": "unchecked", "text": "no theorem declared: the kernel did not check that this "
@@ -279,15 +272,9 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
                     return Verdict(Status.UNKNOWN, Certificate(
                         method=c.method, steps=c.steps, reason=f"refutation rejected: {rejected}",
                         data={"rejected_witness": _plain(c.witness), "rejected_sides": _plain(c.sides)}))
-                from checker.backends import confirm
-
-                try:
-                    ledger = kernel.ledger_json(verdict.fact, confirm.resolved(verdict.fact.ledger))
-                except confirm.SolverDisagreement as exc:
-                    return Verdict(Status.ERROR, Certificate(method=c.method, steps=c.steps,
-                                                             reason=f"{ob.location}: SolverDisagreement: {exc}",
-                                                             data={"answers": [a.to_json() for a in exc.answers],
-                                                                   "kept": exc.path}))
+                ledger = _confirmed_ledger(ob, c, verdict.fact)
+                if isinstance(ledger, Verdict):
+                    return ledger
                 verdict = Verdict(verdict.status, dataclasses.replace(c, ledger=tuple(ledger)), fact=verdict.fact)
                 c = verdict.certificate
             check = recheck_refutation(ob, c.witness, c.data.get("claim"))
@@ -312,6 +299,18 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
         case Status.SUPPORTED | Status.UNKNOWN | Status.TIMEOUT | Status.ERROR:
             pass
     return verdict
+
+
+def _confirmed_ledger(ob: Obligation, c: Certificate, fact: Any) -> list[dict[str, Any]] | Verdict:
+    """``fact``'s ledger as JSON with the second solver asked now, for the steps this result rests on;
+    the ``error`` verdict naming both answers when the two solvers disagree."""
+    from checker.backends import confirm
+
+    try:
+        return kernel.ledger_json(fact, confirm.resolved(fact.ledger))
+    except confirm.SolverDisagreement as exc:
+        return Verdict(Status.ERROR, Certificate(method=c.method, steps=c.steps, reason=f"{ob.location}: SolverDisagreement: {exc}",
+                                                 data={"answers": [a.to_json() for a in exc.answers], "kept": exc.path}))
 
 
 def _existence_unrefuted(verdict: Verdict, existences: Sequence[Any]) -> str:
