@@ -111,3 +111,35 @@ def test_a_theorem_proved_at_points_but_false_as_printed_is_flagged(tmp_path):
     assert flagged and "is false at" in flagged[0]["text"]
     assert not [e for e in rows["pts.closed"]["certificate"]["ledger"] if e["kind"] == "false_as_printed"]
     assert doc["summary"]["kernel"]["false_as_printed"] == 1
+
+
+def test_an_undecided_induction_is_decided_by_a_counterexample_at_small_sizes():
+    """Σx ≤ 4·max x holds for n ≤ 4 and fails at n = 5: its induction is unknown (the step fails), and
+    the runner's size search finds the n = 5 counterexample, re-checked against the theorem. A true
+    theorem whose induction is not given the invariant it needs stays unknown (no counterexample)."""
+    from itertools import count
+
+    from checker.backends import induction
+    from checker.claims import sized_claim
+    from checker import obligation
+    from checker.kernel.model import Context, Expect, Source
+    from checker.run import runner
+
+    ids = count()
+
+    def run(theorem, discharge):
+        ob_id = f"sizesearch.case{next(ids)}"
+        fn = obligation(id=ob_id, source=Source("k.txt", "L"), statement="S.", scope="s", expect=Expect.HOLDS,
+                        theorem=theorem)(discharge)
+        return runner.execute(fn.obligation, Context(ob_id, 7, 60, False))[0]
+
+    upto4 = sized_claim("sum<=4max", "n:nat[1,]", "x[n]", lambda o, v: o.le(o.sum(v.x), 4 * o.maxv(v.x)),
+                        {"x >= 0": lambda o, v: o.all(o.ge(v.x, 0))})
+    assert induction.prove(upto4).status is Status.UNKNOWN
+    r = run(upto4, lambda ctx: induction.prove(upto4, ctx=ctx))
+    assert r.status is Status.REFUTED and r.certificate.witness["n"] == "5", r.certificate.reason
+    assert "size search" in r.certificate.data["found_by"]
+    true = sized_claim("sum<=n*max", "n:nat[1,]", "x[n]", lambda o, v: o.le(o.sum(v.x), v.n * o.maxv(v.x)),
+                       {"x >= 0": lambda o, v: o.all(o.ge(v.x, 0))})
+    undecided = run(true, lambda ctx: induction.prove(true, ctx=ctx))
+    assert undecided.status is not Status.REFUTED  # searched, nothing found: it stays as the proof left it

@@ -172,8 +172,11 @@ def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: b
 def _next_sizes(ob: Obligation, ctx: Context, verdict: Verdict) -> Verdict:
     """A proof of some sizes of a theorem declared for every size: the next sizes are searched for a
     counterexample (:func:`checker.backends.induction.search_sizes`); one found, re-checked against
-    the theorem, is the result — the proof of the smaller sizes is kept in its data."""
-    if verdict.status is not Status.PROVED or verdict.certificate.grade in (None, Grade.UNIVERSAL):
+    the theorem, is the result — the proof of the smaller sizes is kept in its data. An undecided
+    proof of such a theorem (an induction whose step fails) has its smallest sizes searched alike: a
+    counterexample there decides what the failed proof could not."""
+    undecided = verdict.status is Status.UNKNOWN
+    if not undecided and (verdict.status is not Status.PROVED or verdict.certificate.grade in (None, Grade.UNIVERSAL)):
         return verdict
     sized = [c for c in ob.theorem if hasattr(c, "size_names")]
     if not sized:
@@ -191,9 +194,10 @@ def _next_sizes(ob: Obligation, ctx: Context, verdict: Verdict) -> Verdict:
         if found is not None:
             checked = validated(ob, found)
             if checked.status is Status.REFUTED:
+                before = {"undecided": verdict.certificate.reason} if undecided else {"proved_for": verdict.certificate.over}
                 return Verdict(Status.REFUTED, dataclasses.replace(checked.certificate, data={
-                    **dict(checked.certificate.data), "proved_for": verdict.certificate.over,
-                    "found_by": f"the next-size search, at {where}"}))
+                    **dict(checked.certificate.data), **before,
+                    "found_by": f"the {'size' if undecided else 'next-size'} search, at {where}"}))
         searched.append(f"{c.name} at {where}")
     return dataclasses.replace(verdict, certificate=dataclasses.replace(verdict.certificate, data={
         **dict(verdict.certificate.data), "next_sizes": "no counterexample (z3): " + "; ".join(searched)}))
