@@ -114,8 +114,8 @@ def test_a_theorem_proved_at_points_but_false_as_printed_is_flagged(tmp_path):
 
 
 def test_an_undecided_induction_is_decided_by_a_counterexample_at_small_sizes():
-    """Σx ≤ 4·max x holds for n ≤ 4 and fails at n = 5: its induction is unknown (the step fails), and
-    the runner's size search finds the n = 5 counterexample, re-checked against the theorem. A true
+    """Σx ≤ 2·max x holds for n ≤ 2 and fails at n = 3: its induction is unknown (the step fails), and
+    the runner's search of the smallest sizes finds the n = 3 counterexample, re-checked against the theorem. A true
     theorem whose induction is not given the invariant it needs stays unknown (no counterexample)."""
     from itertools import count
 
@@ -133,11 +133,11 @@ def test_an_undecided_induction_is_decided_by_a_counterexample_at_small_sizes():
                         theorem=theorem)(discharge)
         return runner.execute(fn.obligation, Context(ob_id, 7, 60, False))[0]
 
-    upto4 = sized_claim("sum<=4max", "n:nat[1,]", "x[n]", lambda o, v: o.le(o.sum(v.x), 4 * o.maxv(v.x)),
+    upto2 = sized_claim("sum<=2max", "n:nat[1,]", "x[n]", lambda o, v: o.le(o.sum(v.x), 2 * o.maxv(v.x)),
                         {"x >= 0": lambda o, v: o.all(o.ge(v.x, 0))})
-    assert induction.prove(upto4).status is Status.UNKNOWN
-    r = run(upto4, lambda ctx: induction.prove(upto4, ctx=ctx))
-    assert r.status is Status.REFUTED and r.certificate.witness["n"] == "5", r.certificate.reason
+    assert induction.prove(upto2).status is Status.UNKNOWN
+    r = run(upto2, lambda ctx: induction.prove(upto2, ctx=ctx))
+    assert r.status is Status.REFUTED and r.certificate.witness["n"] == "3", r.certificate.reason
     assert "size search" in r.certificate.data["found_by"]
     true = sized_claim("sum<=n*max", "n:nat[1,]", "x[n]", lambda o, v: o.le(o.sum(v.x), v.n * o.maxv(v.x)),
                        {"x >= 0": lambda o, v: o.all(o.ge(v.x, 0))})

@@ -169,6 +169,11 @@ def execute(ob: Obligation, ctx: Context, limits: Limits | None = None, audit: b
     return replace(result, claims=_printed_claims(ob), theorem=_printed_theorem(ob)), restart
 
 
+UNDECIDED_SEARCH = 4
+"""After an undecided proof, the smallest size combinations searched (a bounded proof's next sizes get
+:data:`checker.backends.induction.SEARCH_MOST`): each is a z3 query of up to 3 s, run inside the job."""
+
+
 def _next_sizes(ob: Obligation, ctx: Context, verdict: Verdict) -> Verdict:
     """A proof of some sizes of a theorem declared for every size: the next sizes are searched for a
     counterexample (:func:`checker.backends.induction.search_sizes`); one found, re-checked against
@@ -187,7 +192,8 @@ def _next_sizes(ob: Obligation, ctx: Context, verdict: Verdict) -> Verdict:
     searched = []
     for c in sized:
         try:
-            found, where = induction.search_sizes(c, ctx, skip=[s for s in proved_sizes if isinstance(s, Mapping)])
+            found, where = induction.search_sizes(c, ctx, skip=[s for s in proved_sizes if isinstance(s, Mapping)],
+                                                  most=UNDECIDED_SEARCH if undecided else induction.SEARCH_MOST)
         except Exception as exc:  # noqa: BLE001 - a search that cannot run leaves the proof as it is
             return dataclasses.replace(verdict, certificate=dataclasses.replace(
                 verdict.certificate, data={**dict(verdict.certificate.data), "next_sizes": f"not searched: {exc}"}))
