@@ -143,3 +143,97 @@ def test_an_undecided_induction_is_decided_by_a_counterexample_at_small_sizes():
                        {"x >= 0": lambda o, v: o.all(o.ge(v.x, 0))})
     undecided = run(true, lambda ctx: induction.prove(true, ctx=ctx))
     assert undecided.status is not Status.REFUTED  # searched, nothing found: it stays as the proof left it
+
+
+def _execute(theorem, discharge, expect=None):
+    from itertools import count
+
+    from checker import obligation
+    from checker.kernel.model import Context, Expect, Source
+    from checker.run import runner
+
+    ob_id = f"probe3.case{next(_IDS)}"
+    fn = obligation(id=ob_id, source=Source("k.txt", "L"), statement="S.", scope="s", expect=expect or Expect.HOLDS,
+                    theorem=theorem)(discharge)
+    return runner.execute(fn.obligation, Context(ob_id, 7, 60, False))[0]
+
+
+_IDS = __import__("itertools").count()
+HALF = claim("relu-half-lipschitz", "x y", lambda o, v: o.le(o.abs(o.relu(v.x) - o.relu(v.y)), o.q(1, 2) * o.abs(v.x - v.y)))
+BAD_LEMMA = claim("t-below-half", "t", lambda o, v: o.le(v.t, o.q(1, 2)))  # false, and never proved
+
+
+def test_a_proof_resting_on_a_lemma_it_never_proves_decides_nothing():
+    """z3 proves a false theorem from a false lemma instance: the proof assumes the lemma, which no part
+    proves, so the result is unknown naming it (it was 'proved ∀'); the same route for a true theorem with
+    its lemma proved alongside is proved."""
+    from checker.backends import smt
+    from checker.kernel.verdicts import all_of
+
+    r = _execute(HALF, lambda ctx: smt.prove(HALF, ctx, lemmas=[smt.Lemma(BAD_LEMMA, lambda o, v: {"t": o.q(1)})]))
+    assert r.status is Status.UNKNOWN and "t-below-half" in r.certificate.reason
+    one = claim("relu-1-lipschitz", "x y", lambda o, v: o.le(o.abs(o.relu(v.x) - o.relu(v.y)), o.abs(v.x - v.y)))
+    nonneg = claim("abs-nonneg", "t", lambda o, v: o.ge(o.abs(v.t), 0))
+    ok = _execute(one, lambda ctx: all_of("with its lemma", {
+        "goal": smt.prove(one, ctx, lemmas=[smt.Lemma(nonneg, lambda o, v: {"t": v.x - v.y})]),
+        "lemma": smt.prove(nonneg, ctx)}, lemmas=True))
+    assert ok.status is Status.PROVED
+
+
+def test_an_existence_refuted_from_an_unproved_lemma_is_not_refuted():
+    from checker.backends import smt
+    from checker.claims import exists
+
+    body = claim("relu-L-lipschitz", "L x y", lambda o, v: o.le(o.abs(o.relu(v.x) - o.relu(v.y)), v.L * o.abs(v.x - v.y)))
+    some_l = exists("relu-some-L", "L", body, where={"L ≥ 0": lambda o, v: o.ge(v.L, 0)})  # true: L = 1
+    r = _execute(some_l, lambda ctx: smt.refute_existence(
+        some_l, {"x": lambda o, v: v.L + 1, "y": lambda o, v: o.q(0)}, ctx, at={"L": "1/2"},
+        lemmas=[smt.Lemma(BAD_LEMMA, lambda o, v: {"t": v.L})]))
+    assert r.status is Status.UNKNOWN and "t-below-half" in r.certificate.reason
+
+
+def test_an_instance_no_object_realises_proves_no_existence():
+    from checker.backends import exact
+    from checker.claims import Unrealisable, some_instance
+
+    def refuse(point):
+        raise Unrealisable("‖g‖₁ is never negative")
+
+    negative = claim("negative-l1", "a", lambda o, v: o.lt(v.a, 0), derived="a = ‖g‖₁ of a vector g", realiser=refuse)
+    v = exact.check_instance(negative, {"a": -1}, "the example")
+    assert v.status is Status.UNKNOWN and "never negative" in v.certificate.reason
+    r = _execute(some_instance(negative), lambda ctx: exact.check_instance(negative, {"a": -1}, "the example"))
+    assert r.status is Status.UNKNOWN
+    plain = claim("negative-number", "a", lambda o, v: o.lt(v.a, 0))
+    assert exact.check_instance(plain, {"a": -1}, "the example").status is Status.PROVED
+
+
+def test_closed_at_refuses_floats_points_outside_the_domains_and_missing_values():
+    import pytest
+
+    from checker.claims import closed_at, integer
+    from checker.kernel.claims import ClaimMisuse
+
+    ten = claim("ten-x-is-one", "x", lambda o, v: o.eq(10 * v.x, 1))
+    with pytest.raises(ClaimMisuse, match="Fraction"):
+        closed_at(ten, {"x": 0.1})
+    assert closed_at(ten, {"x": Fraction("0.1")}).variables == ()
+    nat = claim("n-at-least-1", "n", lambda o, v: o.ge(v.n, 1), domains={"n": integer(0, 5)})
+    for bad in ({"n": -3}, {"n": Fraction(3, 2)}):
+        with pytest.raises(ValueError, match="outside the declared domains"):
+            closed_at(nat, bad)
+    with pytest.raises(ValueError, match="no value for n"):
+        closed_at(nat, {})
+
+
+def test_comparisons_of_plain_numbers_reach_z3_as_booleans():
+    """A constant conclusion, and the empty sum of a sized claim at size 0, were a Z3Exception (error,
+    and a size search that silently did nothing)."""
+    from checker.backends import induction, smt
+    from checker.claims import sized_claim
+
+    assert smt.prove(claim("one-le-two", "x", lambda o, v: o.le(1, 2))).status is Status.PROVED
+    assert smt.prove(claim("two-le-one", "x", lambda o, v: o.le(2, 1))).status is Status.REFUTED
+    positive = sized_claim("sum-relu-ge-1", "n:nat[0,]", "x[n]", lambda o, v: o.ge(o.sum(o.relu(v.x)), 1))
+    found = induction.refute_at(positive, {"n": 0})
+    assert found is not None and found.status is Status.REFUTED

@@ -296,7 +296,10 @@ def check_instance(claim: Claim, point: Mapping[str, Any], found_by: str, *steps
             NAME, VERSION, f"evaluate {claim.name} at the instance", "instance" if ev.is_instance else "not an instance"
         )
     if not ev.is_instance:
-        return unknown(method, f"{found_by} {fmt_map(point)} is not an instance when checked exactly", *steps, check)
+        return unknown(method, f"{found_by} {fmt_map(ev.point)} is not an instance when checked exactly", *steps, check)
+    realised, why_not = realise(claim, ev.point)
+    if realised is None:  # a point of derived quantities no object has is no instance of the statement
+        return unknown(method, f"{found_by} {fmt_map(ev.point)} satisfies the claim, but {why_not}", *steps, check)
     from checker.kernel.existence import instance_subject
 
     fact = kernel.issue(instance_subject(claim), Grade.INSTANCES, "1 witness", [kernel.Entry(

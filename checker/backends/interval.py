@@ -550,6 +550,9 @@ def check_instance(claim: Claim, point: Mapping[str, Any], found_by: str, prec: 
                       terms=enclosures)
     if not holds:
         return unknown(method, f"{found_by} {fmt_map(exact_point)} is not enclosed as an instance", step, terms=enclosures)
+    realised, why_not = realise(claim, exact_point)
+    if realised is None:  # a point of derived quantities no object has is no instance of the statement
+        return unknown(method, f"{found_by} {fmt_map(exact_point)} satisfies the claim, but {why_not}", step)
     fact = kernel.issue(instance_subject(claim), Grade.INSTANCES, "1 witness", [kernel.Entry(
         "instance", f"{version()} at {prec} bits: {claim.name} encloses true at {fmt_map(exact_point)}",
         {"point": fmt_map(exact_point)})], name=f"∃ {claim.name}")

@@ -101,35 +101,37 @@ class Z3Ops:
     def log(self, x: Any) -> Any:
         raise CannotDecide("log is not interpreted by z3 (no transcendental functions); use the interval backend")
 
+    # A comparison of two plain numbers (an empty sum at size 0, a constant conclusion) is a Python bool:
+    # every comparison and connective lifts its operands into this call's context.
     def le(self, a: Any, b: Any) -> Any:
-        return a <= b
+        return self._bool(a <= b)
 
     def lt(self, a: Any, b: Any) -> Any:
-        return a < b
+        return self._bool(a < b)
 
     def ge(self, a: Any, b: Any) -> Any:
-        return a >= b
+        return self._bool(a >= b)
 
     def gt(self, a: Any, b: Any) -> Any:
-        return a > b
+        return self._bool(a > b)
 
     def eq(self, a: Any, b: Any) -> Any:
-        return a == b
+        return self._bool(a == b)
 
     def ne(self, a: Any, b: Any) -> Any:
-        return a != b
+        return self._bool(a != b)
 
     def and_(self, *bs: Any) -> Any:
-        return self.z3.And(*bs) if bs else self.z3.BoolVal(True, self.context)
+        return self.z3.And(*(self._bool(b) for b in bs)) if bs else self.z3.BoolVal(True, self.context)
 
     def or_(self, *bs: Any) -> Any:
-        return self.z3.Or(*bs) if bs else self.z3.BoolVal(False, self.context)
+        return self.z3.Or(*(self._bool(b) for b in bs)) if bs else self.z3.BoolVal(False, self.context)
 
     def not_(self, b: Any) -> Any:
-        return self.z3.Not(b)
+        return self.z3.Not(self._bool(b))
 
     def implies(self, a: Any, b: Any) -> Any:
-        return self.z3.Implies(a, b)
+        return self.z3.Implies(self._bool(a), self._bool(b))
 
 
 def _model_point(model: Any, names: tuple[str, ...], variables: Mapping[str, Any]) -> tuple[dict[str, Fraction], bool]:
@@ -430,6 +432,9 @@ def refute_existence(theorem: Any, family: Mapping[str, Callable[[Any, Any], Any
         return unknown(method, f"the witness family is not proved for every choice of the constants: "
                                f"{shown.certificate.reason or shown.status.value}", *steps)
     fact = kernel.refute_existence(theorem, family, shown.fact)
+    if not isinstance(at, Mapping) or any(c not in at for c in theorem.constants):
+        raise ValueError(f"refute_existence({theorem.name!r}): at= must give a value for each constant "
+                         f"({', '.join(theorem.constants)}), got {at!r}")
     constants = {c: to_fraction(at[c]) for c in theorem.constants}
     shown_at = ", ".join(f"{k} = {v}" for k, v in fmt_map(constants).items())
     env = wanted.env(constants)

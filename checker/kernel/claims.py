@@ -459,7 +459,18 @@ def closed_at(c: Claim, point: Mapping[str, Any], name: str | None = None) -> Cl
     """``c`` at one point, as a closed claim (no variables): a statement about stated values — "the
     witness has densities 1/2, 1/4, 1/3" — that is false when a stated value is, and says nothing
     about other points (declared for every point, it would be false as printed)."""
+    missing = [x for x in c.variables if x not in point]
+    if missing:
+        raise ValueError(f"closed_at({c.name!r}): no value for {', '.join(missing)}")
+    floats = [x for x in c.variables if isinstance(point[x], float)]
+    if floats:
+        raise ClaimMisuse(f"closed_at({c.name!r}): the float {point[floats[0]]!r} for {floats[0]} is inexact: write "
+                          f"Fraction('{point[floats[0]]!r}') for the decimal, or the binary value exactly")
     values = {x: Fraction(point[x]) for x in c.variables}
+    outside = {x: c.domain(x).why_not(q) for x, q in values.items() if c.domain(x).why_not(q)}
+    if outside:
+        raise ValueError(f"closed_at({c.name!r}): the point is outside the declared domains: "
+                         + "; ".join(f"{x}: {why} (declared {c.domain(x).describe()})" for x, why in outside.items()))
 
     def at(part: Formula) -> Formula:
         return lambda o, v: part(o, c.env({x: o.q(q.numerator, q.denominator) for x, q in values.items()}))

@@ -259,6 +259,8 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
                     return Verdict(Status.UNKNOWN, Certificate(
                         method=c.method, steps=c.steps, reason=f"not a proof of the declared theorem: {why}",
                         data={"proved_instead": list(fact.names), "ledger": kernel.ledger_json(fact)}))
+            if fact.assumes:
+                return _unproved_lemmas(c, fact)
             ledger = _confirmed_ledger(ob, c, fact)
             if isinstance(ledger, Verdict):
                 return ledger
@@ -282,6 +284,8 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
                     return Verdict(Status.UNKNOWN, Certificate(
                         method=c.method, steps=c.steps, reason=f"refutation rejected: {rejected}",
                         data={"rejected_witness": _plain(c.witness), "rejected_sides": _plain(c.sides)}))
+                if verdict.fact.assumes:
+                    return _unproved_lemmas(c, verdict.fact)
                 ledger = _confirmed_ledger(ob, c, verdict.fact)
                 if isinstance(ledger, Verdict):
                     return ledger
@@ -309,6 +313,19 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
         case Status.SUPPORTED | Status.UNKNOWN | Status.TIMEOUT | Status.ERROR:
             pass
     return verdict
+
+
+def _unproved_lemmas(c: Certificate, fact: Any) -> Verdict:
+    """A proof (or an existence's refutation) that rests on lemma instances no part of it proved decides
+    nothing: ``unknown``, naming the lemmas (a false lemma would prove a false theorem)."""
+    import re
+
+    names = sorted({(re.match(r"\(claim \|?([^| ]+)", s) or re.match(r"(.{0,60})", s)).group(1) for s in fact.assumes})
+    return Verdict(Status.UNKNOWN, Certificate(
+        method=c.method, steps=c.steps,
+        reason=f"the proof rests on lemma(s) it does not prove: {', '.join(names)} — conjoin a proof of each "
+               "(all_of(…, lemmas=True) with the lemma's own proof)",
+        data={"assumed": sorted(fact.assumes)}))
 
 
 def _confirmed_ledger(ob: Obligation, c: Certificate, fact: Any) -> list[dict[str, Any]] | Verdict:
