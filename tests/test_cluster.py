@@ -110,19 +110,18 @@ MUTANTS = 4  # per obligation: enough to kill some and keep some alive, each run
 
 
 def test_parallel_mutants_give_the_verdicts_of_one_at_a_time():
-    """``audit --mutate --jobs 2`` gives the same entries as ``--jobs 1``, and the same scores as
-    the audit that runs each obligation's mutants in one child process."""
+    """``audit --mutate --jobs 2`` (mutants spread over two workers) gives the scores of the audit that
+    runs each obligation's mutants one at a time in one child process. (``--jobs 1`` against ``--jobs 2``
+    of the same pool is ``test_results_do_not_depend_on_jobs``'s question, asked there of the check.)"""
     from checker.audit import mutation
 
-    one = _mutation_entries(LocalPool(1), MUTATION_IDS)
     two = _mutation_entries(LocalPool(2), MUTATION_IDS)
-    assert one == two
-    assert sum(e.get("killed", 0) for e in one) > 0  # the audit decided something
+    assert sum(e.get("killed", 0) for e in two) > 0  # the audit decided something
     cat = discover("obligations")
     before = mutation.run([cat.by_id(i) for i in MUTATION_IDS], DEFAULT_SEED, 120.0, limit=MUTANTS,
                           seed_of=lambda ob: derive_seed(DEFAULT_SEED, ob.id))
     assert [(e["id"], e.get("score"), e.get("killed"), e.get("survived")) for e in before] == \
-        [(e["id"], e.get("score"), e.get("killed"), e.get("survived")) for e in one]
+        [(e["id"], e.get("score"), e.get("killed"), e.get("survived")) for e in two]
 
 
 # ------------------------------------------------------------------ on a cluster
