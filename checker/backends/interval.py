@@ -479,6 +479,15 @@ def _uncovered(claim: Claim, box: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _decided(claim: Claim, box: Mapping[str, Any], prec: int, method: str) -> tuple | Verdict:
+    """:func:`decide` with each term's enclosure described, or ``unknown`` when it cannot decide."""
+    try:
+        whole, hyps, concl, terms = decide(claim, box, prec)
+    except CannotDecide as why:
+        return unknown(method, str(why))
+    return whole, hyps, concl, {k: x.describe() for k, x in terms.items()}
+
+
 def prove_on(claim: Claim, box: Mapping[str, Any], prec: int = DEFAULT_PREC, *, where: str = "at the given point") -> Verdict:
     """Settle ``claim`` on a box by one rigorous evaluation.
 
@@ -488,11 +497,10 @@ def prove_on(claim: Claim, box: Mapping[str, Any], prec: int = DEFAULT_PREC, *, 
     """
     method = f"rigorous interval enclosure {where} (prec {prec} bits)"
     with timed() as t:
-        try:
-            whole, hyps, concl, terms = decide(claim, box, prec)
-        except CannotDecide as why:
-            return unknown(method, str(why))
-        enclosures = {k: x.describe() for k, x in terms.items()}
+        decided = _decided(claim, box, prec, method)
+        if isinstance(decided, Verdict):
+            return decided
+        whole, hyps, concl, enclosures = decided
         step = t.step(NAME, version(), f"enclose {claim.name}", whole.value, terms=enclosures)
     is_point = all(not isinstance(x, tuple) for x in box.values())
     vacuous = [h for h, value in hyps.items() if value is Tri.FALSE]
@@ -540,11 +548,10 @@ def check_instance(claim: Claim, point: Mapping[str, Any], found_by: str, prec: 
     method = f"instance from {found_by}, enclosed rigorously (prec {prec} bits)"
     exact_point = {k: to_fraction(x) for k, x in point.items() if k in claim.variables}
     with timed() as t:
-        try:
-            _, hyps, concl, terms = decide(claim, exact_point, prec)
-        except CannotDecide as why:
-            return unknown(method, str(why))
-        enclosures = {k: x.describe() for k, x in terms.items()}
+        decided = _decided(claim, exact_point, prec, method)
+        if isinstance(decided, Verdict):
+            return decided
+        _, hyps, concl, enclosures = decided
         holds = not domain_violations(claim, exact_point) and all(h is Tri.TRUE for h in hyps.values()) and concl is Tri.TRUE
         step = t.step(NAME, version(), f"enclose {claim.name} at the instance", "instance" if holds else "not an instance",
                       terms=enclosures)

@@ -420,6 +420,9 @@ def refute_existence(theorem: Any, family: Mapping[str, Callable[[Any, Any], Any
     from checker.kernel.model import Certificate, Status
     from checker.kernel.witness import fmt_map, to_fraction
 
+    if not isinstance(at, Mapping) or any(c not in at for c in theorem.constants):
+        raise ValueError(f"refute_existence({theorem.name!r}): at= must give a value for each constant "
+                         f"({', '.join(theorem.constants)}), got {at!r}")
     wanted = family_claim(theorem, family)
     method = f"witness family for every {', '.join(theorem.constants)} (z3), re-checked exactly at one choice"
     shown = prove(wanted, ctx, **options)
@@ -432,13 +435,10 @@ def refute_existence(theorem: Any, family: Mapping[str, Callable[[Any, Any], Any
         return unknown(method, f"the witness family is not proved for every choice of the constants: "
                                f"{shown.certificate.reason or shown.status.value}", *steps)
     fact = kernel.refute_existence(theorem, family, shown.fact)
-    if not isinstance(at, Mapping) or any(c not in at for c in theorem.constants):
-        raise ValueError(f"refute_existence({theorem.name!r}): at= must give a value for each constant "
-                         f"({', '.join(theorem.constants)}), got {at!r}")
     constants = {c: to_fraction(at[c]) for c in theorem.constants}
     shown_at = ", ".join(f"{k} = {v}" for k, v in fmt_map(constants).items())
     env = wanted.env(constants)
-    if not exact.OPS.and_(*(p.formula(exact.OPS, env) for p in theorem.where)):
+    if not theorem.where_holds(exact.OPS, env):
         return unknown(method, f"the constants shown ({shown_at}) are not allowed by the theorem's conditions "
                                "on them: choose at= among those the family was proved for", *steps)
     point = {**constants, **{x: family[x](exact.OPS, env) for x in theorem.universals}}

@@ -467,7 +467,7 @@ def closed_at(c: Claim, point: Mapping[str, Any], name: str | None = None) -> Cl
         raise ClaimMisuse(f"closed_at({c.name!r}): the float {point[floats[0]]!r} for {floats[0]} is inexact: write "
                           f"Fraction('{point[floats[0]]!r}') for the decimal, or the binary value exactly")
     values = {x: Fraction(point[x]) for x in c.variables}
-    outside = {x: c.domain(x).why_not(q) for x, q in values.items() if c.domain(x).why_not(q)}
+    outside = {x: why for x, q in values.items() if (why := c.domain(x).why_not(q))}
     if outside:
         raise ValueError(f"closed_at({c.name!r}): the point is outside the declared domains: "
                          + "; ".join(f"{x}: {why} (declared {c.domain(x).describe()})" for x, why in outside.items()))
