@@ -126,3 +126,60 @@ def test_a_family_leaving_the_domain_where_the_body_is_undefined_is_unknown_not_
     theorem = exists("some-C-bounds-partial", "C", body, where={"C ≥ 0": lambda o, v: o.ge(v.C, 0)})
     v = smt.refute_existence(theorem, BEYOND, at={"C": 5})
     assert v.status is Status.UNKNOWN and "does not defeat" in v.certificate.reason
+
+
+def _instance_ob(theorem, expect=Expect.HOLDS) -> Obligation:
+    return Obligation(id="t.instance", source=Source("test", "test"), statement="some x attains it",
+                      scope="test", expect=expect, discharge=lambda ctx: None, theorem=(theorem,))
+
+
+def test_no_instance_refutes_some_instance_through_the_kernel():
+    """∃ x ∈ [0, 1]. x² = 2 is false: z3's unsat of the instance query becomes the universal proof of
+    'no instance', and the kernel rule its negation; a true variant is proved by its instance."""
+    from checker.kernel.existence import some_instance
+    from checker.run.runner import validated
+
+    false_one = claim("square-two", "x", lambda o, v: o.eq(v.x * v.x, 2), domains={"x": real(0, 1)})
+    v = smt.find_instance(false_one)
+    assert v.status is Status.REFUTED and v.certificate.witness == {}
+    theorem = some_instance(false_one)
+    assert theorem.refutation_subject in v.fact.subjects
+    checked = validated(_instance_ob(theorem), v)
+    assert checked.status is Status.REFUTED, checked.certificate.reason
+    assert any(e.get("detail", {}).get("refutes") == theorem.name for e in checked.certificate.ledger)
+
+    true_one = claim("square-quarter", "x", lambda o, v: o.eq(v.x * v.x, Fraction(1, 4)), domains={"x": real(0, 1)})
+    assert validated(_instance_ob(some_instance(true_one)), smt.find_instance(true_one)).status is Status.PROVED
+
+
+def test_a_refutation_of_another_claim_does_not_refute_some_instance():
+    """The rule refutes only the existence of the claim it was given: the negation of x² = 2 on [0, 1]
+    does not refute 'some x on [0, 1] has x² = 1/4', nor does a witness-free refutation without it."""
+    from checker.kernel.existence import some_instance
+    from checker.run.runner import validated
+
+    false_one = claim("square-two", "x", lambda o, v: o.eq(v.x * v.x, 2), domains={"x": real(0, 1)})
+    true_one = claim("square-quarter", "x", lambda o, v: o.eq(v.x * v.x, Fraction(1, 4)), domains={"x": real(0, 1)})
+    refuting_other = smt.find_instance(false_one)
+    assert validated(_instance_ob(some_instance(true_one)), refuting_other).status is Status.UNKNOWN
+    with pytest.raises(kernel.KernelError):
+        kernel.refute_instance(some_instance(true_one), smt.prove(
+            claim("no instance of square-two", "x", lambda o, v: o.not_(o.eq(v.x * v.x, 2)), domains={"x": real(0, 1)})).fact)
+    bare = Verdict(Status.REFUTED, Certificate(method="by hand", witness={}))
+    assert validated(_instance_ob(some_instance(false_one)), bare).status is Status.UNKNOWN
+
+
+def test_one_false_part_refutes_a_conjunction_of_instances():
+    """all_of keeps the refuted part's kernel negation: 'some x with x² = 2 and some x with x² = 1/4'
+    (x ∈ [0, 1]) is refuted by its first part."""
+    from checker.kernel.existence import some_instance
+    from checker.kernel.verdicts import all_of
+    from checker.run.runner import validated
+
+    false_one = claim("square-two", "x", lambda o, v: o.eq(v.x * v.x, 2), domains={"x": real(0, 1)})
+    true_one = claim("square-quarter", "x", lambda o, v: o.eq(v.x * v.x, Fraction(1, 4)), domains={"x": real(0, 1)})
+    ob = Obligation(id="t.both", source=Source("test", "test"), statement="both are attained", scope="test",
+                    expect=Expect.HOLDS, discharge=lambda ctx: None,
+                    theorem=(some_instance(false_one), some_instance(true_one)))
+    both = all_of("instances", {"two": smt.find_instance(false_one), "quarter": smt.find_instance(true_one)})
+    assert validated(ob, both).status is Status.REFUTED

@@ -174,10 +174,17 @@ def recheck_witness(claims: Sequence[Any], witness: Mapping[str, Any] | None, na
                          "when re-evaluated in exact rationals or rigorous intervals")
 
 
-def recheck_refutation(obligation: Any, witness: Mapping[str, Any] | None, named: Any = None) -> RecheckResult:
+def recheck_refutation(obligation: Any, witness: Mapping[str, Any] | None, named: Any = None,
+                       ledger: Sequence[Any] = ()) -> RecheckResult:
     """Is ``witness`` a counterexample to what ``obligation`` states: its declared theorem when it has
     one (never a lemma the certificate ``named``), else its declared claims? The runner re-checks a
-    fresh refutation so, and the cache a stored one."""
+    fresh refutation so, and the cache a stored one. A declared ``some_instance`` theorem has no point
+    to re-check: it is refuted when the certificate's kernel ``ledger`` holds the rule that refuted it
+    (its universal negation, proved and confirmed in the job) and names no witness."""
     theorem = tuple(getattr(obligation, "theorem", ()) or ())
+    refuted = {e.get("detail", {}).get("refutes") for e in ledger or () if isinstance(e, Mapping) and e.get("kind") == "rule"}
+    for t in theorem:
+        if hasattr(t, "refutation_subject") and not hasattr(t, "constants") and t.name in refuted and witness == {}:
+            return RecheckResult(Recheck.REFUTES, t.name, f"{t.name} is refuted by the universal proof of its negation")
     # ``named`` only selects among the declared theorem's claims (or reads a sized claim's sizes), never a lemma
     return recheck_witness(theorem or obligation.claims, witness, named)

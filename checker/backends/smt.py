@@ -383,8 +383,10 @@ def answer_only(claim: Claim, ctx: Context | None = None, *, rlimit: int, timeou
 
 def find_instance(claim: Claim, ctx: Context | None = None, *, timeout_ms: int | None = None) -> Verdict:
     """Prove the existential reading ``∃ vars. hypotheses ∧ conclusion`` by a z3 model that
-    the exact backend confirms. ``unsat`` (no instance) is reported ``unknown``: a refutation is
-    only ever reported with a concrete witness."""
+    the exact backend confirms. ``unsat`` (no instance) refutes that reading, ``some_instance(claim)``:
+    the universal claim "no instance" (:func:`checker.kernel.existence.no_instance_claim`) is proved like
+    any other (its second-solver confirmation included) and the kernel rule turns it into the negation
+    (:func:`refute_instance`); its certificate names no point, as a universal statement has none."""
     z3 = _z3()
     method = "z3 instance, re-checked in exact rationals"
     with timed() as t:
@@ -397,11 +399,32 @@ def find_instance(claim: Claim, ctx: Context | None = None, *, timeout_ms: int |
             return unknown(method, str(why))
         step = t.step(NAME, version(), f"check ∃ {claim.name}", str(answer), timeout_ms=limit)
     if answer == z3.unsat:
-        return unknown(method, "z3: unsat, no instance exists (the existential claim is false)", step)
+        return refute_instance(claim, ctx, timeout_ms=timeout_ms, steps=(step,))
     if answer == z3.unknown:
         return unknown(method, f"z3 answered unknown: {solver.reason_unknown()}", step)
     point, _ = _model_point(solver.model(), claim.variables, variables)
     return exact.check_instance(claim, point, "z3 model", step)
+
+
+def refute_instance(claim: Claim, ctx: Context | None = None, *, timeout_ms: int | None = None,
+                    steps: Sequence[Step] = ()) -> Verdict:
+    """Refute ``some_instance(claim)``: prove "no instance" for every point (:func:`prove` of the claim the
+    kernel builds, :func:`checker.kernel.existence.no_instance_claim`), and let the kernel rule
+    :func:`checker.kernel.proof.refute_instance` make the negation. Anything short of that proof is
+    ``unknown``."""
+    from checker.kernel.existence import no_instance_claim, some_instance
+    from checker.kernel.model import Certificate, Status
+
+    method = "z3: no instance at any point (the negation proved over the domains), so the existence is false"
+    shown = prove(no_instance_claim(claim), ctx, timeout_ms=timeout_ms)
+    if shown.status is not Status.PROVED or shown.fact.grade is not Grade.UNIVERSAL:
+        return unknown(method, f"'no instance' is not proved at every point: {shown.certificate.reason or shown.status.value}",
+                       *steps, *shown.certificate.steps)
+    theorem = some_instance(claim)
+    fact = kernel.refute_instance(theorem, shown.fact)
+    return Verdict(Status.REFUTED, Certificate(
+        method=method, steps=(*steps, *shown.certificate.steps), witness={},
+        data={"claim": theorem.name, "refutes": "every point of the domains (no instance exists)"}), fact=fact)
 
 
 def refute_existence(theorem: Any, family: Mapping[str, Callable[[Any, Any], Any]], ctx: Context | None = None, *,

@@ -129,7 +129,9 @@ class SomeInstance:
     It is proved by one instance that a backend's instance rule checks (``exact.check_instance``,
     ``smt.find_instance``, ``interval.check_instance``), whose fact is about :attr:`subject` — the
     claim's printed form, so an edited claim under the same name is another theorem. No point refutes
-    it, so it names no variable a witness could bind: a refutation of it is never accepted."""
+    it, so it names no variable a witness could bind: it is refuted only by a universal proof of
+    :func:`no_instance_claim` (z3's ``unsat`` of the instance query), which the kernel rule
+    :func:`checker.kernel.proof.refute_instance` turns into its negation."""
 
     variables = ("(an existence: no point refutes it)",)
     hypotheses: tuple = ()
@@ -144,6 +146,11 @@ class SomeInstance:
     @property
     def subject(self) -> str:
         return instance_subject(self.claim)
+
+    @property
+    def refutation_subject(self) -> str:
+        """What a refutation of the theorem proves: its negation."""
+        return f"(not {self.subject})"
 
     def text(self) -> str:
         from checker.kernel.printing import print_claim
@@ -161,6 +168,13 @@ class SomeInstance:
 def some_instance(claim: Claim) -> SomeInstance:
     """The theorem ``∃ vars. hypotheses ∧ conclusion`` of ``claim``."""
     return SomeInstance(claim)
+
+
+def no_instance_claim(claim: Claim) -> Claim:
+    """``∀ vars ∈ domains. hypotheses ⇒ ¬conclusion``: the negation of ``some_instance(claim)``, built here
+    from the claim so that its universal proof refutes the existence (:func:`checker.kernel.proof.refute_instance`)."""
+    conclusion = claim.conclusion
+    return claim.derive(f"no instance of {claim.name}", conclusion=lambda o, v: o.not_(conclusion(o, v)))
 
 
 def instance_subject(claim: Claim) -> str:

@@ -207,6 +207,29 @@ def refute_existence(theorem: Any, family: Mapping[str, Any], fact: Fact) -> Fac
                 (*fact.ledger, entry), fact.assumes)
 
 
+def refute_instance(theorem: Any, fact: Fact) -> Fact:
+    """The negation of ``theorem`` (a :class:`checker.kernel.existence.SomeInstance`, "some point satisfies
+    the claim") from ``fact``, a universal proof of the statement the kernel builds from its claim
+    (:func:`checker.kernel.existence.no_instance_claim`: at every point of the domains where the hypotheses
+    hold, the conclusion fails). A proof over some sizes or points only refutes nothing and is refused."""
+    from checker.kernel.existence import SomeInstance, no_instance_claim
+
+    if not isinstance(theorem, SomeInstance):
+        raise KernelError(f"refute_instance refutes an existence of an instance, not {type(theorem).__name__}")
+    if not is_fact(fact):
+        raise KernelError("refute_instance needs a kernel fact proving that no instance exists")
+    wanted = no_instance_claim(theorem.claim)
+    ok, why = covers(fact, [wanted])
+    if not ok:
+        raise KernelError(f"refute_instance: {why}")
+    if fact.grade is not Grade.UNIVERSAL:
+        raise KernelError(f"refute_instance: 'no instance' is proved {fact.grade.value} ({fact.over}), not at every point")
+    entry = Entry("rule", f"no point satisfies {theorem.claim.name}: ∃ refuted by the universal proof of its negation "
+                          f"({wanted.name})", {"refutes": theorem.name})
+    return Fact(_SEAL, frozenset({theorem.refutation_subject}), (f"¬{theorem.name}",), Grade.UNIVERSAL, "",
+                (*fact.ledger, entry), fact.assumes)
+
+
 def assumed_entries(fact: Fact) -> tuple[Entry, ...]:
     """Ledger lines for the lemmas ``fact`` rests on that no part of its proof proved."""
     return tuple(Entry("assumed", "lemma assumed (proved elsewhere, or not at all)", {"subject": s})

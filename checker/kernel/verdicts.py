@@ -128,6 +128,7 @@ def all_of(method: str, parts: Mapping[str, Verdict], family: str | None = None,
             return Verdict(
                 Status.REFUTED,
                 Certificate(method, tuple(steps), c.witness, c.sides, f"part {name!r} is refuted", {"parts": data}),
+                fact=v.fact,  # a kernel negation (of an existence) the part proved stays with it
             )
     broken = [n for n, v in parts.items() if v.status is Status.ERROR]
     if broken:
@@ -170,7 +171,7 @@ def any_of(method: str, routes: Mapping[str, Any]) -> Verdict:
         if v.status is Status.REFUTED:
             c = v.certificate
             return Verdict(Status.REFUTED, Certificate(method, tuple(steps), c.witness, c.sides, f"route {name!r} is refuted",
-                                                       {**dict(c.data), **data}))
+                                                       {**dict(c.data), **data}), fact=v.fact)
     reasons = "; ".join(f"{n}: {v.status.value} ({v.certificate.reason})" for n, v in tried.items())
     return Verdict(Status.UNKNOWN, Certificate(method, tuple(steps), reason=f"no route proves it: {reasons}", data=data))
 

@@ -275,7 +275,7 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
             if existences and received:
                 # the job's kernel made the negation and wrote its ledger; the fact stayed in the job
                 named = {e.get("detail", {}).get("refutes") for e in c.ledger or () if isinstance(e, Mapping)}
-                if any(t.name not in named for t in existences):
+                if all(t.name not in named for t in existences):
                     return _invalid(f"{ob.location}: the received refutation of an existence carries no kernel ledger",
                                     "a refutation of 'there are constants such that …' is made in the job by the kernel")
             elif existences:
@@ -291,7 +291,7 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
                     return ledger
                 verdict = Verdict(verdict.status, dataclasses.replace(c, ledger=tuple(ledger)), fact=verdict.fact)
                 c = verdict.certificate
-            check = recheck_refutation(ob, c.witness, c.data.get("claim"))
+            check = recheck_refutation(ob, c.witness, c.data.get("claim"), c.ledger or ())
             match check.verdict:
                 case Recheck.REFUTES:
                     pass
@@ -346,11 +346,12 @@ def _existence_unrefuted(verdict: Verdict, existences: Sequence[Any]) -> str:
     theorem, from a witness family proved for every choice, must come with it."""
     fact = verdict.fact
     subjects = fact.subjects if kernel.is_fact(fact) else frozenset()
-    missing = [t.name for t in existences if t.refutation_subject not in subjects]
-    if not missing:
+    if any(t.refutation_subject in subjects for t in existences):  # one false part refutes the conjunction
         return ""
-    return (f"{', '.join(missing)} says some constants exist; a witness at one choice of them does not refute it — "
-            "refute it with a witness family proved for every choice (checker.backends.smt.refute_existence)")
+    missing = [t.name for t in existences]
+    return (f"{', '.join(missing)} says something exists; a witness at one choice does not refute it — refute "
+            "'there are constants such that …' with a witness family proved for every choice "
+            "(checker.backends.smt.refute_existence), 'some instance' by proving that none exists (smt.refute_instance)")
 
 
 def _plain(value: Any) -> Any:

@@ -359,7 +359,7 @@ class Cache:
             return False
         try:
             c = result.certificate
-            found = recheck_refutation(obligation, c.witness, c.data.get("claim")).verdict
+            found = recheck_refutation(obligation, c.witness, c.data.get("claim"), c.ledger or ()).verdict
         except Exception:  # noqa: BLE001 - cannot re-check: re-run
             return False
         return found is Recheck.REFUTES

@@ -93,11 +93,15 @@ def test_find_instance_proves_existence_with_an_exact_instance():
     assert exact.evaluate(square, _witness(v)).is_instance
 
 
-def test_find_instance_of_an_empty_claim_is_unknown_not_refuted():
-    """No instance (unsat) is reported unknown: a refutation always needs a concrete witness."""
+def test_find_instance_of_an_empty_claim_refutes_its_existence_only():
+    """No instance (unsat): 'no instance' is proved for every x and the kernel refutes the existential
+    reading, and nothing else — the refutation names no point, and the fact is about ∃ alone."""
+    from checker.kernel.existence import some_instance
+
     empty = claim("negative-square", "x", lambda o, v: o.lt(v.x * v.x, 0))
     v = smt.find_instance(empty, CTX)
-    assert v.status is Status.UNKNOWN and "no instance" in v.certificate.reason
+    assert v.status is Status.REFUTED and v.certificate.witness == {}
+    assert v.fact.subjects == {some_instance(empty).refutation_subject}
 
 
 def test_proof_from_a_proved_lemma_names_it():
