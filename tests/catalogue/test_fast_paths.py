@@ -120,8 +120,9 @@ def test_spectral_norms_are_the_svd_norms_to_rounding():
         assert np.allclose(theorem2.spectral_norms(np, a), svd, rtol=1e-13, atol=0)
 
 
-def test_perturbed_batch_ratio_equals_the_direct_formula():
-    """The hoisted norms give bit-for-bit the ratio of the unhoisted computation."""
+def test_the_declared_claims_numpy_ratio_equals_the_direct_formula():
+    """Theorem 2 for three layers as declared, interpreted in numpy, gives the ratio deviation / (C_k(s)·‖δW_k‖₂)
+    of a direct numpy computation of the network (to rounding): the evidence evaluates the declared theorem."""
     import numpy as np
 
     rng = np.random.default_rng(5)
@@ -145,8 +146,18 @@ def test_perturbed_batch_ratio_equals_the_direct_formula():
             beta = norms[j] * beta + np.linalg.norm(layers[j][1], axis=1)
         after = np.prod(np.stack(norms[k + 1:]), axis=0) if k + 1 < 3 else 1.0
         direct = dev / (after * beta * theorem2.spectral_norms(np, delta))
-        got = theorem2.PerturbedBatch.of(np, layers, k).ratio(np, delta, s)
-        assert np.array_equal(got, direct)
+        got, margin = theorem2.declared_values(np, theorem2.THEOREM2_THREE[k + 1].at(**theorem2.MATRIX_SIZES), layers, s, delta)
+        assert np.allclose(got, direct, rtol=1e-12, atol=0) and (margin >= 0).all()
+
+
+def test_rational_points_of_the_sphere_are_near_and_exactly_of_rational_length():
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    for x in [*rng.normal(size=(20, 4)), np.array([0.0, 0.0, -2.5]), np.zeros(3)]:
+        exact_x, length = theorem2.rational_on_sphere([float(v) for v in x])
+        assert sum(v * v for v in exact_x) == length * length
+        assert all(abs(float(e) - v) <= 1e-14 * (1 + float(length)) for e, v in zip(exact_x, x))
 
 
 def test_integer_forward_equals_the_fraction_forward():

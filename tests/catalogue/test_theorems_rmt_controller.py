@@ -163,3 +163,24 @@ def test_the_three_layer_theorem2_holds_at_width_one_and_needs_each_norm():
                       lambda o, v: o.le(theorem2._three_dev(1)(o, v), (v.w3 * v.d) ** 2 * o.sumsq(v.s)),
                       {h.name: h.formula for h in good.hypotheses}, scalars="w2:real[0,] w3:real[0,] d:real[0,]")
     assert smt.prove(bad.at(**one), _ctx("t")).status is Status.REFUTED
+
+
+def test_the_matrix_evidence_evaluates_the_declared_theorem(monkeypatch):
+    """theorem2_matrices samples its declared claims themselves: the layer-2 bound edited to half is refuted
+    at an instance that re-checks exactly against the edited claim (s and b₁ of rational length), and the
+    true claims stay supported."""
+    from checker.claims import sized_claim
+
+    ob = next(o for o in _ours() if o.id == "controller_bound.theorem2_matrices")
+    good = theorem2.THEOREM2_THREE[2]
+    halved = sized_claim(good.name, theorem2.THREE_SIZES, theorem2._ARRAYS + " D[k2,k1]",
+                         lambda o, v: o.le(theorem2._three_dev(2)(o, v), (v.w3 * v.d * (v.w1 * v.ns + v.nb1)) ** 2 / 4),
+                         {h.name: h.formula for h in good.hypotheses},
+                         {t.name: t.formula for t in good.terms},
+                         scalars="w1:real[0,] w3:real[0,] d:real[0,] ns:real[0,] nb1:real[0,]")
+    monkeypatch.setitem(theorem2.THEOREM2_THREE, 2, halved)
+    edited = dataclasses.replace(ob, theorem=tuple(theorem2.THEOREM2_THREE.values()))
+    v = validated(edited, theorem2.theorem2_matrices(_ctx(ob.id)))
+    assert v.status is Status.REFUTED, v.certificate.reason
+    monkeypatch.setitem(theorem2.THEOREM2_THREE, 2, good)
+    assert validated(ob, theorem2.theorem2_matrices(_ctx(ob.id))).status is Status.SUPPORTED
