@@ -109,13 +109,20 @@ MUTATION_IDS = ("controller_bound.theorem2_single_layer", "controller_bound.theo
 MUTANTS = 4  # per obligation: enough to kill some and keep some alive, each run three times below
 
 
-def test_parallel_mutants_give_the_verdicts_of_one_at_a_time():
+@pytest.fixture(scope="module")
+def two_worker_mutants():
+    """The mutation audit of :data:`MUTATION_IDS` with its mutants spread over two local workers: what the
+    one-at-a-time audit and the cluster's are both compared with (computed once per module)."""
+    return _mutation_entries(LocalPool(2), MUTATION_IDS)
+
+
+def test_parallel_mutants_give_the_verdicts_of_one_at_a_time(two_worker_mutants):
     """``audit --mutate --jobs 2`` (mutants spread over two workers) gives the scores of the audit that
     runs each obligation's mutants one at a time in one child process. (``--jobs 1`` against ``--jobs 2``
     of the same pool is ``test_results_do_not_depend_on_jobs``'s question, asked there of the check.)"""
     from checker.audit import mutation
 
-    two = _mutation_entries(LocalPool(2), MUTATION_IDS)
+    two = two_worker_mutants
     assert sum(e.get("killed", 0) for e in two) > 0  # the audit decided something
     cat = discover("obligations")
     before = mutation.run([cat.by_id(i) for i in MUTATION_IDS], DEFAULT_SEED, 120.0, limit=MUTANTS,
@@ -180,15 +187,12 @@ def test_a_selection_on_the_cluster_matches_the_local_run(dask_cluster):
     assert {r.status for r in remote} >= {Status.PROVED, Status.REFUTED}
 
 
-def test_the_mutation_audit_on_the_cluster_gives_the_local_scores(dask_cluster):
-    """The mutation audit of ``controller_bound`` on the cluster gives the entries (scores,
-    verdicts per mutant) of the local ``--jobs 2`` run."""
-    cat = discover("obligations")
-    ids = [ob.id for ob in cat.select(["controller_bound"], include_slow=False)]
-    local = _mutation_entries(LocalPool(2), ids)
+def test_the_mutation_audit_on_the_cluster_gives_the_local_scores(dask_cluster, two_worker_mutants):
+    """The mutation audit of four ``controller_bound`` obligations on the cluster gives the entries
+    (scores, verdicts per mutant) of the local ``--jobs 2`` run."""
     with cluster.connect(_executor(dask_cluster), ("obligations",), str(ROOT)) as pool:
-        remote = _mutation_entries(pool, ids)
-    assert local == remote
+        remote = _mutation_entries(pool, MUTATION_IDS)
+    assert two_worker_mutants == remote
     assert any(e.get("score") is not None for e in remote)
 
 
