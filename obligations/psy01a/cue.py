@@ -6,7 +6,7 @@ from checker import Expect, Source, obligation
 from checker.kernel.declare import declare_bound
 from checker.backends import induction, library, smt
 from checker.claims import claim, sized_claim, some_instance
-from checker.kernel.verdicts import all_of
+from checker.kernel.verdicts import all_of, any_of
 from obligations.grading import cross_checked
 from obligations.psy01a.examples import example_instance
 
@@ -147,13 +147,16 @@ def margin_two_lipschitz_tight(ctx):
     Survives mutation: signed_margin(o, [v[n] for n in ws], 0)): attainment at another label also holds (by symmetry of the labels)
     Survives mutation: o.eq(gap(o, v), 2 * sup(o, v)): a mutated existential (gap ≠ 2·sup, sup ≥ 0) is also satisfiable, and its instance is re-checked exactly
     """
-    # Each K: the theorem at the stated point, evaluated exactly; z3's own instance is a cross-check (data).
-    return all_of("z3 instance with equality, re-checked exactly", {c.name: _tight_at_stated_point(c, k, ctx)
+    # Each K: the existence from the stated point, evaluated exactly; failing that, from z3's own instance.
+    return all_of("z3 instance with equality, re-checked exactly", {c.name: _tight_instance(c, k, ctx)
                                                                     for k, c in zip(CLASS_COUNTS, TIGHT)})
 
 
-def _tight_at_stated_point(c, k: int, ctx):
-    return cross_checked(example_instance(c, tight_point(k)), {"z3 instance": smt.find_instance(c, ctx)})
+def _tight_instance(c, k: int, ctx):
+    """Some instance of ``c``: the stated point's, else z3's (either proves the existence; z3's ``unsat``
+    refutes it)."""
+    return any_of(f"an instance of {c.name}", {"the stated point": lambda: example_instance(c, tight_point(k)),
+                                               "z3 instance": lambda: smt.find_instance(c, ctx)})
 
 
 def tight_point(k: int) -> dict[str, int]:
