@@ -206,7 +206,8 @@ def _next_sizes(ob: Obligation, ctx: Context, verdict: Verdict) -> Verdict:
                     "found_by": f"the {'size' if undecided else 'next-size'} search, at {where}"}))
         searched.append(f"{c.name} at {where}")
     return dataclasses.replace(verdict, certificate=dataclasses.replace(verdict.certificate, data={
-        **dict(verdict.certificate.data), "next_sizes": "no counterexample (z3): " + "; ".join(searched)}))
+        **dict(verdict.certificate.data), "next_sizes": "z3 found no counterexample within its limit at each size (which says nothing of "
+                                               "whether the theorem holds there): " + "; ".join(searched)}))
 
 
 def _invalid(what: str, fix: str) -> Verdict:
