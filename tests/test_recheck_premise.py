@@ -237,3 +237,20 @@ def test_comparisons_of_plain_numbers_reach_z3_as_booleans():
     positive = sized_claim("sum-relu-ge-1", "n:nat[0,]", "x[n]", lambda o, v: o.ge(o.sum(o.relu(v.x)), 1))
     found = induction.refute_at(positive, {"n": 0})
     assert found is not None and found.status is Status.REFUTED
+
+
+def test_a_witness_no_claim_can_take_says_why():
+    """The reasons a witness cannot be re-checked, named: sizes outside the size domains, a point offered
+    against an existence, and variables of no claim of the theorem."""
+    from checker.audit.recheck import Recheck, recheck_witness
+    from checker.claims import claim, sized_claim
+    from checker.kernel.existence import some_instance
+
+    sized = sized_claim("sum-nonneg", "n:nat[1,]", "x[n]", lambda o, v: o.ge(o.sumsq(v.x), 0))
+    out = recheck_witness([sized], {"n": "0"}, what="the declared theorem")
+    assert out.verdict is Recheck.NOT_RECHECKED and "n = 0" in out.reason and "outside the size domains" in out.reason
+    plain = claim("x-le-1", "x", lambda o, v: o.le(v.x, 1))
+    out = recheck_witness([some_instance(plain)], {"x": "2"})
+    assert out.verdict is Recheck.NOT_RECHECKED and "does not refute an existence" in out.reason
+    out = recheck_witness([plain], {"y": "2"}, what="the declared theorem")
+    assert out.verdict is Recheck.NOT_RECHECKED and "no claim of the declared theorem" in out.reason and "(y)" in out.reason

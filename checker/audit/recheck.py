@@ -118,9 +118,14 @@ def _at_witness_sizes(c: Any, witness: Mapping[str, Any], named: Any = None) -> 
     if not isinstance(c, SizedClaim):
         return c
     try:
-        return c.at(**{n: int(witness[n]) for n in c.size_names})
+        sizes = {n: int(witness[n]) for n in c.size_names}
     except (KeyError, ValueError, TypeError):
         pass
+    else:
+        try:
+            return c.at(**sizes)
+        except (ValueError, TypeError):
+            return None
     if not (isinstance(named, str) and named.startswith(f"{c.name}[") and named.endswith("]")):
         return None
     try:
@@ -132,9 +137,25 @@ def _at_witness_sizes(c: Any, witness: Mapping[str, Any], named: Any = None) -> 
         return None
 
 
-def recheck_witness(claims: Sequence[Any], witness: Mapping[str, Any] | None, named: Any = None) -> RecheckResult:
+def _no_candidate(declared: Sequence[Any], at_sizes: Sequence[Any], witness: Mapping[str, Any], what: str) -> str:
+    """Why no claim of ``declared`` can re-check ``witness``, in the words a user can act on."""
+    outside = [c.name for c, s in zip(declared, at_sizes) if s is None and hasattr(c, "size_names")
+               and all(n in witness for n in c.size_names)]
+    if outside:
+        shown = ", ".join(f"{n} = {witness[n]}" for n in declared[0].size_names if n in witness) if hasattr(declared[0], "size_names") else ""
+        return f"the witness's sizes ({shown}) are outside the size domains of {', '.join(outside)}"
+    if declared and all(hasattr(c, "refutation_subject") and not hasattr(c, "constants") for c in declared):
+        return ("a point does not refute an existence ('some instance'): it is refuted by a proof that no "
+                "instance exists (smt.find_instance's unsat, smt.refute_instance)")
+    names = sorted(witness)
+    return (f"no claim of {what} has the witness's variables ({', '.join(names[:8])}{', …' if len(names) > 8 else ''}): "
+            "a witness of a lemma, a cross-check or a claim outside it is no counterexample to it")
+
+
+def recheck_witness(claims: Sequence[Any], witness: Mapping[str, Any] | None, named: Any = None,
+                    what: str = "the declared claims") -> RecheckResult:
     """Is ``witness`` a counterexample to one of ``claims`` (to ``named`` alone when the certificate
-    names a declared claim)?"""
+    names a declared claim)? ``what`` names the claims in messages."""
     if not claims:
         return RecheckResult(Recheck.NOT_RECHECKED, None, "the obligation declares no claim to re-evaluate the witness against")
     closed = any(not tuple(getattr(c, "variables", ("?",))) and not callable(getattr(c, "recheck", None)) for c in claims)
@@ -142,13 +163,13 @@ def recheck_witness(claims: Sequence[Any], witness: Mapping[str, Any] | None, na
         return RecheckResult(Recheck.DOES_NOT_REFUTE, None, "a refutation without a witness")
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in witness.items()):
         return RecheckResult(Recheck.DOES_NOT_REFUTE, None, "the witness is not a map of names to exact values")
-    claims = [_at_witness_sizes(c, witness, named) for c in claims]
+    declared = list(claims)
+    claims = [_at_witness_sizes(c, witness, named) for c in declared]
     candidates = [c for c in claims if c is not None and set(c.variables) <= set(witness)]
     if isinstance(named, str) and any(c.name == named for c in candidates):
         candidates = [c for c in candidates if c.name == named]
     if not candidates:
-        return RecheckResult(Recheck.NOT_RECHECKED, None,
-                             "no declared claim has the witness's variables (a custom witness)")
+        return RecheckResult(Recheck.NOT_RECHECKED, None, _no_candidate(declared, claims, witness, what))
     undecided = []
     for c in candidates:
         if hasattr(c, "refutation_subject"):  # an existence: the body at the witness's constants
@@ -187,4 +208,5 @@ def recheck_refutation(obligation: Any, witness: Mapping[str, Any] | None, named
         if hasattr(t, "refutation_subject") and not hasattr(t, "constants") and t.name in refuted and witness == {}:
             return RecheckResult(Recheck.REFUTES, t.name, f"{t.name} is refuted by the universal proof of its negation")
     # ``named`` only selects among the declared theorem's claims (or reads a sized claim's sizes), never a lemma
-    return recheck_witness(theorem or obligation.claims, witness, named)
+    return recheck_witness(theorem or obligation.claims, witness, named,
+                           "the declared theorem" if theorem else "the declared claims")
