@@ -133,6 +133,37 @@ def _check_bool(b: Any) -> bool:
 OPS = ExactOps()
 
 
+class _Tracing(ExactOps):
+    """Exact ops that record every comparison they decide, in order: what makes a conclusion false."""
+
+    _SYMBOLS = {"le": "≤", "lt": "<", "ge": "≥", "gt": ">", "eq": "=", "ne": "≠"}
+
+    def __init__(self) -> None:
+        self.decided: list[tuple[str, Fraction, Fraction, bool]] = []
+        for op, symbol in self._SYMBOLS.items():
+            setattr(self, op, self._recording(getattr(ExactOps, op), symbol))
+
+    def _recording(self, compare: Any, symbol: str) -> Any:
+        def decide(a: Any, b: Any) -> bool:
+            value = compare(a, b)
+            if isinstance(a, (int, Fraction)) and isinstance(b, (int, Fraction)):
+                self.decided.append((symbol, Fraction(a), Fraction(b), bool(value)))
+            return value
+        return decide
+
+
+def failing_comparisons(claim: Claim, point: Mapping[str, Fraction], most: int = 3) -> tuple[str, ...]:
+    """The comparisons inside the conclusion that are false at ``point`` (``"1 ≤ 15/16"``), at most
+    ``most``: what a reader checks of a counterexample, whatever the claim's named terms show."""
+    ops = _Tracing()
+    try:
+        claim.conclusion(ops, claim.env(point))
+    except (ArithmeticError, CannotDecide, TypeError, ValueError):
+        return ()
+    failed = [f"{a} {symbol} {b}" for symbol, a, b, value in ops.decided if not value]
+    return tuple(dict.fromkeys(failed))[:most]
+
+
 @dataclass(frozen=True, slots=True)
 class Evaluation:
     """A claim evaluated exactly at one point."""
@@ -276,6 +307,8 @@ def recheck_counterexample(
             check,
         )
     data: dict[str, Any] = {"claim": claim.name}
+    if c.how == "exact rationals":
+        data["conclusion_fails"] = list(failing_comparisons(claim, c.point))
     if claim.typed:
         data["domains"] = claim.describe_domains()
     if c.realised:

@@ -653,6 +653,9 @@ def render_certificate(result: Result, context: Sequence[Result] = ()) -> str:
         out.append("  witness    " + ", ".join(f"{k} = {v}" for k, v in c["witness"].items()))
     if c["sides"]:
         out.append("  sides      " + ", ".join(f"{k} = {v}" for k, v in c["sides"].items()))
+    if c["data"].get("conclusion_fails"):
+        out.append("  fails      " + "; ".join(str(x) for x in c["data"]["conclusion_fails"])
+                   + "  (the conclusion's false comparisons at the witness)")
     if c.get("shrunk_witness") is not None:
         out.append("  shrunk     " + ", ".join(f"{k} = {v}" for k, v in c["shrunk_witness"].items()))
     if d.get("audit") is not None:

@@ -150,3 +150,16 @@ def test_identity_holds_at_every_rational(x):
     """relu(x) = (x + |x|)/2 evaluates true at every rational (no rounding anywhere)."""
     ev = evaluate(RELU_IDENTITY, {"x": x})
     assert ev.conclusion and ev.terms["lhs"] == ev.terms["rhs"]
+
+
+def test_a_refutation_names_the_conclusions_false_comparison_whatever_the_terms_show():
+    """The named terms (drift 1, bound 5/4) read as if the bound held; the conclusion compares the drift with
+    3/4 of it, and the certificate names that comparison: 1 ≤ 15/16 is what fails."""
+    from checker.claims import claim
+
+    c = claim("drift-three-quarters", "a b", lambda o, v: o.le(v.a, v.b * o.q(3, 4)),
+              terms={"drift": lambda o, v: v.a, "bound": lambda o, v: v.b})
+    v = exact.recheck_counterexample(c, {"a": 1, "b": Fraction(5, 4)}, "test")
+    assert v.certificate.data["conclusion_fails"] == ["1 ≤ 15/16"]
+    both = claim("both", "a", lambda o, v: o.and_(o.ge(v.a, 0), o.le(v.a, 1)))
+    assert exact.recheck_counterexample(both, {"a": 2}, "test").certificate.data["conclusion_fails"] == ["2 ≤ 1"]
