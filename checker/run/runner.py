@@ -262,6 +262,13 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
                         data={"proved_instead": list(fact.names), "ledger": kernel.ledger_json(fact)}))
             if fact.assumes:
                 return _unproved_lemmas(c, fact)
+            split = _readings_split(ob, fact)
+            if split:
+                return Verdict(Status.ERROR, Certificate(
+                    method=c.method, steps=c.steps,
+                    reason=f"{ob.location}: the declared theorem reads differently in z3 and in exact rationals ({split}): "
+                           "z3 proved another statement than the one witnesses are judged by — write the claim once, "
+                           "without branching on the type of its arguments"))
             ledger = _confirmed_ledger(ob, c, fact)
             if isinstance(ledger, Verdict):
                 return ledger
@@ -314,6 +321,23 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
         case Status.SUPPORTED | Status.UNKNOWN | Status.TIMEOUT | Status.ERROR:
             pass
     return verdict
+
+
+def _readings_split(ob: Obligation, fact: Any) -> str:
+    """Where a z3-proved theorem's z3 and exact readings disagree (:mod:`checker.audit.readings`), ``""``
+    when they agree or the proof did not rest on z3."""
+    if not any(e.kind == "solver" and e.detail.get("solver") == "z3" for e in fact.ledger):
+        return ""
+    from checker.audit import readings
+
+    for c in readings.theorem_claims(ob.theorem):
+        try:
+            split = readings.disagreement(c)
+        except Exception:  # noqa: BLE001 - a claim that cannot be sampled is left alone
+            continue
+        if split:
+            return f"{c.name}: {split}"
+    return ""
 
 
 def _unproved_lemmas(c: Certificate, fact: Any) -> Verdict:

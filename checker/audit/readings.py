@@ -1,0 +1,121 @@
+"""Do a claim's readings agree? A claim is written once and read by every backend; a claim whose code
+branches on what it is given (an exact function at rational arguments, a piecewise form for z3) has two
+formulas under one name, and a z3 proof of one says nothing of the other. At a few rational points of
+its domains, the claim's truth in exact rationals and z3's simplification of its z3 reading must agree;
+where they do not, z3 proved another statement than the one re-checks and witnesses are judged by.
+
+The points are chosen deterministically from the claim's name (the same on every run), from a short list
+of small rationals clipped to each variable's domain. A point where exact arithmetic has no value (a
+pole, an irrational ``sqrt``) or z3 cannot read the claim is skipped: agreement is checked, never
+assumed, and a claim with no checkable point is left alone.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from fractions import Fraction
+from typing import Any, Mapping
+
+CANDIDATES = tuple(Fraction(x) for x in ("0", "1", "-1", "1/2", "-1/3", "2", "3/4", "5", "-7/2", "1/7", "10", "1/4", "3"))
+POINTS = 6
+NEAR = Fraction(1, 1024)
+"""How far beside each of the claim's constants a point is also taken (a breakpoint placed differently
+in another reading shows there)."""
+MOST_CONSTANT_POINTS = 24
+
+
+def _values(domain: Any, extra: tuple[Fraction, ...] = ()) -> list[Fraction]:
+    inside = [x for x in (*CANDIDATES, *extra) if domain.contains(x)]
+    lo, hi = domain.lower, domain.hi
+    for bound in (lo, hi):
+        if bound is not None and domain.contains(bound):
+            inside.append(bound)
+    if lo is not None and hi is not None:
+        mid = (lo + hi) / 2
+        if domain.contains(mid):
+            inside.append(mid)
+    if not inside and lo is not None:
+        inside.append(lo if not domain.integral else Fraction(-((-lo.numerator) // lo.denominator)))
+    return [x for x in dict.fromkeys(inside) if domain.contains(x)]
+
+
+def constants_of(term: Any, most_nodes: int = 5000) -> tuple[Fraction, ...]:
+    """The rational numerals of a z3 term, and the midpoints between consecutive ones: where a piecewise
+    reading changes value (its breakpoints) and what lies between them."""
+    from checker.backends.smt import _z3
+
+    z3 = _z3()
+    seen, found, todo = 0, set(), [term]
+    while todo and seen < most_nodes:
+        t = todo.pop()
+        seen += 1
+        if z3.is_rational_value(t):
+            found.add(Fraction(t.numerator_as_long(), t.denominator_as_long()))
+        elif z3.is_int_value(t):
+            found.add(Fraction(t.as_long()))
+        elif z3.is_app(t):
+            todo.extend(t.children())
+    ordered = sorted(found)
+    return (*ordered, *((a + b) / 2 for a, b in zip(ordered, ordered[1:])),
+            *(c + side * NEAR for c in ordered for side in (-1, 1)))
+
+
+def sample_points(claim: Any, count: int = POINTS, extra: tuple[Fraction, ...] = ()) -> list[dict[str, Fraction]]:
+    """``count`` points of ``claim``'s domains, the same for the same claim on every run: small rationals and
+    ``extra`` values (the claim's own constants), each clipped to the variable's domain."""
+    rng = random.Random(zlib.crc32(claim.name.encode("utf-8")))
+    choices = {x: _values(claim.domain(x), extra) for x in claim.variables}
+    if any(not values for values in choices.values()):
+        return []
+    at_constants = [{x: c if claim.domain(x).contains(c) else rng.choice(values) for x, values in choices.items()}
+                    for c in extra[:MOST_CONSTANT_POINTS]]
+    return at_constants + [{x: rng.choice(values) for x, values in choices.items()} for _ in range(count)]
+
+
+def disagreement(claim: Any, points: list[Mapping[str, Fraction]] | None = None) -> str | None:
+    """Where ``claim``'s exact reading and its z3 reading give different truth values: ``None`` when they
+    agree at every checkable point (or none is checkable), else the point and both values."""
+    from checker.backends import CannotDecide, exact
+    from checker.backends.smt import Z3Ops, _z3
+
+    z3 = _z3()
+    ops = Z3Ops()
+    symbols = {x: z3.Real(x) for x in claim.variables}
+    try:
+        # built once over symbols, then read at each point by substitution: the same reading as building it
+        # over numerals (a claim's code cannot tell a symbol from a numeral: neither is a Python number)
+        reading = ops._bool(claim.formula(ops, claim.env(symbols)))
+    except Exception:  # noqa: BLE001 - no z3 reading of this claim (CannotDecide, …): nothing to compare
+        return None
+    if points is None:
+        points = sample_points(claim, POINTS, constants_of(reading))
+    for point in points:
+        try:
+            truth = claim.formula(exact.OPS, claim.env(point))
+        except (CannotDecide, ArithmeticError, TypeError, ValueError, KeyError):
+            continue
+        if not isinstance(truth, bool):
+            continue
+        try:
+            value = z3.simplify(z3.substitute(reading, *((symbols[x], z3.RealVal(v)) for x, v in point.items())))
+        except Exception:  # noqa: BLE001 - a reading z3 cannot evaluate at a point decides nothing
+            continue
+        if not (z3.is_true(value) or z3.is_false(value)):
+            continue
+        if z3.is_true(value) != truth:
+            shown = ", ".join(f"{k} = {v}" for k, v in point.items())
+            return (f"at {shown} the claim is {'true' if truth else 'false'} in exact rationals but "
+                    f"{'true' if z3.is_true(value) else 'false'} as z3 reads it")
+    return None
+
+
+def theorem_claims(theorem: Any) -> list[Any]:
+    """The plain claims of a declared theorem whose readings can be compared: its claims, an existence's
+    body, an instance's claim (sized claims are left out: their readings are built per size)."""
+    out = []
+    for t in theorem:
+        inner = getattr(t, "body", None) or getattr(t, "claim", None) or t
+        if hasattr(inner, "formula") and hasattr(inner, "variables") and not hasattr(inner, "size_names"):
+            out.append(inner)
+    return out
