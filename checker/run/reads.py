@@ -298,6 +298,58 @@ def _note_kind(path: Any) -> None:
         _LOCAL.inside = False
 
 
+_ENV_PLUMBING = (os.path.realpath(os.__file__), os.path.realpath(os.path.join(os.path.dirname(os.__file__), "_collections_abc.py")))
+
+
+def _engine_asks() -> bool:
+    """Is the environment read by the engine (which keys its own settings otherwise) rather than by
+    catalogue code or a library it calls? Decided by the first caller outside ``os`` and the mapping ABCs."""
+    frame = sys._getframe(3)
+    while frame is not None and os.path.realpath(frame.f_code.co_filename) in _ENV_PLUMBING:
+        frame = frame.f_back
+    return frame is not None and os.path.realpath(frame.f_code.co_filename).startswith(_engine_dir())
+
+
+def _note_env(name: Any) -> None:
+    if not _STATE or not isinstance(name, str) or getattr(_LOCAL, "inside", False):
+        return
+    if name in _STATE["env"] or name in _STATE["env_written"] or _engine_asks():
+        return
+    _LOCAL.inside = True
+    try:
+        _STATE["env"][name] = manifest.env_state(name)
+    finally:
+        _LOCAL.inside = False
+
+
+class _RecordingEnviron(os._Environ):  # type: ignore[misc,name-defined]
+    """``os.environ`` in a job: each variable read (``[]``, ``get``, ``in``, ``os.getenv``) is recorded with
+    its value's digest, a walk over all of them records the whole environment, and a variable the job
+    sets itself is its own (not recorded after)."""
+
+    def __getitem__(self, key: Any) -> Any:
+        _note_env(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key: Any) -> bool:
+        _note_env(key)
+        return super().__contains__(key)
+
+    def __iter__(self) -> Any:
+        _note_env(manifest.ALL_ENVIRONMENT)
+        return super().__iter__()
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if _STATE:
+            _STATE["env_written"].add(key)
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: Any) -> None:
+        if _STATE:
+            _STATE["env_written"].add(key)
+        super().__delitem__(key)
+
+
 def _watched(function: Any) -> Any:
     def watched(path: Any, *args: Any, **kwargs: Any) -> Any:
         _note_kind(path)
@@ -315,7 +367,9 @@ def start(ignore: Any = ()) -> None:
         return
     extra = tuple(os.path.realpath(d) + os.sep for d in ignore if d)
     _STATE.update(modules={}, files={}, listings={}, kinds={}, written=set(), coarse=None, changed=None,
-                  ignored=(*_library_dirs(), _engine_dir(), *extra))
+                  env={}, env_written=set(), ignored=(*_library_dirs(), _engine_dir(), *extra))
+    if type(os.environ) is os._Environ:  # type: ignore[attr-defined]
+        os.environ.__class__ = _RecordingEnviron  # the same object: every module holding it records too
     _STATE["preloaded"] = frozenset(sys.modules)
     sys.meta_path.insert(0, _Finder)
     sys.path_importer_cache.clear()
@@ -368,6 +422,7 @@ def finish() -> dict[str, Any] | None:
                 "files": {p: s for p, s in _STATE["files"].items() if p not in _STATE["written"]},
                 "listings": dict(_STATE["listings"]),
                 "kinds": {p: s for p, s in _STATE["kinds"].items() if p not in _STATE["written"]},
+                "env": {n: s for n, s in _STATE["env"].items() if n not in _STATE["env_written"]},
                 "coarse": _STATE["coarse"], "changed": changed}
     finally:
         _LOCAL.inside = False

@@ -180,6 +180,22 @@ def kind_state(path: str) -> str:
     return "directory" if stat_module.S_ISDIR(st.st_mode) else "file" if stat_module.S_ISREG(st.st_mode) else "other"
 
 
+ALL_ENVIRONMENT = "*"
+"""The name under which a manifest records a job that went through the whole environment (iterated it)."""
+
+
+def env_state(name: str) -> str:
+    """A digest of an environment variable's value now, or ``absent``; for :data:`ALL_ENVIRONMENT`, of the
+    whole environment."""
+    if name == ALL_ENVIRONMENT:
+        items = sorted((k, v) for k, v in dict.items(os.environ._data)) if hasattr(os.environ, "_data") else []  # type: ignore[attr-defined]
+        return "env:" + _digest(repr(items))
+    value = os.environ.get(name) if type(os.environ) is os._Environ else dict.get(os.environ._data, os.environ.encodekey(name))  # type: ignore[attr-defined]
+    if isinstance(value, bytes):
+        value = os.environ.decodevalue(value)  # type: ignore[attr-defined]
+    return "absent" if value is None else "value:" + _digest(value)
+
+
 def _read_source(path: str) -> tuple[str, bytes] | None:
     try:
         with open(path, "rb") as fh:
@@ -236,6 +252,14 @@ def finalize(reads: Any) -> dict[str, Any]:
         for path, recorded in out[section].items():
             if state(path) != recorded:
                 raise Unstable(f"{path} changed after the job read it")
+    env = _mapping(reads.get("env"))
+    if not all(isinstance(v, str) for v in env.values()):
+        raise Unstable("the record's environment is malformed")
+    for name, recorded in env.items():
+        if env_state(name) != recorded:
+            raise Unstable(f"environment variable {name} differs from what the job read")
+    if env:
+        out["env"] = dict(sorted(env.items()))
     if reads.get("coarse"):
         out["coarse"] = str(reads["coarse"])
     return out
@@ -272,7 +296,8 @@ def matches(manifest: Any) -> bool:
             for unit, digest in dict(entry["units"]).items():
                 if all_units.get(unit) != digest:
                     return False
-        for section, state in (("files", file_state), ("listings", listing_state), ("kinds", kind_state)):
+        for section, state in (("files", file_state), ("listings", listing_state), ("kinds", kind_state),
+                               ("env", env_state)):
             for path, recorded in dict(manifest.get(section) or {}).items():
                 if state(path) != recorded:
                     return False

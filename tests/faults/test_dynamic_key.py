@@ -128,3 +128,18 @@ RELU_LIP = claim("relu-1-lipschitz", "x y", lambda o, v: o.le(o.abs(o.relu(v.x) 
     (tmp_path / "report.json").write_text("{}", encoding="utf-8")
     rows, cached = _run(tmp_path, "smtcat")
     assert "smtcat.relu_lipschitz" in cached
+
+
+def test_an_environment_variable_the_obligation_reads_is_in_the_key(tmp_path, monkeypatch):
+    """A discharge that reads an environment variable (``os.environ.get``), and a module that reads one
+    at import to build its value (``os.getenv``): a changed value re-runs them, an unchanged one is served."""
+    import os
+
+    make_catalogue(tmp_path, "envcat", {"items": "import os\n" + ob("envcat", "reads_env",
+                                                                       "value = int(os.environ.get('ENVCAT_VALUE', '10'))\n" + COMPARE)})
+    monkeypatch.setenv("ENVCAT_VALUE", "10")
+    _stale_check(tmp_path, "envcat", "envcat.reads_env", lambda: os.environ.__setitem__("ENVCAT_VALUE", "2"))
+    make_catalogue(tmp_path, "envcat2", {"items": "import os\nVALUE = int(os.getenv('ENVCAT_IMPORT', '10'))\n"
+                                         + ob("envcat2", "reads_env_at_import", "value = VALUE\n" + COMPARE)})
+    monkeypatch.setenv("ENVCAT_IMPORT", "10")
+    _stale_check(tmp_path, "envcat2", "envcat2.reads_env_at_import", lambda: os.environ.__setitem__("ENVCAT_IMPORT", "2"))
