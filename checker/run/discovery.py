@@ -67,6 +67,32 @@ def _load_error(name: str, exc: BaseException) -> LoadError:
     return LoadError(name, message, _location_of(exc, name))
 
 
+def _reaching_modules(names: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """``{module: (message, location)}`` for the catalogue modules whose source reaches into the engine
+    (:mod:`checker.audit.reach`): their obligations are not run."""
+    import sys
+
+    from checker.audit.reach import reaches
+
+    out: dict[str, tuple[str, str]] = {}
+    for name in names:
+        path = getattr(sys.modules.get(name), "__file__", None)
+        if not isinstance(path, str) or not path.endswith(".py"):
+            continue
+        try:
+            with open(path, encoding="utf-8") as fh:
+                found = reaches(fh.read(), path)
+        except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+            continue
+        if found:
+            shown = "; ".join(f"line {r.line}: {r.what}" for r in found[:5]) + ("; …" if len(found) > 5 else "")
+            out[name] = (f"the module reaches into the engine ({shown}): a fact is made only by the kernel's rules "
+                         "and a verdict judged only by the engine's own functions — use the public API "
+                         "(checker.claims, checker.backends.*, checker.kernel.verdicts) and do not patch it",
+                         f"{path}:{found[0].line}")
+    return out
+
+
 def probe_job(send: Callable[[Any], None], names: Sequence[str]) -> None:
     """What a forked worker runs to see which modules import: one frame per module tried."""
     for name in names:
@@ -255,6 +281,11 @@ def discover(package: str = "obligations", *, isolate: bool = True, timeout_s: f
         return module == package or module.startswith(prefix)
 
     obs = sorted((ob for ob in _REGISTRY.values() if ours(ob.module)), key=lambda o: o.id)
+    reaching = _reaching_modules([n for n in names if n not in failed])
+    if reaching:
+        errors.extend(LoadError(ob.module, reaching[ob.module][0], reaching[ob.module][1], ob.id)
+                      for ob in obs if ob.module in reaching)
+        obs = [ob for ob in obs if ob.module not in reaching]
     known = {ob.id for ob in obs}
     for err in _REJECTED:
         if ours(err.module):

@@ -455,9 +455,9 @@ _ONCE: dict[Any, Any] = {}
 
 
 def _once(key: Any, compute: Callable[[], Any]) -> Any:
-    from checker.backends import interval
+    import mpmath
 
-    key = (key, interval._mp().iv.prec)
+    key = (key, mpmath.iv.prec)
     try:
         hash(key)
     except TypeError:  # a network given with lists: nothing to key on, compute

@@ -464,9 +464,9 @@ def segment_claim(slot: Slot, label: int, constant: Constant | None = None, *, g
             which = (what, "t")
         else:
             return compute()
-        from checker.backends import interval
+        import mpmath
 
-        prec = interval._mp().iv.prec
+        prec = mpmath.iv.prec
         if current[0] is not v or current[1] != prec:
             current[:] = [v, prec, {}]
         values = current[2]
@@ -479,10 +479,10 @@ def segment_claim(slot: Slot, label: int, constant: Constant | None = None, *, g
         ``at_v``), once per their exact endpoints and the precision."""
         if getattr(o, "name", None) != "interval":
             return compute()
-        from checker.backends import interval
+        import mpmath
 
         try:
-            key = (what, interval._mp().iv.prec, tuple(v[n].v._mpi_ for n in params_of_v) if at_v else (),
+            key = (what, mpmath.iv.prec, tuple(v[n].v._mpi_ for n in params_of_v) if at_v else (),
                    tuple(v[n].v._mpi_ for n in reads))
         except AttributeError:  # a value that is not an Interval: no key, recompute
             return compute()
@@ -500,14 +500,14 @@ def segment_claim(slot: Slot, label: int, constant: Constant | None = None, *, g
     def _memo(o, v, t, what, compute):
         if getattr(o, "name", None) != "interval":
             return compute()
-        from checker.backends import interval
+        import mpmath
 
         try:
             at_v = tuple(v[n].v._mpi_ for n in params_of_v)
             moved = () if isinstance(t, int) and t == 0 else (tuple(v[n].v._mpi_ for n in moving), t.v._mpi_)
         except AttributeError:  # a value that is not an Interval: no key, recompute
             return compute()
-        prec = interval._mp().iv.prec
+        prec = mpmath.iv.prec
         key = (what, prec, at_v, moved)
         if key not in cache:
             if len(cache) > 256:

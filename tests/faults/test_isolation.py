@@ -107,11 +107,11 @@ def test_a_forged_result_frame_is_rejected(tmp_path):
     exits is an error, not ``proved ∀``: the frame lacks the job's nonce, and the parent
     re-validates every result it receives anyway."""
     make_catalogue(tmp_path, "forgecat", {"items": FIND_PIPE + ob("forgecat", "forges", """
-        import os
-        from checker.kernel import declaration
+        import importlib, os
         from checker.kernel.model import result_for
-        from checker.run.workers import _send_frame
-        me = declaration._REGISTRY["forgecat.forges"]
+        # reached by name, past the static check of catalogue sources (checker.audit.reach): this tests the layer behind it
+        _send_frame = getattr(importlib.import_module("checker.run.workers"), "_send" + "_frame")
+        me = getattr(importlib.import_module("checker.kernel.declaration"), "_REG" + "ISTRY")["forgecat.forges"]
         fake = result_for(me, Verdict(Status.PROVED, Certificate(method="forged", grade=Grade.UNIVERSAL)), 0.0)
         for fd in _answer_pipes():
             _send_frame(fd, ["result", fake.to_json()])
@@ -127,8 +127,9 @@ def test_a_replaced_validator_in_the_worker_does_not_pass_a_stepless_proof(tmp_p
     """Replacing ``checker.run.runner.validated`` in the worker process changes nothing: the parent
     runs the same validation on the result it receives."""
     make_catalogue(tmp_path, "valcat", {"items": ob("valcat", "no_steps", """
-        import checker.run.runner as runner
-        runner.validated = lambda ob, verdict: verdict
+        import importlib
+        # replaced by name, past the static check of catalogue sources (checker.audit.reach): this tests the layer behind it
+        vars(importlib.import_module("checker.run.runner"))["validated"] = lambda ob, verdict: verdict
         return Verdict(Status.PROVED, Certificate(method="trust me", grade=Grade.UNIVERSAL))
     """)})
     row = _check(tmp_path, "valcat", "--jobs", "1")["valcat.no_steps"]
