@@ -288,14 +288,59 @@ def _decode_exact_arb(record: Any, refs: _Flint) -> Any | None:
     return value
 
 
+RUN_STORE_PREFIX = "obligations-run-"
+STALE_STORE_S = 600.0
+"""A run store whose run is gone (killed before it could remove it) is removed by the next run once it is
+this old: its run's process no longer exists (the process id is in the directory's name)."""
+
+
 @contextlib.contextmanager
 def run_store() -> Iterator[str]:
-    """A fresh store directory for one run, removed (with everything in it) when the run ends."""
-    directory = tempfile.mkdtemp(prefix="obligations-run-")
+    """A fresh store directory for one run, removed (with everything in it) when the run ends; the
+    stores of runs killed before their end are removed on the way (:func:`sweep_run_stores`)."""
+    sweep_run_stores()
+    directory = tempfile.mkdtemp(prefix=f"{RUN_STORE_PREFIX}{os.getpid()}-")
     try:
         yield directory
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+
+
+def sweep_run_stores(now: float | None = None) -> list[str]:
+    """Remove the run stores in the temp directory whose run's process is gone and that are older than
+    :data:`STALE_STORE_S` (a store named without a process id, from an older version, once a day
+    old); the removed paths."""
+    import time
+
+    now = time.time() if now is None else now
+    removed = []
+    base = Path(tempfile.gettempdir())
+    for path in base.glob(f"{RUN_STORE_PREFIX}*"):
+        try:
+            age = now - path.lstat().st_mtime
+            if not path.is_dir() or path.is_symlink() or path.stat().st_uid != os.getuid():
+                continue
+        except OSError:
+            continue
+        head = path.name[len(RUN_STORE_PREFIX):].split("-", 1)[0]
+        if head.isdigit():
+            if age < STALE_STORE_S or _process_alive(int(head)):
+                continue
+        elif age < 86400:
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        removed.append(str(path))
+    return removed
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
 
 
 def record_second_answer(digest: str, value: Any) -> None:

@@ -7,6 +7,7 @@ Everything the store writes (cache entries, baselines, reports, the analysis sto
 
 from __future__ import annotations
 
+import glob
 import os
 import secrets
 import stat
@@ -123,3 +124,22 @@ def atomic_write(path: str | os.PathLike[str], text: str, durable: bool = True) 
         except OSError:
             pass
         raise
+    if durable:
+        _sweep_leftovers(path)
+
+
+LEFTOVER_S = 600.0
+"""A temporary file of :func:`atomic_write` for the same target, this old, was left by a writer killed
+between its creation and the rename (a rename or an unlink always follows otherwise)."""
+
+
+def _sweep_leftovers(path: Path) -> None:
+    import time
+
+    now = time.time()
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        try:
+            if now - stale.lstat().st_mtime > LEFTOVER_S:
+                stale.unlink()
+        except OSError:
+            pass
