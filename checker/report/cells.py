@@ -269,10 +269,10 @@ def summary_text(s: Mapping[str, Any]) -> str:
     if full is not None:
         line += f" | fully proved: {full['total']}" + (f" ({_grades(full)})" if full["total"] else "")
     kernel = s.get("kernel") or {}
-    rests = [f"{kernel[k]} {label}" for k, label in (("trusted", "on a trusted computation"),
+    rests = [f"{kernel[k]} {label}" for k, label in (("trusted", "resting on a trusted computation"),
                                                       ("theorem_unchecked", "without a declared theorem")) if kernel.get(k)]
     if rests:
-        line += " | proofs resting " + ", ".join(rests)
+        line += " | proofs: " + ", ".join(rests)
     if kernel.get("false_as_printed"):
         line += f" | {kernel['false_as_printed']} proved at points of a theorem false as printed"
     if kernel.get("failed_cross_checks"):
