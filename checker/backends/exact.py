@@ -336,7 +336,8 @@ def check_instance(claim: Claim, point: Mapping[str, Any], found_by: str, *steps
     from checker.kernel.existence import instance_subject
 
     fact = kernel.issue(instance_subject(claim), Grade.INSTANCES, "1 witness", [kernel.Entry(
-        "instance", f"exact rationals: {claim.name} holds at {fmt_map(ev.point)}", {"point": fmt_map(ev.point)})])
+        "instance", f"exact rationals: {claim.name} holds at {fmt_map(ev.point)}", {"point": fmt_map(ev.point)})],
+        name=f"∃ {claim.name}")
     return Verdict(
         Status.PROVED,
         Certificate(method, (*steps, check), witness=fmt_map(ev.point), sides=fmt_map(ev.sides()),
