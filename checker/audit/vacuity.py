@@ -26,7 +26,7 @@ def check(ob: Obligation, ctx: Context, verdict: Verdict, budget_s: float = DEFA
         return None
     if not ob.claims:
         return {"verdict": "not checked", "reason": "no declared claim (a custom discharge): vacuity not checked"}
-    conditional = [c for c in ob.claims if c.hypotheses]
+    conditional = list({c.name: c for c in ob.claims if c.hypotheses}.values())  # a claim declared twice, once
     if not conditional:
         return {"verdict": "not applicable", "reason": "no declared claim has hypotheses"}
     from checker.audit import audits as audit
