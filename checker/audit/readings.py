@@ -40,25 +40,14 @@ def _values(domain: Any, extra: tuple[Fraction, ...] = ()) -> list[Fraction]:
     return [x for x in dict.fromkeys(inside) if domain.contains(x)]
 
 
-def constants_of(term: Any, most_nodes: int = 5000) -> tuple[Fraction, ...]:
-    """The rational numerals of a z3 term, and the midpoints between consecutive ones: where a piecewise
-    reading changes value (its breakpoints) and what lies between them."""
-    from checker.backends.smt import _z3
+def constants_of(term: Any) -> tuple[Fraction, ...]:
+    """The claim's constants and the midpoints between them (:func:`checker.backends.smt.constants_of`),
+    and points :data:`NEAR` beside each constant."""
+    from checker.backends.smt import constants_of as numerals
 
-    z3 = _z3()
-    seen, found, todo = 0, set(), [term]
-    while todo and seen < most_nodes:
-        t = todo.pop()
-        seen += 1
-        if z3.is_rational_value(t):
-            found.add(Fraction(t.numerator_as_long(), t.denominator_as_long()))
-        elif z3.is_int_value(t):
-            found.add(Fraction(t.as_long()))
-        elif z3.is_app(t):
-            todo.extend(t.children())
-    ordered = sorted(found)
-    return (*ordered, *((a + b) / 2 for a, b in zip(ordered, ordered[1:])),
-            *(c + side * NEAR for c in ordered for side in (-1, 1)))
+    found = numerals(term)
+    ordered = sorted(set(found))
+    return (*found, *(c + side * NEAR for c in ordered for side in (-1, 1)))
 
 
 def sample_points(claim: Any, count: int = POINTS, extra: tuple[Fraction, ...] = ()) -> list[dict[str, Fraction]]:

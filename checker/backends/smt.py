@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from checker.backends import CannotDecide, exact
 from checker.kernel.claims import Claim
-from checker.kernel.model import Context, Grade, Verdict
+from checker.kernel.model import Context, Grade, Status, Verdict
 from checker.kernel import proof as kernel
 from checker.kernel.verdicts import proved_by, timed, unknown
 
@@ -359,7 +359,86 @@ def prove(
     if answer == z3.unknown:
         return unknown(method, f"z3 answered unknown: {solver.reason_unknown()}", step)
     point, approximated = _model_point(solver.model(), claim.variables, variables)
-    return exact.recheck_counterexample(claim, point, "z3 model", step, approximated=approximated)
+    verdict = exact.recheck_counterexample(claim, point, "z3 model", step, approximated=approximated)
+    if approximated and verdict.status is not Status.REFUTED:
+        repaired = _rational_model(solver, claim, variables, point)
+        if repaired is not None:
+            again = exact.recheck_counterexample(claim, repaired, "z3 model at rational values", step)
+            if again.status is Status.REFUTED:
+                return again
+    return verdict
+
+
+REPAIR_TRIES = 24
+"""Rational values a model with irrational coordinates is pinned to, at most, before giving up."""
+
+
+def _rational_model(solver: Any, claim: Claim, variables: Mapping[str, Any], near: Mapping[str, Fraction]) -> dict[str, Fraction] | None:
+    """A model of the same query whose coordinates are all rational, from one that has irrational ones:
+    each such variable pinned in turn (z3 solving for the rest) to the claim's own constants and the
+    midpoints between them, then to the convergents of its value, under a short limit each. ``None`` when
+    none gives a rational model."""
+    z3 = _z3()
+    irrational = [x for x in claim.variables
+                  if z3.is_algebraic_value(solver.model().eval(variables[x], model_completion=True))]
+    constants = constants_of(solver.assertions()[-1]) if len(solver.assertions()) else ()
+    tries = 0
+    solver.set(timeout=500)
+    for x in irrational[:3]:
+        for value in (*constants, *_convergents(near[x])):
+            if tries >= REPAIR_TRIES:
+                return None
+            if not claim.domain(x).contains(value):
+                continue
+            tries += 1
+            solver.push()
+            try:
+                solver.add(variables[x] == (z3.IntVal(int(value), solver.ctx) if claim.domain(x).integral
+                                            else z3.RealVal(value, solver.ctx)))
+                if solver.check() == z3.sat:
+                    point, approximated = _model_point(solver.model(), claim.variables, variables)
+                    if not approximated:
+                        return point
+            except z3.Z3Exception:
+                pass
+            finally:
+                solver.pop()
+    return None
+
+
+def _convergents(x: Fraction, most: int = 8) -> list[Fraction]:
+    """The continued-fraction convergents of ``x``, simplest first."""
+    out, a, b = [], x, []
+    for _ in range(most):
+        whole = a.numerator // a.denominator
+        b.append(whole)
+        value = Fraction(b[-1])
+        for term in reversed(b[:-1]):
+            value = term + 1 / value
+        out.append(value)
+        rest = a - whole
+        if rest == 0:
+            break
+        a = 1 / rest
+    return out
+
+
+def constants_of(term: Any, most_nodes: int = 5000) -> tuple[Fraction, ...]:
+    """The rational numerals of a z3 term, and the midpoints between consecutive ones: where a piecewise
+    reading changes value (its breakpoints), what lies between them, and the values a statement names."""
+    z3 = _z3()
+    seen, found, todo = 0, set(), [term]
+    while todo and seen < most_nodes:
+        t = todo.pop()
+        seen += 1
+        if z3.is_rational_value(t):
+            found.add(Fraction(t.numerator_as_long(), t.denominator_as_long()))
+        elif z3.is_int_value(t):
+            found.add(Fraction(t.as_long()))
+        elif z3.is_app(t):
+            todo.extend(t.children())
+    ordered = sorted(found)
+    return (*ordered, *((a + b) / 2 for a, b in zip(ordered, ordered[1:])))
 
 
 def answer_only(claim: Claim, ctx: Context | None = None, *, rlimit: int, timeout_ms: int = 60_000) -> tuple[str, dict[str, Any] | None]:

@@ -168,3 +168,17 @@ def test_a_split_that_misses_a_sign_pattern_cannot_prove():
     v = smt.prove(positive_only, CTX, tactic=smt.NLSAT, cases=lambda o, v: [v.x])
     assert v.status is Status.REFUTED
     assert Fraction(v.certificate.witness["x"]) <= 0
+
+
+def test_an_irrational_model_is_repaired_to_a_rational_counterexample_where_one_exists():
+    """s(1 − s) = 1/5 ⇔ s = 1/2 is false at s = 1/2, but z3's model is the irrational root of
+    s(1 − s) = 1/5: pinning s to the claim's constants finds the rational counterexample. Where every
+    counterexample is irrational (x² + y² = 3 with y = 1), nothing is refuted."""
+    from fractions import Fraction
+
+    c = claim("fifth-iff-half", "s", lambda o, v: o.eq(o.eq(v.s * (1 - v.s), o.q(1, 5)), o.eq(v.s, o.q(1, 2))))
+    v = smt.prove(c, CTX)
+    assert v.status is Status.REFUTED and v.certificate.witness == {"s": "1/2"}
+    only_irrational = claim("root-two", "x y", lambda o, v: o.or_(o.ne(v.x * v.x + v.y * v.y, 3), o.ne(v.y, 1)))
+    assert smt.prove(only_irrational, CTX).status is Status.UNKNOWN
+    assert smt._convergents(Fraction(355, 113)) == [3, Fraction(22, 7), Fraction(355, 113)]
