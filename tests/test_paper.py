@@ -7,6 +7,7 @@ numbers of the statement no checked claim has, and a macro file that the paper c
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import textwrap
@@ -157,7 +158,7 @@ def test_paper_command_links_by_source_and_by_name_and_the_paper_compiles(tmp_pa
     (pkg / "__init__.py").write_text(CATALOGUE, encoding="utf-8")
     paper = _write_paper(tmp_path)
     out = cli("--package", "papercat", "paper", str(paper), "--jobs", "1", "--no-cache", cwd=tmp_path,
-              env={"PYTHONPATH": str(tmp_path / "cat")}, timeout=300)
+              env={"PYTHONPATH": os.pathsep.join((str(tmp_path / "cat"), str(ROOT)))}, timeout=300)
     text = out.stdout
     assert out.returncode == 1, out.stderr[-2000:]
     assert "paper.tex: 4 theorem-like environments (Theorem 2, Proposition 1, Main Theorem 1); 3 with obligations, 1 without" in text
@@ -217,3 +218,255 @@ def test_from_a_report_an_unknown_name_fails(tmp_path: Path):
     out = cli("paper", str(tmp_path / "paper.tex"), "--from", str(tmp_path / "r.json"), cwd=tmp_path)
     assert out.returncode == 1
     assert "doc.there  proved ∀" in out.stdout and "no loaded catalogue has:\n    doc.missing" in out.stdout
+
+
+# ------------------------------------------------------------------ soundness of the reading
+
+
+def _tex(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def _doc(*results):
+    return to_document(list(results))
+
+
+def test_a_nested_environment_is_read_as_its_own_and_keeps_its_label_and_obligation(tmp_path: Path):
+    """A claim inside a theorem is an environment of its own: its \\obligation and \\label are
+    its, not the theorem's; the theorem is not proved by the claim's result."""
+    paper = papers.read_paper(_tex(tmp_path, "paper.tex", r"""
+        \begin{theorem}\label{thm:main}
+        Main theorem, not checked. Its proof uses:
+        \begin{claim}\label{cl:sub}\obligation{doc.sub}
+        ReLU is $1$-Lipschitz.
+        \end{claim}
+        \end{theorem}
+        \begin{theorem}
+        No label of its own.
+        \begin{claim}\label{cl:two}\obligation{doc.sub} x \end{claim}
+        \end{theorem}
+        """))
+    envs = [(e.kind, e.label, e.named, e.line) for e in paper.environments]
+    assert envs == [("theorem", "thm:main", (), 1), ("claim", "cl:sub", ("doc.sub",), 3),
+                    ("theorem", None, (), 7), ("claim", "cl:two", ("doc.sub",), 9)]
+    cov = papers.coverage(paper, _doc(_result("doc.sub", "x", Status.PROVED, Grade.UNIVERSAL)))
+    macros = papers.render_macros(cov)
+    assert "\\@namedef{obstatus@thm:main}{no obligation}" in macros
+    assert "\\@namedef{obstatus@cl:sub}{proved $\\forall$}" in macros
+
+
+def test_labels_in_the_optional_argument_and_equations_inside(tmp_path: Path):
+    """A \\label in the optional argument (or thmtools' label=) is the environment's; a \\label
+    inside an equation is the equation's, even when it comes before the theorem's own."""
+    paper = papers.read_paper(_tex(tmp_path, "paper.tex", r"""
+        \newtheorem{propo}{Proposition~{\bfseries A}}
+        \begin{theorem}[Lipschitz\label{thm:lip}] x \end{theorem}
+        \begin{theorem}[name=Lip, label=t:keyval] x \end{theorem}
+        \begin{theorem}
+        For all $x$, \begin{equation}\label{eq:amgm} x \le x \end{equation} holds.\label{thm:amgm}
+        \end{theorem}
+        \begin{theorem} only \begin{align} x \label{eq:only} \end{align} \end{theorem}
+        \begin{propo}\label{p} $\tfrac12 \le \frac{3}{4}$ \end{propo}
+        """))
+    envs = paper.environments
+    assert [e.label for e in envs] == ["thm:lip", "t:keyval", "thm:amgm", None, "p"]
+    assert envs[0].note == "Lipschitz" and envs[4].title == "Proposition A"
+    assert papers.statement_text(envs[4].text) == "(1)/(2) ≤ (3)/(4)"
+
+
+def test_comments_verbatim_and_iffalse_are_not_read(tmp_path: Path):
+    """comment environments, verbatim blocks, \\verb, \\iffalse … \\fi (not its \\else branch)
+    and what follows \\end{document} are not the paper's: a draft theorem there with the real
+    theorem's label and an obligation does not make the real one proved."""
+    paper = papers.read_paper(_tex(tmp_path, "paper.tex", r"""
+        \excludecomment{draft}
+        \newif\ifold
+        \begin{theorem}\label{t:1} Real, unchecked. \end{theorem}
+        \begin{comment}
+        \begin{theorem}\label{t:1}\obligation{doc.p} Old draft. \end{theorem}
+        \end{comment}
+        \begin{verbatim}
+        \begin{theorem}\label{t:2}\obligation{doc.p} \end{theorem} 50% \end{verbatim}
+        \begin{lstlisting}
+        \begin{theorem}\label{t:2}\obligation{doc.p} \end{theorem}
+        \end{lstlisting}
+        \begin{minted}{latex}
+        \begin{theorem}\label{t:2}\obligation{doc.p} \end{theorem}
+        \end{minted}
+        \begin{draft} \begin{theorem}\label{t:3}\obligation{doc.p} \end{theorem} \end{draft}
+        \verb|\begin{theorem}\label{t:2}\obligation{doc.p}\end{theorem}|
+        \iffalse
+        \ifold nested \fi % \fi in a comment does not end it
+        \begin{lemma}\label{t:4}\obligation{doc.p} Old. \end{lemma}
+        \else
+        \begin{lemma}\label{t:5} The else branch is read. \end{lemma}
+        \fi
+        \iftrue \begin{lemma}\label{t:6} read \end{lemma} \else \begin{lemma}\label{t:6}\obligation{doc.p} no \end{lemma} \fi
+        \begin{theorem}\label{t:7} After. \end{theorem}
+        \end{document}
+        \begin{theorem}\label{t:7}\obligation{doc.p} after the end \end{theorem}
+        """))
+    assert [(e.label, e.named) for e in paper.environments] == [
+        ("t:1", ()), ("t:5", ()), ("t:6", ()), ("t:7", ())]
+    assert paper.environments[1].line == 21
+    macros = papers.render_macros(papers.coverage(paper, _doc(_result("doc.p", "x", Status.PROVED, Grade.UNIVERSAL))))
+    assert "proved" not in macros.split("\\makeatletter")[1].replace("\\providecommand", "")
+
+
+def test_duplicate_labels_are_ambiguous_never_another_environments_status(tmp_path: Path):
+    """Two environments with one label: the label's \\obstatus says it is ambiguous (no proof of
+    either is shown), results citing it go to neither, and the coverage lists it."""
+    paper = papers.read_paper(_tex(tmp_path, "paper.tex", r"""
+        \begin{theorem}\label{t:x} Unchecked. \end{theorem}
+        \begin{theorem}\label{t:x}\obligation{doc.p} Checked. \end{theorem}
+        """))
+    doc = _doc(_result("doc.p", "y", Status.PROVED, Grade.UNIVERSAL), _result("doc.q", "t:x", Status.PROVED, Grade.UNIVERSAL))
+    cov = papers.coverage(paper, doc)
+    assert set(cov.duplicates) == {"t:x"} and cov.unattributed == ("doc.q (t:x)",)
+    assert [r["id"] for r in cov.entries[0].rows] == [] and [r["id"] for r in cov.entries[1].rows] == ["doc.p"]
+    macros = papers.render_macros(cov)
+    assert macros.count("\\@namedef{obstatus@t:x}") == 1
+    assert "\\@namedef{obstatus@t:x}{ambiguous label: 2 environments have it (paper.tex:1," in macros
+    assert "\\@namedef{obstatusmark@t:x}{\\obmarkambiguous}" in macros
+    text = papers.render_coverage(cov)
+    assert "labels that more than one environment has" in text and "t:x: paper.tex:1, paper.tex:2" in text
+
+
+def test_duplicate_labels_warn_and_fail_under_strict(tmp_path: Path):
+    from checker.report.reports import render_json
+
+    _tex(tmp_path, "paper.tex", r"""
+        \begin{theorem}\label{t:x}\obligation{doc.p} A. \end{theorem}
+        \begin{theorem}\label{t:x}\obligation{doc.p} B. \end{theorem}
+        """)
+    (tmp_path / "r.json").write_text(render_json([_result("doc.p", "y", Status.PROVED, Grade.UNIVERSAL)]), encoding="utf-8")
+    out = cli("paper", "paper.tex", "--from", "r.json", cwd=tmp_path)
+    assert out.returncode == 0 and "warning: label t:x is used by 2 environments" in out.stderr
+    out = cli("paper", "paper.tex", "--from", "r.json", "--strict", cwd=tmp_path)
+    assert out.returncode == 1 and "error: label t:x is used by 2 environments" in out.stderr
+
+
+def test_inputs_resolve_from_the_main_files_folder_as_latex_does(tmp_path: Path):
+    """\\input and \\include name files relative to the folder LaTeX runs in (the main file's),
+    not the including file's; \\input without braces is read; a commented \\input is not."""
+    _tex(tmp_path, "paper.tex", r"""
+        \input{sections/a}
+        \include{sections/b}
+        \input sections/c
+        \input{sections/d.tex}
+        %\input{sections/e}
+        """)
+    _tex(tmp_path, "sections/a.tex", r"\input{f}")
+    _tex(tmp_path, "sections/b.tex", r"\begin{lemma}\label{b} B \end{lemma}")
+    _tex(tmp_path, "sections/c.tex", r"\begin{lemma}\label{c} C \end{lemma}")
+    _tex(tmp_path, "sections/d.tex", r"\begin{lemma}\label{d} D \end{lemma}")
+    _tex(tmp_path, "sections/e.tex", r"\begin{lemma}\label{e} E \end{lemma}")
+    _tex(tmp_path, "sections/f.tex", r"\begin{lemma}\label{ff}\obligation{doc.p} never read \end{lemma}")
+    _tex(tmp_path, "f.tex", r"\begin{lemma}\label{ff} the one LaTeX reads \end{lemma}")
+    paper = papers.read_paper(tmp_path / "paper.tex")
+    assert paper.files == ("paper.tex", "sections/a.tex", "f.tex", "sections/b.tex", "sections/c.tex", "sections/d.tex")
+    assert [(e.label, e.named, e.file) for e in paper.environments] == [
+        ("ff", (), "f.tex"), ("b", (), "sections/b.tex"), ("c", (), "sections/c.tex"), ("d", (), "sections/d.tex")]
+
+
+def test_a_source_path_with_a_folder_must_be_this_papers_path(tmp_path: Path):
+    """Source("other-paper/main.tex", …) is not this paper's main.tex; a bare file name still
+    names it, and so does its path relative to the project's folder."""
+    _tex(tmp_path, "papers/p8/main.tex", r"\begin{theorem}\label{thm:main} Unchecked. \end{theorem}")
+    paper = papers.read_paper(tmp_path / "papers/p8/main.tex", project=tmp_path)
+    assert not papers.cites(paper, "other-paper/main.tex")
+    assert papers.cites(paper, "main.tex") and papers.cites(paper, "papers/p8/main.tex")
+    assert papers.cites(paper, "./papers/p8/main.tex") and not papers.cites(paper, "p8/main.tex")
+    other = Result("doc.other", Source("other-paper/main.tex", "thm:main"), "s", "over ℝ", Expect.HOLDS, Status.PROVED,
+                   Certificate("z3", grade=Grade.UNIVERSAL), 0.1)
+    macros = papers.render_macros(papers.coverage(paper, _doc(other)))
+    assert "\\@namedef{obstatus@thm:main}{no obligation}" in macros
+
+
+def test_a_named_obligation_without_a_result_is_not_checked(tmp_path: Path):
+    """\\obligation{a, b} with no result for b: the theorem is 'not checked', never proved,
+    even though a is proved; its mark is not a check mark."""
+    paper = papers.read_paper(_tex(tmp_path, "paper.tex", r"""
+        \begin{lemma}\label{lem:a}\obligation{doc.there, doc.missing} x \end{lemma}
+        """))
+    cov = papers.coverage(paper, _doc(_result("doc.there", "x", Status.PROVED, Grade.UNIVERSAL)), ["doc.missing"])
+    assert papers.environment_status(cov.entries[0]) == ("not checked: no result for doc.missing (2 obligations)", "missing")
+    macros = papers.render_macros(cov)
+    assert "\\@namedef{obstatus@lem:a}{not checked: no result for doc.missing (2 obligations)}" in macros
+    assert "\\@namedef{obstatusmark@lem:a}{\\obmarkmissing}" in macros
+    cov = papers.coverage(paper, _doc(_result("doc.there", "x", Status.PROVED, Grade.UNIVERSAL),
+                                      _result("doc.missing", "x", Status.REFUTED, witness={"x": "1"})))
+    assert papers.environment_status(cov.entries[0])[1] == "contradicted"
+
+
+STALE_CATALOGUE = '''
+"""A catalogue whose obligation changed since a report was saved."""
+from checker import Expect, Source, obligation
+from checker.backends import smt
+from checker.claims import claim
+
+LIP = claim("lip", "x y", lambda o, v: o.le(o.abs(o.relu(v.x) - o.relu(v.y)), o.abs(v.x - v.y)))
+
+
+@obligation(id="stalecat.lip", source=Source("paper.tex", "thm:lip"), statement="ReLU is 1-Lipschitz.",
+            scope="over ℝ (z3)", expect=Expect.HOLDS, no_theorem="a test fixture", claims=(LIP,))
+def lip(ctx):
+    """Theorem thm:lip."""
+    return smt.prove(LIP, ctx)
+'''
+
+
+def test_from_a_stale_report_nothing_is_shown_proved(tmp_path: Path):
+    """`--from REPORT.json` with the catalogue loadable: a result whose fingerprint is not the
+    obligation's current one is stale: 'not checked' in the macros, a warning, exit 1 under
+    --strict. Without a catalogue the output says the freshness was not checked."""
+    import dataclasses
+
+    from checker.report.reports import render_json
+
+    pkg = tmp_path / "cat" / "stalecat"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text(STALE_CATALOGUE, encoding="utf-8")
+    _tex(tmp_path, "paper.tex", r"\begin{theorem}\label{thm:lip} ReLU is $1$-Lipschitz. \end{theorem}")
+    old = dataclasses.replace(_result("stalecat.lip", "thm:lip", Status.PROVED, Grade.UNIVERSAL),
+                              fingerprint={"digest": "0" * 64, "code": "1" * 64, "granularity": "function"})
+    (tmp_path / "r.json").write_text(render_json([old]), encoding="utf-8")
+    env = {"PYTHONPATH": os.pathsep.join((str(tmp_path / "cat"), str(ROOT)))}
+    out = cli("--package", "stalecat", "paper", "paper.tex", "--from", "r.json", cwd=tmp_path, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "STALE: its code, a helper or a data file changed since the report" in out.stdout
+    assert "warning: stalecat.lip: stale result" in out.stderr
+    macros = (tmp_path / "paper-obstatus.tex").read_text(encoding="utf-8")
+    assert "\\@namedef{obstatus@thm:lip}{not checked: stale result for stalecat.lip}" in macros
+    assert "\\@namedef{obstatusmark@thm:lip}{\\obmarkstale}" in macros
+    out = cli("--package", "stalecat", "paper", "paper.tex", "--from", "r.json", "--strict", cwd=tmp_path, env=env)
+    assert out.returncode == 1 and "error: stalecat.lip: stale result" in out.stderr
+    out = cli("--package", "nosuchcatalogue", "paper", "paper.tex", "--from", "r.json", cwd=tmp_path, env=env)
+    assert "the freshness of r.json was not checked" in out.stdout + out.stderr
+
+
+def test_macros_never_overwrite_the_paper_or_a_file_it_reads(tmp_path: Path):
+    """--macros naming the paper or a file it \\inputs is a usage error (exit 2), nothing written;
+    an earlier macro file the paper inputs may be rewritten."""
+    from checker.report.reports import render_json
+
+    main = _tex(tmp_path, "m.tex", r"""
+        \input{part}
+        \input{m-obstatus}
+        \begin{theorem}\label{t} x \end{theorem}
+        """)
+    part = _tex(tmp_path, "part.tex", r"\begin{lemma}\label{l} y \end{lemma}")
+    (tmp_path / "m-obstatus.tex").write_text("% Generated by `obligations paper m.tex`: old\n", encoding="utf-8")
+    (tmp_path / "r.json").write_text(render_json([]), encoding="utf-8")
+    before = main.read_text(encoding="utf-8"), part.read_text(encoding="utf-8")
+    for target in ("m.tex", "part.tex", "./sub/../part.tex"):
+        out = cli("paper", "m.tex", "--from", "r.json", "--macros", target, cwd=tmp_path)
+        assert out.returncode == 2 and "--macros" in out.stderr, out.stderr
+    assert (main.read_text(encoding="utf-8"), part.read_text(encoding="utf-8")) == before
+    (tmp_path / "sub").mkdir()
+    out = cli("paper", "m.tex", "--from", "r.json", "--macros", "m-obstatus.tex", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "\\@namedef{obstatus@t}{no obligation}" in (tmp_path / "m-obstatus.tex").read_text(encoding="utf-8")

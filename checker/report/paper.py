@@ -3,7 +3,11 @@
 The paper is read as its author wrote it: every theorem-like environment — ``theorem``, ``lemma``,
 ``proposition``, ``corollary``, ``claim`` and each name declared with ``\\newtheorem`` (also
 ``\\newtheorem*``, thmtools' ``\\declaretheorem``, llncs' ``\\spnewtheorem``) — with its optional
-title, its ``\\label`` and its statement, in the files the paper ``\\input``s or ``\\include``s.
+title, its ``\\label`` and its statement, in the files the paper ``\\input``s or ``\\include``s
+(named relative to the main file's folder, as LaTeX does). What LaTeX does not read is not read
+(comments, ``comment`` and verbatim environments, ``\\iffalse`` branches, what follows
+``\\end{document}``); a nested environment is one of its own, and an environment's label and
+``\\obligation``s are those outside the theorem-like environments nested in it.
 An obligation belongs to an environment when its ``source`` names the paper and the label
 (``Source("paper.tex", "thm:margin")``), or when the environment names it, as blueprints do,
 with ``\\obligation{psy01a.margin_two_lipschitz}`` (several ids separated by commas).
@@ -19,7 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Iterable, Mapping, Sequence
 
 from checker.kernel.errors import UsageError
@@ -29,13 +33,44 @@ from checker.report.texify import MATH, texify
 #: The environments every paper may use without declaring them, with the name they print.
 DEFAULT_ENVIRONMENTS = {"theorem": "Theorem", "lemma": "Lemma", "proposition": "Proposition",
                         "corollary": "Corollary", "claim": "Claim"}
+#: The theorem-like environments a document class predefines (``\\documentclass{llncs}``).
+CLASS_ENVIRONMENTS = {
+    "llncs": ("case", "claim", "conjecture", "corollary", "definition", "example", "exercise", "lemma", "note",
+              "problem", "property", "proposition", "question", "remark", "solution", "theorem"),
+    "acmart": ("theorem", "conjecture", "proposition", "lemma", "corollary", "example", "definition"),
+}
+CLASS_ENVIRONMENTS["svjour3"] = CLASS_ENVIRONMENTS["llncs"]
 
-_DECLARATION = re.compile(r"\\(?:newtheorem\*?|spnewtheorem\*?)\s*\{([^{}]+)\}\s*(?:\[[^\]]*\]\s*)?\{([^{}]*)\}")
+_DOCUMENTCLASS = re.compile(r"\\documentclass\s*(?:\[[^\]]*\]\s*)?\{([^{}]+)\}")
+_DECLARATION = re.compile(r"\\(?:newtheorem\*?|spnewtheorem\*?)\s*\{([^{}]+)\}\s*(?:\[[^\]]*\]\s*)?(?=\{)")
 _DECLARETHEOREM = re.compile(r"\\declaretheorem\s*(\[[^\]]*\])?\s*\{([^{}]+)\}")
-_INPUT = re.compile(r"\\(?:input|include|subfile)\s*\{([^{}]+)\}")
 _BEGIN = re.compile(r"\\begin\s*\{([A-Za-z*@]+)\}")
+_ENVIRONMENT_TOKEN = re.compile(r"\\(begin|end)\s*\{([A-Za-z*@]+)\}|\\label\s*\{([^{}]+)\}")
 _LABEL = re.compile(r"\\label\s*\{([^{}]+)\}")
+_KEY_LABEL = re.compile(r"(?:^|,)\s*label\s*=\s*\{?([^,{}\]\s]+)")
 _OBLIGATION = re.compile(r"\\obligations?\s*\{([^{}]*)\}")
+_CS = re.compile(r"\\([A-Za-z@]+|.)", re.DOTALL)
+_BRACED = re.compile(r"\s*\{([^{}]*)\}")
+
+#: Environments whose body LaTeX does not read as text (``comment`` and each name given to
+#: ``\\excludecomment``) or typesets verbatim: a theorem inside one is none of the paper's.
+SKIPPED_ENVIRONMENTS = frozenset({"comment", "verbatim", "verbatim*", "Verbatim", "Verbatim*", "BVerbatim",
+                                  "LVerbatim", "lstlisting", "minted", "filecontents", "filecontents*"})
+#: TeX's conditionals (with e-TeX's, pdfTeX's and the engine tests of ``iftex``): inside a skipped
+#: branch each opens a level that a ``\\fi`` closes. Names given to ``\\newif`` are added as the paper
+#: declares them; macros such as ``\\ifthenelse`` are not conditionals.
+TEX_CONDITIONALS = frozenset({"if", "ifcat", "ifx", "ifnum", "ifdim", "ifodd", "ifvmode", "ifhmode", "ifmmode",
+                              "ifinner", "ifvoid", "ifhbox", "ifvbox", "ifeof", "iftrue", "iffalse", "ifcase",
+                              "ifdefined", "ifcsname", "iffontchar", "ifincsname", "ifpdfprimitive", "ifpdfabsnum",
+                              "ifpdfabsdim", "ifpdf", "ifxetex", "ifluatex", "ifpdftex"})
+#: Inside these, a ``\\label`` names the equation, item, figure or table, not the theorem around it.
+NUMBERING_ENVIRONMENTS = frozenset({"equation", "align", "gather", "multline", "eqnarray", "flalign", "alignat",
+                                    "xalignat", "xxalignat", "subequations", "enumerate", "figure", "table",
+                                    "subfigure", "subtable", "wrapfigure", "align*", "gather*", "multline*",
+                                    "eqnarray*", "flalign*", "alignat*", "equation*", "figure*", "table*"})
+#: After these, the next control sequence is being defined, not used (``\\newif\\ifdraft``).
+_DEFINERS = frozenset({"newif", "def", "gdef", "edef", "xdef", "newcommand", "renewcommand", "providecommand",
+                       "DeclareRobustCommand", "let"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,15 +81,19 @@ class Environment:
     title: str  # what it prints: Theorem, Proposition, …
     label: str | None
     note: str  # the optional argument: \begin{theorem}[Margin bound]
-    text: str  # the statement as written (comments removed)
+    text: str  # the statement as written (comments and nested theorem-like environments removed)
     file: str  # relative to the paper's folder
     line: int
-    named: tuple[str, ...] = ()  # obligation ids given with \obligation{…}
+    named: tuple[str, ...] = ()  # obligation ids given with \obligation{…}, its own (not a nested one's)
 
     @property
     def key(self) -> str:
         """The label, or where it is when it has none."""
         return self.label or f"{self.file}:{self.line}"
+
+    @property
+    def place(self) -> str:
+        return f"{self.file}:{self.line}"
 
     def describe(self) -> str:
         return f"{self.title}{' (' + self.note + ')' if self.note else ''}"
@@ -66,19 +105,30 @@ class Paper:
     files: tuple[str, ...]
     declared: Mapping[str, str]
     environments: tuple[Environment, ...]
+    #: the folder a ``Source`` path with a directory part is relative to (the project's; default:
+    #: the working directory)
+    project: Path | None = None
 
-    def names(self) -> set[str]:
-        """The file names an obligation's ``source.file`` may use for this paper."""
+    def read_paths(self) -> set[Path]:
+        """Every file the paper reads, resolved."""
+        return {(self.path.parent / f).resolve() for f in self.files}
+
+    def project_paths(self) -> set[str]:
+        """The paper's files as paths relative to the project's folder (POSIX separators; absolute
+        where a file is outside it)."""
+        root = (self.project or Path.cwd()).resolve()
         out = set()
-        for f in self.files:
-            out |= {f, Path(f).name}
-        out.add(self.path.name)
+        for p in self.read_paths():
+            try:
+                out.add(p.relative_to(root).as_posix())
+            except ValueError:
+                out.add(p.as_posix())
         return out
 
 
 def _strip_comments(text: str) -> str:
     """``%`` comments removed (``\\%`` kept), line breaks kept so line numbers stay right."""
-    return re.sub(r"(?<!\\)((?:\\\\)*)%[^\n]*", r"\1", text)
+    return _strip_ignored(text, _ReadState(Path(".")), lambda name, braced, include: None)
 
 
 def _balanced(text: str, i: int, opening: str, closing: str) -> int:
@@ -107,45 +157,239 @@ def _read(path: Path) -> str:
         return path.read_text(encoding="latin-1")
 
 
+@dataclass(slots=True)
+class _ReadState:
+    """What reading the paper has declared so far, across its files in reading order."""
+
+    main: Path
+    skipped: set[str] = field(default_factory=lambda: set(SKIPPED_ENVIRONMENTS))
+    conditionals: set[str] = field(default_factory=lambda: set(TEX_CONDITIONALS))
+    ended: bool = False  # \end{document} seen: LaTeX reads nothing after it
+
+
+def _blank(chars: list[str], a: int, b: int) -> None:
+    for k in range(a, b):
+        if chars[k] != "\n":
+            chars[k] = " "
+
+
+def _skip_branch(text: str, i: int, state: _ReadState, stop_at_else: bool) -> tuple[int, bool]:
+    """From ``i`` inside a conditional branch TeX skips: the index just past the ``\\fi`` (or, with
+    ``stop_at_else``, the ``\\else``) that ends it at this level, and whether an ``\\else`` did.
+    Comments are skipped; nested conditionals count."""
+    depth = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "%":
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        if ch != "\\":
+            i += 1
+            continue
+        m = _CS.match(text, i)
+        name = m.group(1)
+        if name in state.conditionals:
+            depth += 1
+        elif name == "fi":
+            if depth == 0:
+                return m.end(), False
+            depth -= 1
+        elif name == "else" and depth == 0 and stop_at_else:
+            return m.end(), True
+        i = m.end()
+    return n, False
+
+
+def _input_name(text: str, i: int) -> tuple[str, int, bool] | None:
+    """The file name after ``\\input`` at ``i``: ``{name}`` or, as TeX reads it, up to a space."""
+    j = i
+    while j < len(text) and text[j] in " \t":
+        j += 1
+    if j < len(text) and text[j] == "{":
+        close = _balanced(text, j, "{", "}")
+        if close < 0:
+            return None
+        return text[j + 1:close - 1].strip(), close, True
+    m = re.compile(r"[^\s{}%\\]+").match(text, j)
+    return (m.group(0), m.end(), False) if m else None
+
+
+def _strip_ignored(text: str, state: _ReadState, on_input) -> str:
+    """``text`` with what LaTeX does not read as the paper's text blanked (line breaks kept, so
+    line numbers stay right): ``%`` comments (``\\%`` kept), ``comment`` and verbatim environments,
+    ``\\verb``, a ``\\iffalse`` branch (its ``\\else`` branch is read) and a ``\\iftrue``'s
+    ``\\else`` branch, what follows ``\\endinput``'s line and ``\\end{document}``. Each
+    ``\\input``/``\\include``/``\\subfile`` read is passed to ``on_input(name, braced, include)``
+    where it occurs, so what an input file declares counts from there on."""
+    chars = list(text)
+    n = len(text)
+    stack: list[str] = []  # the open conditionals being read: "true", "other", "read-else"
+    i = 0
+    while i < n:
+        if state.ended:
+            _blank(chars, i, n)
+            break
+        ch = text[i]
+        if ch == "%":
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            _blank(chars, i, j)
+            i = j
+            continue
+        if ch != "\\":
+            i += 1
+            continue
+        m = _CS.match(text, i)
+        name, end = m.group(1), m.end()
+        if name in ("begin", "end"):
+            arg = _BRACED.match(text, end)
+            env = arg.group(1).strip() if arg else ""
+            if name == "begin" and env in state.skipped:
+                close = re.compile(r"\\end\s*\{" + re.escape(env) + r"\}").search(text, arg.end())
+                stop = close.end() if close else n
+                _blank(chars, i, stop)
+                i = stop
+                continue
+            if name == "end" and env == "document":
+                state.ended = True
+                i = arg.end()
+                continue
+        elif name == "verb":
+            j = end + (1 if text.startswith("*", end) else 0)
+            if j < n and text[j] not in " \n":
+                close = text.find(text[j], j + 1)
+                line_end = text.find("\n", j + 1)
+                if close >= 0 and (line_end < 0 or close < line_end):
+                    _blank(chars, i, close + 1)
+                    i = close + 1
+                    continue
+        elif name in ("excludecomment", "specialcomment"):
+            arg = _BRACED.match(text, end)
+            if arg:
+                state.skipped |= {e.strip() for e in arg.group(1).split(",") if e.strip()}
+        elif name in _DEFINERS:
+            # the control sequence being defined is not used here (``\newif\ifdraft``, ``\let\a\b``)
+            j = end
+            for _ in range(2 if name == "let" else 1):
+                k = j
+                while k < n and text[k] in " \t\n{*=":
+                    k += 1
+                d = _CS.match(text, k)
+                if not d:
+                    break
+                if name == "newif" and d.group(1).startswith("if"):
+                    state.conditionals.add(d.group(1))
+                j = d.end()
+            i = j
+            continue
+        elif name == "endinput":
+            line_end = text.find("\n", end)
+            if line_end >= 0:
+                _blank(chars, line_end, n)
+            i = n
+            continue
+        elif name == "iffalse":
+            stop, by_else = _skip_branch(text, end, state, stop_at_else=True)
+            _blank(chars, i, stop)
+            if by_else:
+                stack.append("read-else")
+            i = stop
+            continue
+        elif name == "else" and stack and stack[-1] == "true":
+            stop, _ = _skip_branch(text, end, state, stop_at_else=False)
+            _blank(chars, i, stop)
+            stack.pop()
+            i = stop
+            continue
+        elif name == "fi":
+            if stack:
+                stack.pop()
+        elif name in state.conditionals:
+            stack.append("true" if name == "iftrue" else "other")
+        elif name in ("input", "include", "subfile"):
+            found = _input_name(text, end)
+            if found and (found[2] or name == "input"):
+                on_input(found[0], found[2], name != "input")
+                i = found[1]
+                continue
+        i = end
+    return "".join(chars)
+
+
+def _resolve(root: Path, name: str, include: bool, jobname: str) -> Path | None:
+    """The file ``\\input{name}`` (``\\include`` with ``include``) reads, as LaTeX finds it: relative
+    to the folder LaTeX runs in, taken to be the main file's (not the including file's); ``name``
+    with no extension is ``name.tex`` first (``\\include``: always ``name.tex``)."""
+    name = name.replace("\\jobname", jobname).strip().strip('"')
+    if not name or "\\" in name or "#" in name:
+        return None
+    base = Path(name)
+    if not base.is_absolute():
+        base = root / base
+    if include:
+        candidates = [base.with_name(base.name + ".tex")]
+    elif base.suffix:
+        candidates = [base, base.with_name(base.name + ".tex")]
+    else:
+        candidates = [base.with_name(base.name + ".tex"), base]
+    return next((c for c in candidates if c.is_file()), None)
+
+
 def _sources(main: Path) -> list[tuple[str, str]]:
-    """The paper's files in reading order, each ``(path relative to the paper's folder, text)``:
-    the main file, then, depth first, what it ``\\input``s."""
+    """The paper's files in reading order, each ``(path relative to the paper's folder, text with
+    what LaTeX does not read blanked)``: the main file, then, depth first, what it ``\\input``s."""
     root = main.parent
+    state = _ReadState(main)
     seen: set[Path] = set()
-    out: list[tuple[str, str]] = []
+    out: list[tuple[str, str] | None] = []
 
     def visit(path: Path) -> None:
         path = path.resolve()
-        if path in seen or not path.is_file():
+        if path in seen or not path.is_file() or state.ended:
             return
         seen.add(path)
-        text = _strip_comments(_read(path))
         try:
             rel = str(path.relative_to(root.resolve()))
         except ValueError:
             rel = str(path)
-        out.append((rel, text))
-        for m in _INPUT.finditer(text):
-            name = m.group(1).strip()
-            candidate = (path.parent / name) if (path.parent / name).suffix else (path.parent / (name + ".tex"))
-            if not candidate.is_file():
-                candidate = (root / name) if (root / name).suffix else (root / (name + ".tex"))
-            visit(candidate)
+        slot = len(out)
+        out.append(None)
+
+        def on_input(name: str, braced: bool, include: bool) -> None:
+            found = _resolve(root, name, include, main.stem)
+            if found is not None:
+                visit(found)
+
+        out[slot] = (rel, _strip_ignored(_read(path), state, on_input))
 
     visit(main)
-    return out
+    return [o for o in out if o is not None]
 
 
-def read_paper(path: str | Path) -> Paper:
-    """The theorem-like environments of the paper at ``path`` (and of the files it inputs)."""
+def _title(text: str) -> str:
+    """A declared title as it prints, roughly: ``Proposition~{\\bfseries A}`` is ``Proposition A``."""
+    text = re.sub(r"\\[A-Za-z@]+\*?", " ", text).replace("~", " ").replace("{", " ").replace("}", " ")
+    return " ".join(text.split())
+
+
+def read_paper(path: str | Path, project: str | Path | None = None) -> Paper:
+    """The theorem-like environments of the paper at ``path`` (and of the files it inputs).
+    ``project``: the folder a ``Source`` path with a directory part is relative to."""
     main = Path(path)
     if not main.is_file():
         raise UsageError(f"{path}: no such file; give the paper's main .tex file")
     sources = _sources(main)
     declared = dict(DEFAULT_ENVIRONMENTS)
     for _, text in sources:
+        for m in _DOCUMENTCLASS.finditer(text):
+            for name in CLASS_ENVIRONMENTS.get(m.group(1).strip(), ()):
+                declared.setdefault(name, name.capitalize())
         for m in _DECLARATION.finditer(text):
-            declared[m.group(1).strip()] = m.group(2).strip() or m.group(1).strip().capitalize()
+            close = _balanced(text, m.end(), "{", "}")
+            title = _title(text[m.end() + 1:close - 1]) if close > 0 else ""
+            declared[m.group(1).strip()] = title or m.group(1).strip().capitalize()
         for m in _DECLARETHEOREM.finditer(text):
             name, options = m.group(2).strip(), m.group(1) or ""
             title = re.search(r"(?:name|title)\s*=\s*\{?([^,}\]]+)", options)
@@ -153,22 +397,62 @@ def read_paper(path: str | Path) -> Paper:
     envs: list[Environment] = []
     for rel, text in sources:
         envs += _environments(text, rel, declared)
-    return Paper(main, tuple(rel for rel, _ in sources), declared, tuple(envs))
+    return Paper(main, tuple(rel for rel, _ in sources), declared, tuple(envs),
+                 Path(project) if project is not None else None)
+
+
+def _end_span(text: str, kind: str, start: int) -> tuple[int, int]:
+    """``(start, end)`` of the ``\\end{kind}`` closing an environment whose body starts at
+    ``start``; ``(len(text), len(text))`` when there is none."""
+    pattern = re.compile(r"\\(begin|end)\s*\{" + re.escape(kind) + r"\}")
+    depth = 1
+    for m in pattern.finditer(text, start):
+        depth += 1 if m.group(1) == "begin" else -1
+        if depth == 0:
+            return m.start(), m.end()
+    return len(text), len(text)
+
+
+def _matching_end(text: str, kind: str, start: int) -> int:
+    """Index of the ``\\end{kind}`` closing an environment whose body starts at ``start``."""
+    found = _end_span(text, kind, start)[0]
+    return found if found < len(text) else -1
+
+
+def _own_label(body: str) -> str | None:
+    """The first ``\\label`` of an environment's own body that is not inside an environment that
+    numbers something else (an equation, an enumerated item, a figure)."""
+    stack: list[str] = []
+    for m in _ENVIRONMENT_TOKEN.finditer(body):
+        if m.group(1) == "begin":
+            stack.append(m.group(2))
+        elif m.group(1) == "end":
+            if m.group(2) in stack:
+                del stack[len(stack) - 1 - stack[::-1].index(m.group(2)):]
+        elif not any(e in NUMBERING_ENVIRONMENTS for e in stack):
+            return m.group(3).strip()
+    return None
 
 
 def _environments(text: str, file: str, declared: Mapping[str, str]) -> list[Environment]:
+    """Every theorem-like environment of ``text``, nested ones too, in order of their beginning.
+    An environment's own label and ``\\obligation``s are those of its body outside the
+    theorem-like environments nested in it (and in its optional argument)."""
+    spans = []
+    for m in _BEGIN.finditer(text):
+        if m.group(1) in declared:
+            end, stop = _end_span(text, m.group(1), m.end())
+            spans.append((m.start(), m.end(), end, stop, m.group(1)))
     out = []
-    pos = 0
-    while True:
-        m = _BEGIN.search(text, pos)
-        if not m:
-            return out
-        kind = m.group(1)
-        pos = m.end()
-        if kind not in declared:
-            continue
-        end = _matching_end(text, kind, m.end())
-        body = text[m.end():end if end >= 0 else len(text)]
+    for start, body_start, end, _, kind in spans:
+        nested = [(s, t) for s, _, _, t, _ in spans if body_start <= s < end]
+        pieces, at = [], body_start
+        for s, t in nested:
+            if s >= at:
+                pieces.append(text[at:s])
+                at = t
+        pieces.append(text[at:end] if at < end else "")
+        body = " ".join(pieces)
         note = ""
         stripped = body.lstrip()
         if stripped.startswith("["):
@@ -176,33 +460,36 @@ def _environments(text: str, file: str, declared: Mapping[str, str]) -> list[Env
             close = _balanced(body, offset, "[", "]")
             if close > 0:
                 note, body = body[offset + 1:close - 1].strip(), body[close:]
-        # the environment's own label comes before any nested environment (an equation's label
-        # inside a theorem is the equation's); failing that, the first one
-        nested = re.search(r"\\begin\s*\{", body)
-        label = _LABEL.search(body, 0, nested.start() if nested else len(body)) or _LABEL.search(body)
-        named = tuple(i.strip() for m2 in _OBLIGATION.finditer(body) for i in m2.group(1).split(",") if i.strip())
-        out.append(Environment(kind, declared[kind], label.group(1).strip() if label else None, " ".join(note.split()),
-                               body.strip(), file, text.count("\n", 0, m.start()) + 1, named))
-        pos = end if end >= 0 else len(text)
-
-
-def _matching_end(text: str, kind: str, start: int) -> int:
-    """Index of the ``\\end{kind}`` closing an environment whose body starts at ``start``."""
-    pattern = re.compile(r"\\(begin|end)\s*\{" + re.escape(kind) + r"\}")
-    depth = 1
-    for m in pattern.finditer(text, start):
-        depth += 1 if m.group(1) == "begin" else -1
-        if depth == 0:
-            return m.start()
-    return -1
+        label_m = _LABEL.search(note) or _KEY_LABEL.search(note)
+        label = label_m.group(1).strip() if label_m else _own_label(body)
+        named = tuple(i.strip() for source in (note, body) for m2 in _OBLIGATION.finditer(source)
+                      for i in m2.group(1).split(",") if i.strip())
+        shown = _OBLIGATION.sub(" ", _LABEL.sub(" ", note))
+        if not _LABEL.search(note) and label_m:
+            shown = _KEY_LABEL.sub("", shown)
+        out.append(Environment(kind, declared[kind], label, " ".join(shown.split()), body.strip(), file,
+                               text.count("\n", 0, start) + 1, named))
+    return out
 
 
 # --------------------------------------------------------------------------- linking
 
 
 def cites(paper: Paper, source_file: str) -> bool:
-    """Whether an obligation's ``source.file`` names this paper (or one of its files)."""
-    return source_file in paper.names() or Path(source_file).name in {Path(f).name for f in paper.files}
+    """Whether an obligation's ``source.file`` names this paper (or one of the files it reads). A
+    bare file name (``"paper.tex"``) names any of them with that name; a path with a directory part
+    (``"papers/icml/main.tex"``) must be the file's path relative to the project's folder (or its
+    absolute path): another paper's ``main.tex`` is not this one."""
+    source = source_file.strip().replace("\\", "/")
+    if not source:
+        return False
+    path = PurePosixPath(source)
+    if len(path.parts) == 1:
+        return any(p.name == source for p in paper.read_paths())
+    if path.is_absolute():
+        return any(p.as_posix() == path.as_posix() for p in paper.read_paths())
+    parts = [q for q in path.parts if q != "."]
+    return "/".join(parts) in paper.project_paths()
 
 
 def linked_ids(paper: Paper, obligations: Iterable[tuple[str, str, str]]) -> tuple[list[str], list[str]]:
@@ -214,6 +501,15 @@ def linked_ids(paper: Paper, obligations: Iterable[tuple[str, str, str]]) -> tup
     return list(dict.fromkeys(wanted + [i for i in named if i in known])), [i for i in named if i not in known]
 
 
+def duplicate_labels(paper: Paper) -> dict[str, list[Environment]]:
+    """The labels more than one of the paper's environments has, with those environments."""
+    by_label: dict[str, list[Environment]] = {}
+    for e in paper.environments:
+        if e.label:
+            by_label.setdefault(e.label, []).append(e)
+    return {label: envs for label, envs in by_label.items() if len(envs) > 1}
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One environment and the results of the obligations linked to it."""
@@ -221,10 +517,13 @@ class Entry:
     environment: Environment
     rows: tuple[Mapping[str, Any], ...]
     warnings: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()  # ids it names that have no result: it is not checked
+    stale: Mapping[str, str] = field(default_factory=dict)  # id → why its result is not current
+    shared: tuple[Environment, ...] = ()  # other environments with the same label
 
     @property
     def covered(self) -> bool:
-        return bool(self.rows)
+        return bool(self.rows or self.missing)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +533,9 @@ class Coverage:
     dangling: tuple[str, ...] = ()  # obligations citing a label the paper does not have
     unknown: tuple[str, ...] = ()  # \obligation{…} ids no catalogue has
     notes: tuple[str, ...] = field(default=())
+    duplicates: Mapping[str, tuple[Environment, ...]] = field(default_factory=dict)  # label → its environments
+    unattributed: tuple[str, ...] = ()  # obligations citing a label more than one environment has
+    stale: Mapping[str, str] = field(default_factory=dict)  # id → why its result is not current
 
     @property
     def failing(self) -> list[str]:
@@ -241,23 +543,37 @@ class Coverage:
         return [r["id"] for e in self.entries for r in e.rows if r["outcome"] in ("contradicted", "broken", "vacuous")]
 
 
-def coverage(paper: Paper, doc: Mapping[str, Any], unknown: Sequence[str] = ()) -> Coverage:
+def coverage(paper: Paper, doc: Mapping[str, Any], unknown: Sequence[str] = (),
+             stale: Mapping[str, str] | None = None, notes: Sequence[str] = ()) -> Coverage:
     """The paper's environments with the result rows (a JSON report document's ``results``) of
     the obligations linked to each, the constants each statement has and no checked claim does,
-    and the links that lead nowhere."""
+    and the links that lead nowhere. An id an environment names with no row is ``missing`` from
+    it; ``stale`` (id → why) are rows that are not the current obligation's result. Results citing
+    a label that several environments share are given to none of them."""
     rows = {r["id"]: r for r in doc["results"]}
+    stale = dict(stale or {})
+    duplicates = duplicate_labels(paper)
     labels = {e.label for e in paper.environments if e.label}
     entries = []
     for env in paper.environments:
         ids = [i for i in env.named if i in rows]
-        ids += [r["id"] for r in doc["results"]
-                if env.label and r["source"]["label"] == env.label and cites(paper, r["source"]["file"])]
+        if env.label and env.label not in duplicates:
+            ids += [r["id"] for r in doc["results"]
+                    if r["source"]["label"] == env.label and cites(paper, r["source"]["file"])]
         linked = tuple(rows[i] for i in dict.fromkeys(ids))
-        entries.append(Entry(env, linked, tuple(constant_warnings(env, linked))))
-    dangling = tuple(f"{r['id']} ({r['source']['label']})" for r in doc["results"]
-                     if cites(paper, r["source"]["file"]) and r["source"]["label"] not in labels
-                     and not any(r["id"] in e.named for e in paper.environments))
-    return Coverage(paper, tuple(entries), dangling, tuple(unknown))
+        missing = tuple(dict.fromkeys(i for i in env.named if i not in rows))
+        shared = tuple(e for e in duplicates.get(env.label or "", ()) if e is not env)
+        entries.append(Entry(env, linked, tuple(constant_warnings(env, linked)), missing,
+                             {r["id"]: stale[r["id"]] for r in linked if r["id"] in stale}, shared))
+    named = {i for e in paper.environments for i in e.named}
+    citing = [r for r in doc["results"] if cites(paper, r["source"]["file"]) and r["id"] not in named]
+    dangling = tuple(f"{r['id']} ({r['source']['label']})" for r in citing if r["source"]["label"] not in labels)
+    unattributed = tuple(f"{r['id']} ({r['source']['label']})" for r in citing if r["source"]["label"] in duplicates)
+    used = {r["id"] for e in entries for r in e.rows}
+    return Coverage(paper, tuple(entries), dangling, tuple(unknown), tuple(notes),
+                    {k: tuple(v) for k, v in duplicates.items()}, unattributed,
+                    {i: why for i, why in stale.items() if i in used})
+
 
 
 # --------------------------------------------------------------------- the paper's numbers
@@ -277,8 +593,10 @@ def statement_text(latex: str) -> str:
     labels dropped, ``\\frac{a}{b}`` as ``a/b``, sub- and superscripts kept as names (``x_{12}`` is
     ``x_12``), every other command name dropped."""
     text = _DROP_COMMANDS.sub(" ", latex)
-    for _ in range(4):
-        text = re.sub(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"(\1)/(\2)", text)
+    for _ in range(4):  # \frac{a}{b}, and \tfrac12 (an argument may be a single character)
+        text = re.sub(r"\\[dt]?frac\s*(?:\{([^{}]*)\}|([A-Za-z0-9]))\s*(?:\{([^{}]*)\}|([A-Za-z0-9]))",
+                      lambda m: f"({m.group(1) if m.group(1) is not None else m.group(2)})/"
+                                f"({m.group(3) if m.group(3) is not None else m.group(4)})", text)
     text = re.sub(r"([_^])\s*\{([^{}]*)\}", lambda m: m.group(1) + re.sub(r"\s+", "", m.group(2)), text)
     text = re.sub(r"\\([A-Za-z]+)\*?", lambda m: f" {_SYMBOLS.get(m.group(1), '')} ", text)
     text = re.sub(r"\\.", " ", text)
@@ -303,11 +621,16 @@ def constant_warnings(env: Environment, rows: Sequence[Mapping[str, Any]]) -> li
 # --------------------------------------------------------------------- status in short
 
 
-#: The margin symbols, weakest first: the mark of an environment is its weakest result's.
-MARKS = ("broken", "contradicted", "open", "evidence", "unsettled", "instances", "bounded", "universal", "confirmed false")
+#: The margin symbols, weakest first: the mark of an environment is its weakest result's. ``stale``:
+#: a saved result the obligation has changed since; ``missing``: a named obligation with no result;
+#: ``ambiguous`` (never mixed with the others): a label several environments have.
+MARKS = ("broken", "contradicted", "stale", "missing", "open", "evidence", "unsettled", "instances", "bounded",
+         "universal", "confirmed false")
 MARK_MACROS = {
     "broken": r"\providecommand{\obmarkbroken}{\textbf{!}}",
     "contradicted": r"\providecommand{\obmarkcontradicted}{$\times$}",
+    "stale": r"\providecommand{\obmarkstale}{?}",
+    "missing": r"\providecommand{\obmarkmissing}{?}",
     "open": r"\providecommand{\obmarkopen}{?}",
     "evidence": r"\providecommand{\obmarkevidence}{$\sim$}",
     "unsettled": r"\providecommand{\obmarkunsettled}{$\checkmark^{\ast}$}",
@@ -315,7 +638,10 @@ MARK_MACROS = {
     "bounded": r"\providecommand{\obmarkbounded}{$(\checkmark)$}",
     "universal": r"\providecommand{\obmarkuniversal}{$\checkmark$}",
     "confirmed false": r"\providecommand{\obmarkconfirmedfalse}{$\checkmark$}",
+    "ambiguous": r"\providecommand{\obmarkambiguous}{\textbf{!}}",
 }
+#: The marks of results that settle what the paper says (shown only when nothing is missing or stale).
+SETTLED = frozenset({"unsettled", "instances", "bounded", "universal", "confirmed false"})
 
 
 def short_status(row: Mapping[str, Any], over_chars: int = 60) -> tuple[str, str]:
@@ -348,16 +674,39 @@ def short_status(row: Mapping[str, Any], over_chars: int = 60) -> tuple[str, str
 
 
 def environment_status(entry: Entry) -> tuple[str, str]:
-    """The short status of an environment from all its results, and its (weakest) mark."""
-    if not entry.rows:
+    """The short status of an environment from all its results, and its (weakest) mark. A named
+    obligation with no result, or a result that is not the obligation's current one (``stale``),
+    makes it ``not checked``: no proof is shown beside it then, only what fails or is open."""
+    if not entry.rows and not entry.missing:
         return "no obligation", "none"
-    parts = [short_status(r) for r in entry.rows]
+    parts = [("stale result", "stale") if r["id"] in entry.stale else short_status(r) for r in entry.rows]
+    kind = min([k for _, k in parts] + (["missing"] if entry.missing else []), key=MARKS.index)
+    if entry.missing or entry.stale:
+        said = []
+        if entry.missing:
+            said.append("no result for " + ", ".join(entry.missing))
+        if entry.stale:
+            said.append("stale result for " + ", ".join(entry.stale))
+        said = ["not checked: " + "; ".join(said)]
+        said += [t for t, k in parts if k not in SETTLED and k != "stale"]
+        text = "; ".join(dict.fromkeys(said))
+        total = len(entry.rows) + len(entry.missing)
+        return (text + f" ({total} obligations)" if total > 1 else text), kind
     texts = list(dict.fromkeys(t for t, _ in parts))
-    kind = min((k for _, k in parts), key=MARKS.index)
     text = texts[0] if len(texts) == 1 else "; ".join(texts)
     if len(entry.rows) > 1 and len(texts) == 1:
         text += f" ({len(entry.rows)} obligations)"
     return text, kind
+
+
+def label_status(cov: Coverage, label: str) -> tuple[str, str]:
+    """What ``\\obstatus{label}`` says: the status of the one environment with that label; for a
+    label several environments have, that it is ambiguous (no status of either)."""
+    if label in cov.duplicates:
+        places = ", ".join(e.place for e in cov.duplicates[label])
+        return f"ambiguous label: {len(cov.duplicates[label])} environments have it ({places})", "ambiguous"
+    entry = next(e for e in cov.entries if e.environment.label == label)
+    return environment_status(entry)
 
 
 def render_coverage(cov: Coverage) -> str:
@@ -377,12 +726,18 @@ def render_coverage(cov: Coverage) -> str:
         text, _ = environment_status(e)
         out.append(f"{env.describe()}  {env.key}  ({env.file}:{env.line})")
         out.append(f"    status: {text}")
-        if not e.rows:
+        if e.shared:
+            out.append(f"    label {env.label} is also {', '.join(f'{o.describe()} ({o.place})' for o in e.shared)}: "
+                       "no status is written for it")
+        if not e.rows and not e.missing:
             out.append("    no obligation: link one with Source(\"%s\", \"%s\") or \\obligation{ID} inside it"
                        % (cov.paper.path.name, env.label or "LABEL"))
+        for i in e.missing:
+            out.append(f"    {i}  no result: not checked")
         for r in e.rows:
             cell = status_cell(r)
-            out.append(f"    {r['id']}  {cell.text}  ({r['outcome']})")
+            why = e.stale.get(r["id"])
+            out.append(f"    {r['id']}  {cell.text}  ({r['outcome']})" + (f"  STALE: {why}" if why else ""))
             if cell.reason:
                 out.append(f"        reason: {shorten(cell.reason, 100)}")
             if cell.witness:
@@ -395,6 +750,15 @@ def render_coverage(cov: Coverage) -> str:
     if cov.unknown:
         out += ["", "\\obligation{…} names that no loaded catalogue has:"]
         out += [f"    {i}" for i in cov.unknown]
+    if cov.duplicates:
+        out += ["", "labels that more than one environment has (\\obstatus says 'ambiguous label'):"]
+        out += [f"    {label}: {', '.join(e.place for e in envs)}" for label, envs in cov.duplicates.items()]
+        out += [f"    {u}: cites one of them, given to none" for u in cov.unattributed]
+    if cov.stale:
+        out += ["", "stale results (not shown as checked):"]
+        out += [f"    {i}: {why}" for i, why in cov.stale.items()]
+    for note in cov.notes:
+        out += ["", note]
     return "\n".join(out) + "\n"
 
 
@@ -414,11 +778,10 @@ def render_macros(cov: Coverage) -> str:
              "{\\obstatusstyle{\\@nameuse{obstatus@#1}}}}",
              "\\def\\obstatusmark#1{\\@ifundefined{obstatusmark@#1}{\\PackageWarning{obligations}{No status for `#1'}\\textbf{??}}"
              "{\\@nameuse{obstatusmark@#1}}}"]
-    for e in cov.entries:
-        label = e.environment.label
-        if not label or any(c in label for c in "{}\\#%"):
+    for label in dict.fromkeys(e.environment.label for e in cov.entries if e.environment.label):
+        if any(c in label for c in "{}\\#%"):
             continue
-        text, kind = environment_status(e)
+        text, kind = label_status(cov, label)
         mark = "\\obmarknone" if kind == "none" else "\\obmark" + kind.replace(" ", "")
         lines.append(f"\\@namedef{{obstatus@{label}}}{{{texify(text)}}}")
         lines.append(f"\\@namedef{{obstatusmark@{label}}}{{{mark}}}")
