@@ -311,10 +311,12 @@ def _engine_asks() -> bool:
 
 
 def _note_env(name: Any) -> None:
+    if isinstance(name, bytes):
+        name = os.fsdecode(name)
     if not _STATE or not isinstance(name, str) or getattr(_LOCAL, "inside", False):
         return
-    if name in _STATE["env"] or name in _STATE["env_written"] or _engine_asks():
-        return
+    if name in manifest.ENGINE_VARIABLES or name in _STATE["env"] or name in _STATE["env_written"] or _engine_asks():
+        return  # (a variable the job set before reading it is its own)
     _LOCAL.inside = True
     try:
         _STATE["env"][name] = manifest.env_state(name)
@@ -339,14 +341,18 @@ class _RecordingEnviron(os._Environ):  # type: ignore[misc,name-defined]
         _note_env(manifest.ALL_ENVIRONMENT)
         return super().__iter__()
 
+    def __repr__(self) -> str:
+        _note_env(manifest.ALL_ENVIRONMENT)
+        return super().__repr__()
+
     def __setitem__(self, key: Any, value: Any) -> None:
         if _STATE:
-            _STATE["env_written"].add(key)
+            _STATE["env_written"].add(os.fsdecode(key) if isinstance(key, bytes) else key)
         super().__setitem__(key, value)
 
     def __delitem__(self, key: Any) -> None:
         if _STATE:
-            _STATE["env_written"].add(key)
+            _STATE["env_written"].add(os.fsdecode(key) if isinstance(key, bytes) else key)
         super().__delitem__(key)
 
 
@@ -368,8 +374,9 @@ def start(ignore: Any = ()) -> None:
     extra = tuple(os.path.realpath(d) + os.sep for d in ignore if d)
     _STATE.update(modules={}, files={}, listings={}, kinds={}, written=set(), coarse=None, changed=None,
                   env={}, env_written=set(), ignored=(*_library_dirs(), _engine_dir(), *extra))
-    if type(os.environ) is os._Environ:  # type: ignore[attr-defined]
-        os.environ.__class__ = _RecordingEnviron  # the same object: every module holding it records too
+    for env in (os.environ, getattr(os, "environb", None)):
+        if type(env) is os._Environ:  # type: ignore[attr-defined]
+            env.__class__ = _RecordingEnviron  # the same object: every module holding it records too
     _STATE["preloaded"] = frozenset(sys.modules)
     sys.meta_path.insert(0, _Finder)
     sys.path_importer_cache.clear()
@@ -422,7 +429,7 @@ def finish() -> dict[str, Any] | None:
                 "files": {p: s for p, s in _STATE["files"].items() if p not in _STATE["written"]},
                 "listings": dict(_STATE["listings"]),
                 "kinds": {p: s for p, s in _STATE["kinds"].items() if p not in _STATE["written"]},
-                "env": {n: s for n, s in _STATE["env"].items() if n not in _STATE["env_written"]},
+                "env": dict(_STATE["env"]),  # a variable read before the job set it stays read
                 "coarse": _STATE["coarse"], "changed": changed}
     finally:
         _LOCAL.inside = False

@@ -68,6 +68,7 @@ from multiprocessing.connection import Connection
 from typing import Any, Callable, Mapping
 
 from checker.kernel.model import strict
+from checker.store.manifest import THREAD_VARS, TOKEN_VAR  # the engine's own variables in every job
 
 # At start, only the light part of the engine: importing catalogue modules to see whether they load
 # (all a warm, fully cached run needs) must not wait for the heavy libraries.
@@ -88,13 +89,11 @@ OUTPUT_LIMIT = 8000  # characters of a job's stdout/stderr kept
 # Bytes of a job's captured output allowed on disk: past this, the file is cut back to its head
 # (the part kept), so an obligation printing without end fills no disk.
 OUTPUT_DISK_LIMIT = 1 << 20
-THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
 _POLL_S = 0.01
 _REAP_POLL_S = 0.0005
 _MEMORY_POLL_S = 0.25
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
-TOKEN_VAR = "OBLIGATIONS_WORKER_TOKEN"  # in the environment of the template and all it starts
 # A frame header no JSON frame can have (lengths are < 2³¹): the child's last word, its exit code.
 _EXIT_MARK = b"\xff\xff\xff\xff"
 

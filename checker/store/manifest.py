@@ -182,17 +182,31 @@ def kind_state(path: str) -> str:
 
 ALL_ENVIRONMENT = "*"
 """The name under which a manifest records a job that went through the whole environment (iterated it)."""
+THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
+"""Set to 1 in every job by the engine (one thread per job), whatever the run's environment says."""
+TOKEN_VAR = "OBLIGATIONS_WORKER_TOKEN"
+"""Set by the engine in every job (a new value per run): what the run started."""
+ENGINE_VARIABLES = frozenset((*THREAD_VARS, TOKEN_VAR))
+"""Variables whose value in a job is the engine's, not the run's: never part of what a job read."""
+
+
+def _environment() -> dict[str, str]:
+    """The environment as text, read without going through a recording mapping (:mod:`checker.run.reads`)."""
+    env = os.environ
+    data = getattr(env, "_data", None)
+    if not isinstance(data, dict):
+        return dict(env)
+    decode = getattr(env, "decodekey", None), getattr(env, "decodevalue", None)
+    return {(decode[0](k) if decode[0] else k): (decode[1](v) if decode[1] else v) for k, v in dict.items(data)}
 
 
 def env_state(name: str) -> str:
     """A digest of an environment variable's value now, or ``absent``; for :data:`ALL_ENVIRONMENT`, of the
-    whole environment."""
+    whole environment but the :data:`ENGINE_VARIABLES`."""
+    env = _environment()
     if name == ALL_ENVIRONMENT:
-        items = sorted((k, v) for k, v in dict.items(os.environ._data)) if hasattr(os.environ, "_data") else []  # type: ignore[attr-defined]
-        return "env:" + _digest(repr(items))
-    value = os.environ.get(name) if type(os.environ) is os._Environ else dict.get(os.environ._data, os.environ.encodekey(name))  # type: ignore[attr-defined]
-    if isinstance(value, bytes):
-        value = os.environ.decodevalue(value)  # type: ignore[attr-defined]
+        return "env:" + _digest(repr(sorted((k, v) for k, v in env.items() if k not in ENGINE_VARIABLES)))
+    value = env.get(name)
     return "absent" if value is None else "value:" + _digest(value)
 
 

@@ -143,3 +143,29 @@ def test_an_environment_variable_the_obligation_reads_is_in_the_key(tmp_path, mo
                                          + ob("envcat2", "reads_env_at_import", "value = VALUE\n" + COMPARE)})
     monkeypatch.setenv("ENVCAT_IMPORT", "10")
     _stale_check(tmp_path, "envcat2", "envcat2.reads_env_at_import", lambda: os.environ.__setitem__("ENVCAT_IMPORT", "2"))
+
+
+def test_every_way_of_reading_the_environment_is_keyed_and_an_unchanged_one_is_served(tmp_path, monkeypatch):
+    """A walk over the environment (dict(os.environ)), os.environb, a variable read and then set
+    (setdefault), and a thread variable the engine sets in every job: a changed value re-runs, an
+    unchanged run is served from the cache (the engine's own variables differ between the job and the run)."""
+    import os
+
+    bodies = {
+        "walks": "value = 10 if dict(os.environ).get('ENVW_A', '1') == '1' else 2\n",
+        "bytes": "value = 10 if os.environb.get(b'ENVW_B', b'1') == b'1' else 2\n",
+        "setdefault": "value = 10 if os.environ.setdefault('ENVW_C', '1') == '1' else 2\n",
+        "threads": "value = 10 + 0 * len(os.environ.get('OMP_NUM_THREADS', ''))\n",
+    }
+    make_catalogue(tmp_path, "envw", {"items": "import os\n" + "".join(ob("envw", name, body + COMPARE) for name, body in bodies.items())})
+    for var in ("ENVW_A", "ENVW_B", "ENVW_C"):
+        monkeypatch.delenv(var, raising=False)
+    rows, cached = _run(tmp_path, "envw")
+    assert all(rows[f"envw.{n}"]["status"] == "proved" for n in bodies), rows
+    rows, cached = _run(tmp_path, "envw")
+    assert cached == {f"envw.{n}" for n in bodies}, "an unchanged environment must be served from the cache"
+    for var, name in (("ENVW_A", "walks"), ("ENVW_B", "bytes"), ("ENVW_C", "setdefault")):
+        monkeypatch.setenv(var, "2")
+        rows, cached = _run(tmp_path, "envw")
+        assert f"envw.{name}" not in cached and rows[f"envw.{name}"]["status"] == "unknown", (name, rows[f"envw.{name}"])
+        monkeypatch.delenv(var)
