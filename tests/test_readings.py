@@ -76,3 +76,43 @@ def test_a_proof_not_resting_on_z3_is_not_asked():
     v = exact.prove_at(c, [{"d": Fraction(1, 8)}])  # true at 1/8 in exact rationals: an instances proof
     assert v.status is Status.PROVED
     assert validated(_ob(c), v).certificate.reason is None or "reads differently" not in (validated(_ob(c), v).certificate.reason or "")
+
+
+def test_a_refuted_existence_whose_readings_split_is_an_error():
+    """'Some d has A(d) ≤ −1' read by z3 with A ≥ 0 (no instance: refuted through the kernel) while the
+    exact reading has A(1/2) = −2: the refutation would be of another statement."""
+    from checker.kernel.existence import some_instance
+
+    def a(o, x):
+        if isinstance(x, (int, Fraction)):
+            return Fraction(-2) if x > Fraction(1, 4) else Fraction(0)
+        return o.ite(o.le(x, Fraction(1, 4)), 0, 2)
+    c = claim("reaches-minus-one", "d", lambda o, v: o.le(a(o, v.d), -1),
+              hypotheses={"0 < d ≤ 1": lambda o, v: o.and_(o.gt(v.d, 0), o.le(v.d, 1))})
+    theorem = some_instance(c)
+    ob = Obligation(id="t.readings-exists", source=Source("t", "t"), statement="some d", scope="t",
+                    expect=Expect.HOLDS, discharge=lambda ctx: None, theorem=(theorem,))
+    refutation = smt.find_instance(c)
+    assert refutation.status is Status.REFUTED
+    checked = validated(ob, refutation)
+    assert checked.status is Status.ERROR and "reads differently" in checked.certificate.reason
+
+
+def test_a_sized_theorem_is_compared_at_its_smallest_sizes():
+    """Σx ≥ 1 in exact rationals, Σx ≥ 0 as z3 reads it (x ≥ 0): caught at n = 1, x = 0."""
+    from checker.claims import sized_claim
+
+    def lower(total):
+        return 1 if isinstance(total, (int, Fraction)) else 0
+    c = sized_claim("sum-at-least", "n:nat[1,]", "x[n]",
+                    lambda o, v: o.ge(o.sum(v.x), lower(o.sum(v.x))),
+                    hypotheses={"x ≥ 0": lambda o, v: o.all(o.ge(v.x, 0))})
+    assert any(readings.disagreement(at) for at in readings.theorem_claims((c,)))
+
+
+def test_a_breakpoint_only_the_exact_reading_has_is_found_among_large_values():
+    """x ≤ 100 in exact rationals, x ≤ x + 1 as z3 reads it: 1000 is among the points."""
+    def cap(o, x):
+        return Fraction(100) if isinstance(x, (int, Fraction)) else x + 1
+    c = claim("capped", "x", lambda o, v: o.le(v.x, cap(o, v.x)))
+    assert readings.disagreement(c) is not None

@@ -17,7 +17,8 @@ import zlib
 from fractions import Fraction
 from typing import Any, Mapping
 
-CANDIDATES = tuple(Fraction(x) for x in ("0", "1", "-1", "1/2", "-1/3", "2", "3/4", "5", "-7/2", "1/7", "10", "1/4", "3"))
+CANDIDATES = tuple(Fraction(x) for x in ("0", "1", "-1", "1/2", "-1/3", "2", "3/4", "5", "-7/2", "1/7", "10", "1/4", "3",
+                                         "100", "-100", "1000", "1/1000", "1000000"))
 POINTS = 6
 NEAR = Fraction(1, 1024)
 """How far beside each of the claim's constants a point is also taken (a breakpoint placed differently
@@ -99,12 +100,28 @@ def disagreement(claim: Any, points: list[Mapping[str, Fraction]] | None = None)
     return None
 
 
+SIZES = (1, 2)
+"""A sized claim's readings are compared at these sizes (each size at its least value when that is larger)."""
+
+
 def theorem_claims(theorem: Any) -> list[Any]:
     """The plain claims of a declared theorem whose readings can be compared: its claims, an existence's
-    body, an instance's claim (sized claims are left out: their readings are built per size)."""
+    body, an instance's claim, and a claim for every size at its smallest sizes (:data:`SIZES`)."""
     out = []
     for t in theorem:
         inner = getattr(t, "body", None) or getattr(t, "claim", None) or t
-        if hasattr(inner, "formula") and hasattr(inner, "variables") and not hasattr(inner, "size_names"):
+        if hasattr(inner, "size_names"):
+            out.extend(_at_small_sizes(inner))
+        elif hasattr(inner, "formula") and hasattr(inner, "variables"):
             out.append(inner)
+    return out
+
+
+def _at_small_sizes(sized: Any) -> list[Any]:
+    out = []
+    for n in SIZES:
+        try:
+            out.append(sized.at(**{name: max(n, sized.least(name)) for name in sized.size_names}))
+        except Exception:  # noqa: BLE001 - sizes the claim refuses: nothing to compare there
+            continue
     return out

@@ -262,13 +262,9 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
                         data={"proved_instead": list(fact.names), "ledger": kernel.ledger_json(fact)}))
             if fact.assumes:
                 return _unproved_lemmas(c, fact)
-            split = _readings_split(ob, fact)
+            split = _readings_split(ob, fact, c)
             if split:
-                return Verdict(Status.ERROR, Certificate(
-                    method=c.method, steps=c.steps,
-                    reason=f"{ob.location}: the declared theorem reads differently in z3 and in exact rationals ({split}): "
-                           "z3 proved another statement than the one witnesses are judged by — write the claim once, "
-                           "without branching on the type of its arguments"))
+                return split
             ledger = _confirmed_ledger(ob, c, fact)
             if isinstance(ledger, Verdict):
                 return ledger
@@ -300,6 +296,9 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
                         data={"rejected_witness": _plain(c.witness), "rejected_sides": _plain(c.sides)}))
                 if verdict.fact.assumes:
                     return _unproved_lemmas(c, verdict.fact)
+                split = _readings_split(ob, verdict.fact, c)
+                if split:
+                    return split
                 ledger = _confirmed_ledger(ob, c, verdict.fact)
                 if isinstance(ledger, Verdict):
                     return ledger
@@ -359,21 +358,26 @@ def _failed_cross_checks(ob: Obligation, c: Certificate, failed: Mapping[str, An
     return notes
 
 
-def _readings_split(ob: Obligation, fact: Any) -> str:
-    """Where a z3-proved theorem's z3 and exact readings disagree (:mod:`checker.audit.readings`), ``""``
-    when they agree or the proof did not rest on z3."""
+def _readings_split(ob: Obligation, fact: Any, c: Certificate) -> Verdict | None:
+    """The ``error`` verdict when a theorem whose proof (or refutation) rests on z3 reads differently in z3
+    and in exact rationals (:mod:`checker.audit.readings`): z3 settled another statement than the one
+    witnesses and instances are judged by. ``None`` when they agree or nothing rests on z3."""
     if not any(e.kind == "solver" and e.detail.get("solver") == "z3" for e in fact.ledger):
-        return ""
+        return None
     from checker.audit import readings
 
-    for c in readings.theorem_claims(ob.theorem):
+    for claim in readings.theorem_claims(ob.theorem):
         try:
-            split = readings.disagreement(c)
+            split = readings.disagreement(claim)
         except Exception:  # noqa: BLE001 - a claim that cannot be sampled is left alone
             continue
         if split:
-            return f"{c.name}: {split}"
-    return ""
+            return Verdict(Status.ERROR, Certificate(
+                method=c.method, steps=c.steps,
+                reason=f"{ob.location}: the declared theorem reads differently in z3 and in exact rationals "
+                       f"({claim.name}: {split}): z3 settled another statement than the one witnesses are judged by "
+                       "— write the claim once, without branching on the type of its arguments"))
+    return None
 
 
 def _unproved_lemmas(c: Certificate, fact: Any) -> Verdict:
