@@ -270,7 +270,7 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
                 return ledger
             failed = c.data.get("failed_cross_checks")
             if isinstance(failed, Mapping) and failed:
-                notes = _failed_cross_checks(ob, c, failed, fact.grade, fact.over)
+                notes = _failed_cross_checks(ob, c, failed)
                 if isinstance(notes, Verdict):
                     return notes
                 ledger.extend(notes)
@@ -328,13 +328,10 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
     return verdict
 
 
-def _failed_cross_checks(ob: Obligation, c: Certificate, failed: Mapping[str, Any],
-                         grade: Grade = Grade.UNIVERSAL, over: str = "") -> list[dict[str, Any]] | Verdict:
-    """Ledger notes for the cross-checks that did not pass beside a proof; when one of them is a
-    counterexample to the declared theorem itself, the refutation of the theorem if the proof covers
-    only some of it (``grade`` bounded or instances: the counterexample lies outside), else the ``error``
-    verdict (a proof for every value and an exact re-check that disagree). Without a declared theorem a
-    failed check cannot be told from a disagreement: ``unknown``."""
+def _failed_cross_checks(ob: Obligation, c: Certificate, failed: Mapping[str, Any]) -> list[dict[str, Any]] | Verdict:
+    """Ledger notes for the cross-checks that did not pass beside a proof, or the ``error`` verdict when
+    one of them is a counterexample to the declared theorem itself (a proof and an exact re-check that
+    disagree). Without a declared theorem a failed check cannot be told from a disagreement: ``unknown``."""
     from checker.audit.recheck import Recheck, recheck_refutation
 
     notes = []
@@ -351,12 +348,6 @@ def _failed_cross_checks(ob: Obligation, c: Certificate, failed: Mapping[str, An
             check = recheck_refutation(ob, witness, f.get("claim"))
             if check.verdict is Recheck.REFUTES:
                 shown = ", ".join(f"{k} = {v}" for k, v in witness.items())
-                if grade is not Grade.UNIVERSAL:
-                    return Verdict(Status.REFUTED, Certificate(
-                        method=f"counterexample from the cross-check {name!r}, re-checked against the declared theorem",
-                        steps=c.steps, witness=dict(witness), data={"claim": check.claim, "proved_only": over or grade.value},
-                        reason=f"the proof covers {over or grade.value} only; the cross-check's witness ({shown}) "
-                               "refutes the theorem"))
                 return Verdict(Status.ERROR, Certificate(
                     method=c.method, steps=c.steps, witness=dict(witness), data=dict(c.data),
                     reason=f"{ob.location}: the kernel's proof and the cross-check {name!r} disagree: its witness "
