@@ -13,27 +13,27 @@ from __future__ import annotations
 from typing import Mapping
 
 from checker.kernel.model import Status, Verdict
-from checker.kernel.verdicts import with_data
+from checker.kernel.verdicts import unknown, with_data
 
 #: A cross-check that came out like this leaves the proof standing.
 _PASSING = (Status.PROVED, Status.SUPPORTED)
 
 
 def cross_checked(proof: Verdict, checks: Mapping[str, Verdict]) -> Verdict:
-    """``proof`` with ``checks`` recorded as data, its status and grade unchanged. A check that did not
-    pass beside a proof is filed under ``failed_cross_checks`` (status, reason, witness): the runner
-    re-checks a refuted check's witness against the declared theorem — a counterexample to it beside a
-    kernel proof of it is an ``error`` (the two disagree: a bug to find) — and otherwise keeps the
-    proof with a ledger note (the check is about something else than the theorem, and it failed).
-    Without a proof, a refuted check is the result (the runner re-checks its witness against the
-    theorem, so a witness of a lemma or remark refutes nothing)."""
+    """``proof`` with ``checks`` recorded as data, its status and grade unchanged — unless a check
+    disagrees with it. A refuted check is a counterexample, re-checked exactly, to the very
+    statement the proof is about: the result is that refutation (and the proof a bug to find).
+    A check that is undecided or broken while the proof stands is reported ``unknown`` naming it,
+    since a sound proof and its own encoding's evaluation should not disagree."""
     recorded = {name: {"status": v.status.value, **v.certificate.to_json()} for name, v in checks.items()}
-    if proof.status is Status.PROVED:
-        failing = {n: {"status": v.status.value, "reason": v.certificate.reason, "witness": v.certificate.witness,
-                       "claim": v.certificate.data.get("claim")}
-                   for n, v in checks.items() if v.status not in _PASSING}
-        return with_data(proof, cross_checks=recorded, **({"failed_cross_checks": failing} if failing else {}))
     for name, v in checks.items():
         if v.status is Status.REFUTED:
             return with_data(v, cross_checks=recorded, refuted_cross_check=name)
+    if proof.status is not Status.PROVED:
+        return with_data(proof, cross_checks=recorded)
+    failing = [n for n, v in checks.items() if v.status not in _PASSING]
+    if failing:
+        reasons = "; ".join(f"{n}: {checks[n].status.value} ({checks[n].certificate.reason})" for n in failing)
+        return unknown(proof.certificate.method, f"the proof holds but a cross-check did not pass: {reasons}",
+                       *proof.certificate.steps, cross_checks=recorded)
     return with_data(proof, cross_checks=recorded)

@@ -275,8 +275,6 @@ def summary_text(s: Mapping[str, Any]) -> str:
         line += " | proofs: " + ", ".join(rests)
     if kernel.get("false_as_printed"):
         line += f" | {kernel['false_as_printed']} proved at points of a theorem false as printed"
-    if kernel.get("failed_cross_checks"):
-        line += f" | {kernel['failed_cross_checks']} with a cross-check that did not pass"
     if kernel.get("unused_hypotheses"):
         line += f" | {kernel['unused_hypotheses']} with a hypothesis no proof needs"
     if kernel.get("confirmed") or kernel.get("unconfirmed"):

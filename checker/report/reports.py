@@ -242,7 +242,6 @@ def _kernel_counts(proved: Sequence[Result]) -> dict[str, int]:
             "theorem_unchecked": sum(has(r, "unchecked") for r in proved),
             "unused_hypotheses": sum(has(r, "unused") for r in proved),
             "false_as_printed": sum(has(r, "false_as_printed") for r in proved),
-            "failed_cross_checks": sum(has(r, "cross-check") for r in proved),
             "confirmed": states.count("confirmed"),
             "unconfirmed": states.count("unconfirmed")}
 

@@ -268,12 +268,6 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
             ledger = _confirmed_ledger(ob, c, fact)
             if isinstance(ledger, Verdict):
                 return ledger
-            failed = c.data.get("failed_cross_checks")
-            if isinstance(failed, Mapping) and failed:
-                notes = _failed_cross_checks(ob, c, failed)
-                if isinstance(notes, Verdict):
-                    return notes
-                ledger.extend(notes)
             if not ob.theorem:
                 why = f" ({ob.no_theorem})" if ob.no_theorem else ""
                 ledger.append({"kind": "unchecked", "text": "no theorem declared: the kernel did not check that this "
@@ -326,36 +320,6 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
         case Status.SUPPORTED | Status.UNKNOWN | Status.TIMEOUT | Status.ERROR:
             pass
     return verdict
-
-
-def _failed_cross_checks(ob: Obligation, c: Certificate, failed: Mapping[str, Any]) -> list[dict[str, Any]] | Verdict:
-    """Ledger notes for the cross-checks that did not pass beside a proof, or the ``error`` verdict when
-    one of them is a counterexample to the declared theorem itself (a proof and an exact re-check that
-    disagree). Without a declared theorem a failed check cannot be told from a disagreement: ``unknown``."""
-    from checker.audit.recheck import Recheck, recheck_refutation
-
-    notes = []
-    for name, f in failed.items():
-        f = f if isinstance(f, Mapping) else {}
-        status, reason = f.get("status", "?"), f.get("reason") or ""
-        if not ob.theorem:
-            return Verdict(Status.UNKNOWN, Certificate(
-                method=c.method, steps=c.steps, data=dict(c.data),
-                reason=f"the proof holds but a cross-check did not pass: {name}: {status} ({reason}); "
-                       "declare the theorem so the check can be told apart from it"))
-        witness = f.get("witness")
-        if status == Status.REFUTED.value and isinstance(witness, Mapping):
-            check = recheck_refutation(ob, witness, f.get("claim"))
-            if check.verdict is Recheck.REFUTES:
-                shown = ", ".join(f"{k} = {v}" for k, v in witness.items())
-                return Verdict(Status.ERROR, Certificate(
-                    method=c.method, steps=c.steps, witness=dict(witness), data=dict(c.data),
-                    reason=f"{ob.location}: the kernel's proof and the cross-check {name!r} disagree: its witness "
-                           f"({shown}) refutes the declared theorem when re-checked exactly — one of them is wrong"))
-        notes.append({"kind": "cross-check", "text": f"cross-check {name!r} did not pass ({status}"
-                      + (f": {reason}" if reason else "") + "); it is no counterexample to the declared theorem, "
-                      "whose proof stands", "detail": {"check": name, "status": status}})
-    return notes
 
 
 def _readings_split(ob: Obligation, fact: Any, c: Certificate) -> Verdict | None:

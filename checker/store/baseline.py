@@ -166,11 +166,6 @@ def compare(before: Sequence[Result], after: Sequence[Result]) -> list[Change]:
         elif a.status is Status.PROVED and b.is_partial and not a.is_partial:
             changes.append(Change(ob_id, "grade", f"proved for {b.grade_over or 'some sizes'} only, was "
                                   f"{a.status_label}: the proof no longer covers every size", True))
-        if a.status is Status.PROVED and b.status is Status.PROVED:
-            was, now = _failed_checks(a), _failed_checks(b)
-            for name in sorted(now - was):
-                changes.append(Change(ob_id, "cross-check", f"cross-check {name!r} no longer passes (the proof "
-                                      "stands, but the check beside it and the claims disagree)", True))
         if a.status is b.status and a.audit is not None and b.audit is not None and a.shown_status != b.shown_status:
             # both runs audited: a proof that became vacuous, or evidence that became brittle, is a regression
             changes.append(Change(ob_id, "audit", f"shown {b.shown_status} instead of {a.shown_status}", b.flag is not None))
@@ -184,12 +179,6 @@ def compare(before: Sequence[Result], after: Sequence[Result]) -> list[Change]:
                                       key == "tightness" and new_v.startswith("exceeded")
                                       and not old_v.startswith("exceeded")))
     return changes
-
-
-def _failed_checks(r: Result) -> set[str]:
-    """The cross-checks a proof's ledger says did not pass."""
-    return {str((e.get("detail") or {}).get("check")) for e in r.certificate.ledger
-            if isinstance(e, Mapping) and e.get("kind") == "cross-check"}
 
 
 AUDIT_VERDICTS = ("vacuity", "necessity", "tightness", "shrink", "brittleness", "mutation")
