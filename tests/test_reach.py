@@ -62,3 +62,27 @@ def test_the_obligations_of_a_reaching_module_are_errors_and_the_others_run(tmp_
     assert forged["status"] == "error" and "reaches into the engine" in forged["certificate"]["reason"]
     assert "proof._SEAL" in forged["certificate"]["reason"]
     assert rows["reachcat.honest"]["status"] == "proved"
+
+
+def test_a_helper_module_that_reaches_taints_the_obligations_importing_it(tmp_path):
+    make_catalogue(tmp_path, "reachhelp", {
+        "util": "from checker.kernel import proof\nSEAL = proof._SEAL\n",
+        "uses": "from . import util\n" + ob("reachhelp", "via_helper", "return trusted('x', grade=Grade.INSTANCES, over='1 point')\n"),
+        "other": ob("reachhelp", "independent", "return trusted('a fixture', grade=Grade.INSTANCES, over='1 point')\n"),
+    })
+    out = cli(tmp_path, "--package", "reachhelp", "check", "--format", "json", "--no-cache")
+    rows = {r["id"]: r for r in json.loads(out.stdout)["results"]}
+    assert rows["reachhelp.via_helper"]["status"] == "error"
+    assert "imports reachhelp.util, which reaches into the engine" in rows["reachhelp.via_helper"]["certificate"]["reason"]
+    assert rows["reachhelp.independent"]["status"] == "proved"
+
+
+@pytest.mark.parametrize("source", [
+    "def f(smt):\n    smt.prove = 1\n",  # a parameter named like an engine import
+    "from checker.backends import smt\n\ndef f(smt):\n    return smt._ctx\n",
+    "class A:\n    __name__ = 'a'\n",
+    "DATA = {'__name__': 'x'}\n",
+    "from checker.claims import claim\nfor claim in []:\n    claim.seen = True\n",
+])
+def test_honest_code_named_like_the_engine_is_not_flagged(source):
+    assert reaches(source) == []

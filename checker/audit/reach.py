@@ -43,11 +43,57 @@ def _engine_module(name: str | None) -> bool:
     return bool(name) and (name == ENGINE or name.startswith(ENGINE + "."))  # type: ignore[union-attr]
 
 
+_CODE_RUNNERS = frozenset({"exec", "eval", "compile", "FunctionType", "LambdaType", "__import__"})
+
+
+def _rebound(tree: ast.Module) -> set[str]:
+    """Names the module binds other than by importing them (parameters, assignments, loop and ``with``
+    targets, …): such a name may not be the engine module it is named after, so it is not followed."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            out.add(node.id)
+        elif isinstance(node, ast.arg):
+            out.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            out.add(node.name)
+    return out
+
+
+def _forged_name(node: ast.AST, module_level: set[int]) -> str | None:
+    """Why ``node`` runs code under a forged module name, or ``None``."""
+    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for t in targets:
+            if isinstance(t, ast.Name) and t.id == "__name__" and id(node) in module_level:
+                return "__name__ assigned (a forged module name)"
+            if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and t.slice.value == "__name__" \
+                    and isinstance(t.value, ast.Call) and isinstance(t.value.func, ast.Name) \
+                    and t.value.func.id in ("globals", "vars", "locals"):
+                return f"{t.value.func.id}()['__name__'] assigned (a forged module name)"
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if any(k.arg == "__name__" for k in node.keywords) and name in ("update", "dict", "setdefault"):
+            owner = func.value if isinstance(func, ast.Attribute) else None
+            if name != "update" or (isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name)
+                                    and owner.func.id in ("globals", "vars", "locals")):
+                return "a module name set by keyword (code run under a forged module name)"
+        if name in _CODE_RUNNERS:
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                if isinstance(arg, ast.Dict) and any(isinstance(k, ast.Constant) and k.value == "__name__" for k in arg.keys):
+                    return f"{name}(…) given globals naming __name__ (code run under a forged module name)"
+    return None
+
+
 def reaches(source: str, filename: str = "<module>") -> list[Reach]:
     """Every construct of ``source`` that reaches into the engine (see the module's docstring)."""
     tree = ast.parse(source, filename)
     bound: set[str] = set()  # names bound to an engine module or to something imported from one
     found: list[Reach] = []
+    module_level = {id(n) for n in _module_statements(tree.body)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -61,11 +107,22 @@ def reaches(source: str, filename: str = "<module>") -> list[Reach]:
                     found.append(Reach(node.lineno, f"from {node.module} import {alias.name}"))
                 bound.add(alias.asname or alias.name)
 
+    bound -= _rebound(tree)
+
     def rooted(expr: ast.expr) -> str | None:
-        """The bound name at the root of ``a.b.c``, or ``None``."""
+        """The engine name at the root of ``a.b.c`` (a bound name, ``sys.modules["checker…"]``,
+        ``importlib.import_module("checker…")``, ``__import__("checker…")``), or ``None``."""
         while isinstance(expr, ast.Attribute):
             expr = expr.value
-        return expr.id if isinstance(expr, ast.Name) and expr.id in bound else None
+        if isinstance(expr, ast.Name):
+            return expr.id if expr.id in bound else None
+        named = None
+        if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) and dotted(expr.value) == "sys.modules":
+            named = expr.slice.value
+        elif isinstance(expr, ast.Call) and dotted(expr.func) in ("importlib.import_module", "import_module", "__import__") \
+                and expr.args and isinstance(expr.args[0], ast.Constant):
+            named = expr.args[0].value
+        return named if isinstance(named, str) and _engine_module(named) else None
 
     def dotted(expr: ast.expr) -> str:
         try:
@@ -76,6 +133,14 @@ def reaches(source: str, filename: str = "<module>") -> list[Reach]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and _private(node.attr) and rooted(node.value):
             found.append(Reach(node.lineno, f"{dotted(node)} (a private name of the engine)"))
+        if isinstance(node, ast.Attribute) and node.attr == "__dict__" and rooted(node.value):
+            found.append(Reach(node.lineno, f"{dotted(node)} (the engine's names by their table)"))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args and rooted(node.args[0]):
+            if node.func.id == "vars":
+                found.append(Reach(node.lineno, f"vars({dotted(node.args[0])}) (the engine's names by their table)"))
+            elif node.func.id in ("getattr", "hasattr") and len(node.args) > 1 and isinstance(node.args[1], ast.Constant) \
+                    and isinstance(node.args[1].value, str) and _private(node.args[1].value):
+                found.append(Reach(node.lineno, f"{dotted(node)} (a private name of the engine)"))
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
             targets = list(node.targets)
@@ -87,14 +152,24 @@ def reaches(source: str, filename: str = "<module>") -> list[Reach]:
             for leaf in ast.walk(t):
                 if isinstance(leaf, ast.Attribute) and rooted(leaf.value):
                     found.append(Reach(node.lineno, f"{dotted(leaf)} replaced (patching the engine)"))
-                if isinstance(leaf, ast.Name) and leaf.id == "__name__":
-                    found.append(Reach(node.lineno, "__name__ assigned (a forged module name)"))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr") \
                 and node.args and rooted(node.args[0]) is not None:
             found.append(Reach(node.lineno, f"{node.func.id}({dotted(node.args[0])}, …) (patching the engine)"))
-        if isinstance(node, ast.Dict) and any(isinstance(k, ast.Constant) and k.value == "__name__" for k in node.keys):
-            found.append(Reach(node.lineno, "a dictionary naming __name__ (code run under a forged module name)"))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict" \
-                and any(k.arg == "__name__" for k in node.keywords):
-            found.append(Reach(node.lineno, "a dictionary naming __name__ (code run under a forged module name)"))
+        forged = _forged_name(node, module_level)
+        if forged:
+            found.append(Reach(getattr(node, "lineno", 0), forged))
     return sorted(set(found), key=lambda r: (r.line, r.what))
+
+
+def _module_statements(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements that run at module level (through ``if``/``try``/``with``/loops, not into defs or classes)."""
+    out: list[ast.stmt] = []
+    for stmt in body:
+        out.append(stmt)
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list) and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                out.extend(_module_statements(inner))
+        for handler in getattr(stmt, "handlers", ()) or ():
+            out.extend(_module_statements(handler.body))
+    return out

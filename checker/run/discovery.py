@@ -74,14 +74,19 @@ def _reaching_modules(names: Sequence[str]) -> dict[str, tuple[str, str]]:
 
     from checker.audit.reach import reaches
 
+    import ast
+
     out: dict[str, tuple[str, str]] = {}
+    imports: dict[str, set[str]] = {}
     for name in names:
         path = getattr(sys.modules.get(name), "__file__", None)
         if not isinstance(path, str) or not path.endswith(".py"):
             continue
         try:
             with open(path, encoding="utf-8") as fh:
-                found = reaches(fh.read(), path)
+                source = fh.read()
+            found = reaches(source, path)
+            imports[name] = _imported_modules(ast.parse(source, path), name, path.endswith("__init__.py")) & set(names)
         except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
             continue
         if found:
@@ -90,6 +95,36 @@ def _reaching_modules(names: Sequence[str]) -> dict[str, tuple[str, str]]:
                          "and a verdict judged only by the engine's own functions — use the public API "
                          "(checker.claims, checker.backends.*, checker.kernel.verdicts) and do not patch it",
                          f"{path}:{found[0].line}")
+    # a module importing one that reaches (a helper with no obligations of its own) reaches through it
+    changed = True
+    while changed:
+        changed = False
+        for name, deps in imports.items():
+            through = sorted(d for d in deps if d in out and d != name)
+            if name not in out and through:
+                out[name] = (f"it imports {through[0]}, which reaches into the engine ({out[through[0]][0]})", out[through[0]][1])
+                changed = True
+    return out
+
+
+def _imported_modules(tree: Any, module: str, is_package: bool) -> set[str]:
+    """The modules ``tree`` (the source of ``module``) imports, by absolute name (relative imports resolved;
+    ``from p import m`` counts ``p`` and ``p.m``)."""
+    import ast
+
+    package = module if is_package else module.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[:len(parts) - (node.level - 1)] if node.level > 1 else parts
+                base = ".".join([*parts, base] if base else parts)
+            out.add(base)
+            out.update(f"{base}.{alias.name}" for alias in node.names)
     return out
 
 
