@@ -378,6 +378,10 @@ def _existence_unrefuted(verdict: Verdict, existences: Sequence[Any]) -> str:
     if any(t.refutation_subject in subjects for t in existences):  # one false part refutes the conjunction
         return ""
     missing = [t.name for t in existences]
+    other = [n for n in (fact.names if kernel.is_fact(fact) else ()) if str(n).startswith("¬")]
+    if other:
+        return (f"the kernel's refutation is of {', '.join(other)}, not of the declared {', '.join(missing)} "
+                "(another claim, or the same name with another formula)")
     return (f"{', '.join(missing)} says something exists; a witness at one choice does not refute it — refute "
             "'there are constants such that …' with a witness family proved for every choice "
             "(checker.backends.smt.refute_existence), 'some instance' by proving that none exists (smt.refute_instance)")
