@@ -139,11 +139,11 @@ def _at_witness_sizes(c: Any, witness: Mapping[str, Any], named: Any = None) -> 
 
 def _no_candidate(declared: Sequence[Any], at_sizes: Sequence[Any], witness: Mapping[str, Any], what: str) -> str:
     """Why no claim of ``declared`` can re-check ``witness``, in the words a user can act on."""
-    outside = [c.name for c, s in zip(declared, at_sizes) if s is None and hasattr(c, "size_names")
+    outside = [c for c, s in zip(declared, at_sizes) if s is None and hasattr(c, "size_names")
                and all(n in witness for n in c.size_names)]
     if outside:
-        shown = ", ".join(f"{n} = {witness[n]}" for n in declared[0].size_names if n in witness) if hasattr(declared[0], "size_names") else ""
-        return f"the witness's sizes ({shown}) are outside the size domains of {', '.join(outside)}"
+        shown = ", ".join(f"{n} = {witness[n]}" for n in outside[0].size_names)
+        return f"the witness's sizes ({shown}) are outside the size domains of {', '.join(c.name for c in outside)}"
     if declared and all(hasattr(c, "refutation_subject") and not hasattr(c, "constants") for c in declared):
         return ("a point does not refute an existence ('some instance'): it is refuted by a proof that no "
                 "instance exists (smt.find_instance's unsat, smt.refute_instance)")
