@@ -25,6 +25,7 @@ paper's statement occurs in none of the checked claims) and the macro file the p
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -682,21 +683,27 @@ def _environments(text: str, file: str, declared: Mapping[str, str]) -> list[Env
 # --------------------------------------------------------------------------- linking
 
 
-def cites(paper: Paper, source_file: str) -> bool:
-    """Whether an obligation's ``source.file`` names this paper (or one of the files it reads). A
-    bare file name (``"paper.tex"``) names any of them with that name; a path with a directory part
-    (``"papers/icml/main.tex"``) must be the file's path relative to the project's folder (or its
-    absolute path): another paper's ``main.tex`` is not this one."""
+def normal_source(source_file: str) -> str:
+    """A ``Source`` file as a normal POSIX path: backslashes as slashes, ``.`` and ``x/..`` parts
+    dropped (``"./paper.tex"`` is ``"paper.tex"``)."""
     source = source_file.strip().replace("\\", "/")
-    if not source:
+    return posixpath.normpath(source) if source else ""
+
+
+def cites(paper: Paper, source_file: str) -> bool:
+    """Whether an obligation's ``source.file`` names this paper (or one of the files it reads),
+    once normalised (:func:`normal_source`). A bare file name (``"paper.tex"``) names any of them
+    with that name; a path with a directory part (``"papers/icml/main.tex"``) must lead to the
+    file from the project's folder (or be its absolute path): another paper's ``main.tex`` is not
+    this one."""
+    source = normal_source(source_file)
+    if not source or source == ".":
         return False
     path = PurePosixPath(source)
     if len(path.parts) == 1:
         return any(p.name == source for p in paper.read_paths())
-    if path.is_absolute():
-        return any(p.as_posix() == path.as_posix() for p in paper.read_paths())
-    parts = [q for q in path.parts if q != "."]
-    return "/".join(parts) in paper.project_paths()
+    root = (paper.project or Path.cwd())
+    return (root / Path(*path.parts)).resolve() in paper.read_paths()
 
 
 def linked_ids(paper: Paper, obligations: Iterable[tuple[str, str, str]]) -> tuple[list[str], list[str]]:
