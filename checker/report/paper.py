@@ -734,6 +734,7 @@ class Entry:
     missing: tuple[str, ...] = ()  # ids it names that have no result: it is not checked
     stale: Mapping[str, str] = field(default_factory=dict)  # id → why its result is not current
     shared: tuple[Environment, ...] = ()  # other environments with the same label
+    unchecked: str = ""  # the report its results are read from as saved, their freshness not checked
 
     @property
     def covered(self) -> bool:
@@ -750,6 +751,9 @@ class Coverage:
     duplicates: Mapping[str, tuple[Environment, ...]] = field(default_factory=dict)  # label → its environments
     unattributed: tuple[str, ...] = ()  # obligations citing a label more than one environment has
     stale: Mapping[str, str] = field(default_factory=dict)  # id → why its result is not current
+    unreported: tuple[str, ...] = ()  # ids the paper links that the report (``--from``) has no result for
+    report: str = ""  # the report's name (``--from``)
+    unchecked: str | None = None  # the report whose freshness was not checked (no catalogue loaded)
 
     @property
     def failing(self) -> list[str]:
@@ -758,12 +762,16 @@ class Coverage:
 
 
 def coverage(paper: Paper, doc: Mapping[str, Any], unknown: Sequence[str] = (),
-             stale: Mapping[str, str] | None = None, notes: Sequence[str] = ()) -> Coverage:
+             stale: Mapping[str, str] | None = None, notes: Sequence[str] = (), *, unreported: Sequence[str] = (),
+             absent: Sequence[tuple[str, str, str]] = (), unchecked: str | None = None, report: str = "") -> Coverage:
     """The paper's environments with the result rows (a JSON report document's ``results``) of
     the obligations linked to each, the constants each statement has and no checked claim does,
     and the links that lead nowhere. An id an environment names with no row is ``missing`` from
-    it; ``stale`` (id → why) are rows that are not the current obligation's result. Results citing
-    a label that several environments share are given to none of them."""
+    it, and so is an obligation of ``absent`` (``(id, file, label)``: the catalogue has it, the
+    report has no result for it) citing its label; ``stale`` (id → why) are rows that are not the
+    current obligation's result; ``unchecked`` names the report whose rows are shown as saved, their
+    freshness not checked. Results citing a label that several environments share are given to none
+    of them."""
     rows = {r["id"]: r for r in doc["results"]}
     stale = dict(stale or {})
     duplicates = duplicate_labels(paper)
@@ -775,10 +783,14 @@ def coverage(paper: Paper, doc: Mapping[str, Any], unknown: Sequence[str] = (),
             ids += [r["id"] for r in doc["results"]
                     if r["source"]["label"] == env.label and cites(paper, r["source"]["file"])]
         linked = tuple(rows[i] for i in dict.fromkeys(ids))
-        missing = tuple(dict.fromkeys(i for i in env.named if i not in rows))
+        missing = [i for i in env.named if i not in rows]
+        if env.label and env.label not in duplicates:
+            missing += [i for i, f, label in absent if label == env.label and cites(paper, f) and i not in rows]
+        missing = tuple(dict.fromkeys(missing))
         shared = tuple(e for e in duplicates.get(env.label or "", ()) if e is not env)
         entries.append(Entry(env, linked, tuple(constant_warnings(env, linked)), missing,
-                             {r["id"]: stale[r["id"]] for r in linked if r["id"] in stale}, shared))
+                             {r["id"]: stale[r["id"]] for r in linked if r["id"] in stale}, shared,
+                             unchecked or ""))
     named = {i for e in paper.environments for i in e.named}
     citing = [r for r in doc["results"] if cites(paper, r["source"]["file"]) and r["id"] not in named]
     dangling = tuple(f"{r['id']} ({r['source']['label']})" for r in citing if r["source"]["label"] not in labels)
@@ -786,7 +798,7 @@ def coverage(paper: Paper, doc: Mapping[str, Any], unknown: Sequence[str] = (),
     used = {r["id"] for e in entries for r in e.rows}
     return Coverage(paper, tuple(entries), dangling, tuple(unknown), tuple(notes),
                     {k: tuple(v) for k, v in duplicates.items()}, unattributed,
-                    {i: why for i, why in stale.items() if i in used})
+                    {i: why for i, why in stale.items() if i in used}, tuple(dict.fromkeys(unreported)), report, unchecked)
 
 
 
@@ -837,14 +849,16 @@ def constant_warnings(env: Environment, rows: Sequence[Mapping[str, Any]]) -> li
 
 #: The margin symbols, weakest first: the mark of an environment is its weakest result's. ``stale``:
 #: a saved result the obligation has changed since; ``missing``: a named obligation with no result;
-#: ``ambiguous`` (never mixed with the others): a label several environments have.
-MARKS = ("broken", "contradicted", "stale", "missing", "open", "evidence", "unsettled", "instances", "bounded",
-         "universal", "confirmed false")
+#: ``unchecked``: a settled result read from a report whose freshness could not be checked (no
+#: catalogue loaded); ``ambiguous`` (never mixed with the others): a label several environments have.
+MARKS = ("broken", "contradicted", "stale", "missing", "unchecked", "open", "evidence", "unsettled", "instances",
+         "bounded", "universal", "confirmed false")
 MARK_MACROS = {
     "broken": r"\providecommand{\obmarkbroken}{\textbf{!}}",
     "contradicted": r"\providecommand{\obmarkcontradicted}{$\times$}",
     "stale": r"\providecommand{\obmarkstale}{?}",
     "missing": r"\providecommand{\obmarkmissing}{?}",
+    "unchecked": r"\providecommand{\obmarkunchecked}{$\checkmark^{?}$}",
     "open": r"\providecommand{\obmarkopen}{?}",
     "evidence": r"\providecommand{\obmarkevidence}{$\sim$}",
     "unsettled": r"\providecommand{\obmarkunsettled}{$\checkmark^{\ast}$}",
@@ -890,9 +904,19 @@ def short_status(row: Mapping[str, Any], over_chars: int = 60) -> tuple[str, str
 def environment_status(entry: Entry) -> tuple[str, str]:
     """The short status of an environment from all its results, and its (weakest) mark. A named
     obligation with no result, or a result that is not the obligation's current one (``stale``),
-    makes it ``not checked``: no proof is shown beside it then, only what fails or is open."""
+    makes it ``not checked``: no proof is shown beside it then, only what fails or is open. Results
+    read from a report whose freshness was not checked say so (``…; as saved in r.json, freshness
+    not checked``), and a settled one has the ``unchecked`` mark, not a plain check mark."""
     if not entry.rows and not entry.missing:
         return "no obligation", "none"
+    text, kind = _environment_status(entry)
+    if entry.unchecked and entry.rows:
+        text += f" (as saved in {entry.unchecked}; freshness not checked)"
+        kind = "unchecked" if kind in SETTLED else kind
+    return text, kind
+
+
+def _environment_status(entry: Entry) -> tuple[str, str]:
     parts = [("stale result", "stale") if r["id"] in entry.stale else short_status(r) for r in entry.rows]
     kind = min([k for _, k in parts] + (["missing"] if entry.missing else []), key=MARKS.index)
     if entry.missing or entry.stale:
@@ -964,6 +988,9 @@ def render_coverage(cov: Coverage) -> str:
     if cov.unknown:
         out += ["", "\\obligation{…} names that no loaded catalogue has:"]
         out += [f"    {i}" for i in cov.unknown]
+    if cov.unreported:
+        out += ["", f"obligations the paper links that the report {cov.report} has no result for (not checked):"]
+        out += [f"    {i}" for i in cov.unreported]
     if cov.duplicates:
         out += ["", "labels that more than one environment has (\\obstatus says 'ambiguous label'):"]
         out += [f"    {label}: {', '.join(e.place for e in envs)}" for label, envs in cov.duplicates.items()]
