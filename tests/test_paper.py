@@ -210,6 +210,7 @@ def test_from_a_report_an_unknown_name_fails(tmp_path: Path):
     from checker.report.reports import render_json
 
     (tmp_path / "paper.tex").write_text(textwrap.dedent(r"""
+        \newtheorem{lemma}{Lemma}
         \begin{lemma}\label{lem:a}\obligation{doc.there, doc.missing}
         For all x, x = x.
         \end{lemma}
@@ -223,10 +224,13 @@ def test_from_a_report_an_unknown_name_fails(tmp_path: Path):
 # ------------------------------------------------------------------ soundness of the reading
 
 
-def _tex(tmp_path: Path, name: str, text: str) -> Path:
+def _tex(tmp_path: Path, name: str, text: str, cls: str | None = None) -> Path:
+    """``text`` (dedented) written to ``name``; with ``cls``, a first line ``\\documentclass{cls}``
+    (llncs declares theorem, lemma, claim, proposition, corollary, …)."""
     path = tmp_path / name
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    head = f"\\documentclass{{{cls}}}\n" if cls else ""
+    path.write_text(head + textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
     return path
 
 
@@ -248,10 +252,10 @@ def test_a_nested_environment_is_read_as_its_own_and_keeps_its_label_and_obligat
         No label of its own.
         \begin{claim}\label{cl:two}\obligation{doc.sub} x \end{claim}
         \end{theorem}
-        """))
+        """, cls="llncs"))
     envs = [(e.kind, e.label, e.named, e.line) for e in paper.environments]
-    assert envs == [("theorem", "thm:main", (), 1), ("claim", "cl:sub", ("doc.sub",), 3),
-                    ("theorem", None, (), 7), ("claim", "cl:two", ("doc.sub",), 9)]
+    assert envs == [("theorem", "thm:main", (), 2), ("claim", "cl:sub", ("doc.sub",), 4),
+                    ("theorem", None, (), 8), ("claim", "cl:two", ("doc.sub",), 10)]
     cov = papers.coverage(paper, _doc(_result("doc.sub", "x", Status.PROVED, Grade.UNIVERSAL)))
     macros = papers.render_macros(cov)
     assert "\\@namedef{obstatus@thm:main}{no obligation}" in macros
@@ -270,7 +274,7 @@ def test_labels_in_the_optional_argument_and_equations_inside(tmp_path: Path):
         \end{theorem}
         \begin{theorem} only \begin{align} x \label{eq:only} \end{align} \end{theorem}
         \begin{propo}\label{p} $\tfrac12 \le \frac{3}{4}$ \end{propo}
-        """))
+        """, cls="llncs"))
     envs = paper.environments
     assert [e.label for e in envs] == ["thm:lip", "t:keyval", "thm:amgm", None, "p"]
     assert envs[0].note == "Lipschitz" and envs[4].title == "Proposition A"
@@ -308,10 +312,10 @@ def test_comments_verbatim_and_iffalse_are_not_read(tmp_path: Path):
         \begin{theorem}\label{t:7} After. \end{theorem}
         \end{document}
         \begin{theorem}\label{t:7}\obligation{doc.p} after the end \end{theorem}
-        """))
+        """, cls="llncs"))
     assert [(e.label, e.named) for e in paper.environments] == [
         ("t:1", ()), ("t:5", ()), ("t:6", ()), ("t:7", ())]
-    assert paper.environments[1].line == 21
+    assert paper.environments[1].line == 22
     macros = papers.render_macros(papers.coverage(paper, _doc(_result("doc.p", "x", Status.PROVED, Grade.UNIVERSAL))))
     assert "proved" not in macros.split("\\makeatletter")[1].replace("\\providecommand", "")
 
@@ -322,17 +326,17 @@ def test_duplicate_labels_are_ambiguous_never_another_environments_status(tmp_pa
     paper = papers.read_paper(_tex(tmp_path, "paper.tex", r"""
         \begin{theorem}\label{t:x} Unchecked. \end{theorem}
         \begin{theorem}\label{t:x}\obligation{doc.p} Checked. \end{theorem}
-        """))
+        """, cls="llncs"))
     doc = _doc(_result("doc.p", "y", Status.PROVED, Grade.UNIVERSAL), _result("doc.q", "t:x", Status.PROVED, Grade.UNIVERSAL))
     cov = papers.coverage(paper, doc)
     assert set(cov.duplicates) == {"t:x"} and cov.unattributed == ("doc.q (t:x)",)
     assert [r["id"] for r in cov.entries[0].rows] == [] and [r["id"] for r in cov.entries[1].rows] == ["doc.p"]
     macros = papers.render_macros(cov)
     assert macros.count("\\@namedef{obstatus@t:x}") == 1
-    assert "\\@namedef{obstatus@t:x}{ambiguous label: 2 environments have it (paper.tex:1," in macros
+    assert "\\@namedef{obstatus@t:x}{ambiguous label: 2 environments have it (paper.tex:2," in macros
     assert "\\@namedef{obstatusmark@t:x}{\\obmarkambiguous}" in macros
     text = papers.render_coverage(cov)
-    assert "labels that more than one environment has" in text and "t:x: paper.tex:1, paper.tex:2" in text
+    assert "labels that more than one environment has" in text and "t:x: paper.tex:2, paper.tex:3" in text
 
 
 def test_duplicate_labels_warn_and_fail_under_strict(tmp_path: Path):
@@ -341,7 +345,7 @@ def test_duplicate_labels_warn_and_fail_under_strict(tmp_path: Path):
     _tex(tmp_path, "paper.tex", r"""
         \begin{theorem}\label{t:x}\obligation{doc.p} A. \end{theorem}
         \begin{theorem}\label{t:x}\obligation{doc.p} B. \end{theorem}
-        """)
+        """, cls="llncs")
     (tmp_path / "r.json").write_text(render_json([_result("doc.p", "y", Status.PROVED, Grade.UNIVERSAL)]), encoding="utf-8")
     out = cli("paper", "paper.tex", "--from", "r.json", cwd=tmp_path)
     assert out.returncode == 0 and "warning: label t:x is used by 2 environments" in out.stderr
@@ -358,7 +362,7 @@ def test_inputs_resolve_from_the_main_files_folder_as_latex_does(tmp_path: Path)
         \input sections/c
         \input{sections/d.tex}
         %\input{sections/e}
-        """)
+        """, cls="llncs")
     _tex(tmp_path, "sections/a.tex", r"\input{f}")
     _tex(tmp_path, "sections/b.tex", r"\begin{lemma}\label{b} B \end{lemma}")
     _tex(tmp_path, "sections/c.tex", r"\begin{lemma}\label{c} C \end{lemma}")
@@ -375,7 +379,7 @@ def test_inputs_resolve_from_the_main_files_folder_as_latex_does(tmp_path: Path)
 def test_a_source_path_with_a_folder_must_be_this_papers_path(tmp_path: Path):
     """Source("other-paper/main.tex", …) is not this paper's main.tex; a bare file name still
     names it, and so does its path relative to the project's folder."""
-    _tex(tmp_path, "papers/p8/main.tex", r"\begin{theorem}\label{thm:main} Unchecked. \end{theorem}")
+    _tex(tmp_path, "papers/p8/main.tex", r"\begin{theorem}\label{thm:main} Unchecked. \end{theorem}", cls="llncs")
     paper = papers.read_paper(tmp_path / "papers/p8/main.tex", project=tmp_path)
     assert not papers.cites(paper, "other-paper/main.tex")
     assert papers.cites(paper, "main.tex") and papers.cites(paper, "papers/p8/main.tex")
@@ -391,7 +395,7 @@ def test_a_named_obligation_without_a_result_is_not_checked(tmp_path: Path):
     even though a is proved; its mark is not a check mark."""
     paper = papers.read_paper(_tex(tmp_path, "paper.tex", r"""
         \begin{lemma}\label{lem:a}\obligation{doc.there, doc.missing} x \end{lemma}
-        """))
+        """, cls="llncs"))
     cov = papers.coverage(paper, _doc(_result("doc.there", "x", Status.PROVED, Grade.UNIVERSAL)), ["doc.missing"])
     assert papers.environment_status(cov.entries[0]) == ("not checked: no result for doc.missing (2 obligations)", "missing")
     macros = papers.render_macros(cov)
@@ -430,7 +434,7 @@ def test_from_a_stale_report_nothing_is_shown_proved(tmp_path: Path):
     pkg = tmp_path / "cat" / "stalecat"
     pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text(STALE_CATALOGUE, encoding="utf-8")
-    _tex(tmp_path, "paper.tex", r"\begin{theorem}\label{thm:lip} ReLU is $1$-Lipschitz. \end{theorem}")
+    _tex(tmp_path, "paper.tex", r"\begin{theorem}\label{thm:lip} ReLU is $1$-Lipschitz. \end{theorem}", cls="llncs")
     old = dataclasses.replace(_result("stalecat.lip", "thm:lip", Status.PROVED, Grade.UNIVERSAL),
                               fingerprint={"digest": "0" * 64, "code": "1" * 64, "granularity": "function"})
     (tmp_path / "r.json").write_text(render_json([old]), encoding="utf-8")
@@ -457,7 +461,7 @@ def test_macros_never_overwrite_the_paper_or_a_file_it_reads(tmp_path: Path):
         \input{part}
         \input{m-obstatus}
         \begin{theorem}\label{t} x \end{theorem}
-        """)
+        """, cls="llncs")
     part = _tex(tmp_path, "part.tex", r"\begin{lemma}\label{l} y \end{lemma}")
     (tmp_path / "m-obstatus.tex").write_text("% Generated by `obligations paper m.tex`: old\n", encoding="utf-8")
     (tmp_path / "r.json").write_text(render_json([]), encoding="utf-8")
@@ -470,3 +474,337 @@ def test_macros_never_overwrite_the_paper_or_a_file_it_reads(tmp_path: Path):
     out = cli("paper", "m.tex", "--from", "r.json", "--macros", "m-obstatus.tex", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "\\@namedef{obstatus@t}{no obligation}" in (tmp_path / "m-obstatus.tex").read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------ what counts as an environment
+
+
+def _proved(ob_id: str, label: str = "x"):
+    return _result(ob_id, label, Status.PROVED, Grade.UNIVERSAL)
+
+
+def test_environment_names_with_digits_and_hyphens_are_read(tmp_path: Path):
+    """\\newtheorem{step2} and {sub-claim} are theorem-like like any other name LaTeX accepts: a
+    nested one's \\obligation is its own, and the theorem around it is not proved by it."""
+    paper = papers.read_paper(_tex(tmp_path, "paper.tex", r"""
+        \newtheorem{thm}{Theorem}
+        \newtheorem{step2}{Step}
+        \newtheorem{sub-claim}{Subclaim}
+        \newtheorem{thm.x_1}{Odd}
+        \begin{thm}\label{n:a} Main A.
+        \begin{step2}\label{n:a1}\obligation{doc.p} A step. \end{step2}
+        \end{thm}
+        \begin{thm}\label{n:b} Main B.
+        \begin{sub-claim}\label{n:b1}\obligation{doc.p} A subclaim. \end{sub-claim}
+        \end{thm}
+        \begin{thm.x_1}\label{n:c} odd \end{thm.x_1}
+        \begin{ thm }\label{n:d}\obligation{doc.p} not thm: LaTeX has no environment ' thm ' \end{ thm }
+        """))
+    assert [(e.kind, e.label, e.named) for e in paper.environments] == [
+        ("thm", "n:a", ()), ("step2", "n:a1", ("doc.p",)), ("thm", "n:b", ()), ("sub-claim", "n:b1", ("doc.p",)),
+        ("thm.x_1", "n:c", ())]
+    macros = papers.render_macros(papers.coverage(paper, _doc(_proved("doc.p"))))
+    assert "\\@namedef{obstatus@n:a}{no obligation}" in macros and "\\@namedef{obstatus@n:b}{no obligation}" in macros
+    assert "\\@namedef{obstatus@n:a1}{proved $\\forall$}" in macros
+
+
+def test_only_declared_environments_are_read(tmp_path: Path):
+    """An environment is read when the paper declares it (\\newtheorem, …) or its class does
+    (llncs: claim, lemma, …; a class or package file beside the paper is read for declarations);
+    an undeclared \\begin{claim} is none (LaTeX would stop at it)."""
+    _tex(tmp_path, "mystyle.sty", r"""
+        \newtheorem{lem}{Lemma}
+        \newcommand{\later}{\newtheorem{obs}{Observation}}
+        """)
+    paper = papers.read_paper(_tex(tmp_path, "paper.tex", r"""
+        \documentclass{article}
+        \usepackage[opt]{amsthm, mystyle}
+        \newtheorem{theorem}{Theorem}
+        \begin{theorem}\label{t} x \end{theorem}
+        \begin{claim}\label{c} not declared \end{claim}
+        \begin{lemma}\label{l} not declared \end{lemma}
+        \begin{lem}\label{m} declared in mystyle.sty \end{lem}
+        \begin{obs}\label{o} declared by a macro \end{obs}
+        """))
+    assert [(e.label, e.title) for e in paper.environments] == [("t", "Theorem"), ("m", "Lemma"), ("o", "Observation")]
+    assert "mystyle.sty" not in paper.files
+    paper = papers.read_paper(_tex(tmp_path, "paper.tex", r"\begin{claim}\label{c} x \end{claim}", cls="llncs"))
+    assert [(e.label, e.title) for e in paper.environments] == [("c", "Claim")]
+
+
+def test_a_subfile_is_read_between_its_begin_and_end_document(tmp_path: Path):
+    """\\subfile{x} where x.tex has its own preamble and \\end{document}: its body is read, its
+    preamble is not, and its \\end{document} ends the subfile, not the main file."""
+    _tex(tmp_path, "sec/a.tex", r"""
+        \documentclass[../paper.tex]{subfiles}
+        \newtheorem{pre}{Preamble only}
+        \begin{document}
+        \begin{theorem}\label{a}\obligation{doc.p} In the subfile. \end{theorem}
+        \end{document}
+        \begin{theorem}\label{a2}\obligation{doc.p} After the subfile's end. \end{theorem}
+        """)
+    paper = papers.read_paper(_tex(tmp_path, "paper.tex", r"""
+        \usepackage{subfiles}
+        \begin{document}
+        \subfile{sec/a}
+        \begin{theorem}\label{b} After the subfile, unchecked. \end{theorem}
+        \begin{pre}\label{c} not declared here \end{pre}
+        \end{document}
+        \begin{theorem}\label{z}\obligation{doc.p} after the end \end{theorem}
+        """, cls="llncs"))
+    assert sorted((e.label, e.file, e.named) for e in paper.environments) == [
+        ("a", "sec/a.tex", ("doc.p",)), ("b", "paper.tex", ())]
+
+
+def test_endinput_inside_a_definition_ends_nothing(tmp_path: Path):
+    """\\newcommand{\\stop}{\\endinput} (or \\def, or in braces) does not end the file; a
+    top-level \\endinput ends it after its line."""
+    paper = papers.read_paper(_tex(tmp_path, "paper.tex", r"""
+        \newcommand{\stopreading}{\endinput}
+        \def\stopagain#1{#1\endinput}
+        \newcommand*\another[1][x]{% a comment }
+        \endinput}
+        \begin{theorem}\label{a}\obligation{doc.p} read \end{theorem}
+        \endinput \begin{theorem}\label{b} same line: read \end{theorem}
+        \begin{theorem}\label{c}\obligation{doc.p} not read \end{theorem}
+        """, cls="llncs"))
+    assert [e.label for e in paper.environments] == ["a", "b"]
+
+
+def test_an_environment_defined_to_open_a_theorem_is_one(tmp_path: Path):
+    """\\newenvironment{mainthm}{\\begin{thm}}{\\end{thm}}: the definition is no theorem, and
+    \\begin{mainthm} is a theorem with its label and obligation (its title the inner one's)."""
+    paper = papers.read_paper(_tex(tmp_path, "paper.tex", r"""
+        \newtheorem{thm}{Theorem}
+        \newenvironment{mainthm}{\begin{thm}}{\end{thm}}
+        \NewDocumentEnvironment{wrapped}{o}{\begin{mainthm}[#1]}{\end{mainthm}}
+        \newenvironment{plain}{\par\textit{Note.}}{\par}
+        \newcommand{\fake}{\begin{thm}\label{w:fake}\obligation{doc.p}\end{thm}}
+        \begin{mainthm}\label{w:a}\obligation{doc.refuted} Wrapped. \end{mainthm}
+        \begin{wrapped}[T]\label{w:b} Twice wrapped. \end{wrapped}
+        \begin{plain}\label{w:c} not a theorem \end{plain}
+        """))
+    assert [(e.kind, e.title, e.label, e.named) for e in paper.environments] == [
+        ("mainthm", "Theorem", "w:a", ("doc.refuted",)), ("wrapped", "Theorem", "w:b", ())]
+    cov = papers.coverage(paper, _doc(_proved("doc.p"), _result("doc.refuted", "x", Status.REFUTED, witness={"x": "1"})))
+    assert papers.label_status(cov, "w:a") == ("refuted (counterexample)", "contradicted")
+
+
+def test_specialcomment_environments_are_typeset_and_read(tmp_path: Path):
+    """The comment package: \\specialcomment and \\includecomment environments are typeset, so
+    their theorems are the paper's; only \\excludecomment ones (and comment) are not."""
+    paper = papers.read_paper(_tex(tmp_path, "paper.tex", r"""
+        \excludecomment{draft}
+        \specialcomment{shown}{\par}{\par}
+        \excludecomment{later}
+        \includecomment{later}
+        \begin{draft} \begin{theorem}\label{a}\obligation{doc.p} dropped \end{theorem} \end{draft}
+        \begin{shown} \begin{theorem}\label{b} typeset, unchecked \end{theorem} \end{shown}
+        \begin{later} \begin{theorem}\label{c} typeset \end{theorem} \end{later}
+        \begin{theorem}\label{a} the real one \end{theorem}
+        """, cls="llncs"))
+    assert [(e.label, e.named) for e in paper.environments] == [("b", ()), ("c", ()), ("a", ())]
+
+
+def test_a_label_in_a_footnote_or_caption_is_not_the_theorems(tmp_path: Path):
+    """A \\label inside \\footnote{…}, \\caption{…} or \\item[…] before the theorem's own label
+    labels the footnote, caption or item."""
+    paper = papers.read_paper(_tex(tmp_path, "paper.tex", r"""
+        \begin{theorem}\footnote{See\label{fn:x} the appendix.}\label{w:b} x \end{theorem}
+        \begin{theorem}[Name\footnote[2]{\label{fn:y}}] \caption[s]{c \label{cap}} y\label{w:c} \end{theorem}
+        \begin{theorem} \begin{itemize}\item[\label{it}] z \end{itemize} \label{w:d} \end{theorem}
+        \begin{theorem} only a footnote\footnote{\label{fn:z}} \end{theorem}
+        """, cls="llncs"))
+    assert [e.label for e in paper.environments] == ["w:b", "w:c", "w:d", None]
+
+
+# ------------------------------------------------------------------ linking and writing
+
+
+def test_source_paths_are_normalised_before_matching(tmp_path: Path):
+    """Source("./paper.tex"), Source(".\\\\paper.tex"), Source("sub/../paper.tex") and a path that
+    leads to the paper from the project's folder through '..' all name it."""
+    paper = papers.read_paper(_tex(tmp_path, "p/paper.tex", r"\begin{theorem}\label{t} x \end{theorem}", cls="llncs"),
+                              project=tmp_path / "proj")
+    for source in ("./paper.tex", ".\\paper.tex", "sub/../paper.tex", "../p/paper.tex", "../p/./paper.tex",
+                   str(tmp_path / "p" / "." / "paper.tex")):
+        assert papers.cites(paper, source), source
+    for source in ("./other.tex", "p/paper.tex", "../q/paper.tex", ".", ""):
+        assert not papers.cites(paper, source), source
+    row = Result("doc.p", Source("./paper.tex", "t"), "s", "over ℝ", Expect.HOLDS, Status.PROVED,
+                 Certificate("z3", grade=Grade.UNIVERSAL), 0.1)
+    assert "\\@namedef{obstatus@t}{proved $\\forall$}" in papers.render_macros(papers.coverage(paper, _doc(row)))
+
+
+def test_macros_never_overwrite_an_existing_file_it_did_not_write(tmp_path: Path):
+    """--macros naming any existing file that is not an earlier macro file (a local .sty, a .bib,
+    an \\InputIfFileExists target, a file the paper does not read at all) is a usage error and
+    leaves it as it was; a new file is written."""
+    from checker.report.reports import render_json
+
+    _tex(tmp_path, "paper.tex", r"""
+        \usepackage{mystyle}
+        \InputIfFileExists{extra.tex}{}{}
+        \begin{theorem}\label{t} x \end{theorem}
+        \bibliography{refs}
+        """, cls="llncs")
+    (tmp_path / "r.json").write_text(render_json([]), encoding="utf-8")
+    for name in ("mystyle.sty", "refs.bib", "extra.tex", "notes.txt"):
+        (tmp_path / name).write_text(f"% {name}: mine\n", encoding="utf-8")
+        out = cli("paper", "paper.tex", "--from", "r.json", "--macros", name, cwd=tmp_path)
+        assert out.returncode == 2 and "is not a macro file this command wrote" in out.stderr, out.stderr
+        assert (tmp_path / name).read_text(encoding="utf-8") == f"% {name}: mine\n"
+    out = cli("paper", "paper.tex", "--from", "r.json", "--macros", "new-status.tex", cwd=tmp_path)
+    assert out.returncode == 0 and (tmp_path / "new-status.tex").read_text(encoding="utf-8").startswith("% Generated by")
+    assert "for 1 label;" in out.stdout
+
+
+# ------------------------------------------------------------------ --from: freshness
+
+
+DEP_CATALOGUE = '''
+"""Obligations citing paper.tex, one resting on another."""
+from checker import Expect, Source, obligation
+from checker.backends import smt
+from checker.claims import claim
+
+BASE = claim("base", "x", lambda o, v: o.ge(o.relu(v.x), 0))
+TOP = claim("top", "x", lambda o, v: o.ge(o.relu(v.x), v.x))
+
+
+@obligation(id="PKG.base", source=Source("paper.tex", "d:base"), statement="relu(x) ≥ 0.", scope="z3",
+            expect=Expect.HOLDS, no_theorem="a test fixture", claims=(BASE,))
+def base(ctx):
+    """Base."""
+    return smt.prove(BASE, ctx)
+
+
+@obligation(id="PKG.top", source=Source("paper.tex", "d:top"), uses=("PKG.base",), statement="relu(x) ≥ x.",
+            scope="z3", expect=Expect.HOLDS, no_theorem="a test fixture", claims=(TOP,))
+def top(ctx):
+    """Top, resting on base."""
+    return smt.prove(TOP, ctx)
+
+
+@obligation(id="PKG.moved", source=Source("paper.tex", "t:new"), statement="relu(x) ≥ 0.", scope="z3",
+            expect=Expect.HOLDS, no_theorem="a test fixture", claims=(BASE,))
+def moved(ctx):
+    """Cites t:new now; the report has it citing t:old."""
+    return smt.prove(BASE, ctx)
+'''
+
+
+def _catalogue_and_report(tmp_path: Path, monkeypatch, pkg: str, paper: str, rows: dict[str, str | None],
+                          sources: dict[str, str] | None = None) -> dict[str, str]:
+    """A catalogue ``pkg`` (DEP_CATALOGUE), the paper, and r.json with a proved row per id of
+    ``rows``: ``"fresh"`` with the obligation's current fingerprint, else the given code digest.
+    Returns the environment to run the command with."""
+    import dataclasses
+
+    from checker.report.reports import render_json
+    from checker.run.discovery import discover
+    from checker.store.fingerprint import code_fingerprint
+
+    (tmp_path / "cat" / pkg).mkdir(parents=True)
+    (tmp_path / "cat" / pkg / "__init__.py").write_text(DEP_CATALOGUE.replace("PKG", pkg), encoding="utf-8")
+    _tex(tmp_path, "paper.tex", paper, cls="llncs")
+    monkeypatch.syspath_prepend(str(tmp_path / "cat"))
+    by_id = {ob.id: ob for ob in discover(pkg).obligations}
+    out = []
+    for ob_id, code in rows.items():
+        ob = by_id.get(ob_id)
+        if code == "fresh":
+            code = code_fingerprint(ob, {pkg, "obligations"}).digest
+        label = (sources or {}).get(ob_id) or (ob.source.label if ob else "x")
+        row = dataclasses.replace(_proved(ob_id, label), fingerprint={"digest": "0" * 64, "code": code, "granularity": "function"})
+        out.append(row)
+    (tmp_path / "r.json").write_text(render_json(out), encoding="utf-8")
+    return {"PYTHONPATH": os.pathsep.join((str(tmp_path / "cat"), str(ROOT)))}
+
+
+def test_from_a_result_resting_on_a_stale_one_is_stale(tmp_path: Path, monkeypatch):
+    """--from: d:top's own result is fresh, but the obligation it uses (per the catalogue) is stale,
+    or has no result in the report: d:top is not shown proved."""
+    paper = r"""
+        \begin{theorem}\label{d:top} top \end{theorem}
+        \begin{theorem}\label{d:base} base \end{theorem}
+        """
+    env = _catalogue_and_report(tmp_path, monkeypatch, "depcat1", paper, {"depcat1.top": "fresh", "depcat1.base": "1" * 64})
+    out = cli("--package", "depcat1", "paper", "paper.tex", "--from", "r.json", cwd=tmp_path, env=env)
+    macros = (tmp_path / "paper-obstatus.tex").read_text(encoding="utf-8")
+    assert "\\@namedef{obstatus@d:top}{not checked: stale result for depcat1.top}" in macros, out.stdout
+    assert "STALE: it rests on a stale result: depcat1.base (its code, a helper or a data file changed" in out.stdout
+    (tmp_path / "paper.tex").write_text(r"\documentclass{llncs}\begin{theorem}\label{d:top} top \end{theorem}", encoding="utf-8")
+    _catalogue_and_report(tmp_path / "b", monkeypatch, "depcat1b", paper, {"depcat1b.top": "fresh"})
+    out = cli("--package", "depcat1b", "paper", "paper.tex", "--from", "r.json", cwd=tmp_path / "b", env=env | {
+        "PYTHONPATH": os.pathsep.join((str(tmp_path / "b" / "cat"), str(ROOT)))})
+    assert "STALE: it rests on depcat1b.base, which the report has no result for" in out.stdout, out.stdout + out.stderr
+    assert "proved" not in (tmp_path / "b" / "paper-obstatus.tex").read_text(encoding="utf-8").split("\\makeatletter")[1]
+
+
+def test_from_a_result_whose_source_changed_is_stale_and_linked_by_the_current_source(tmp_path: Path, monkeypatch):
+    """--from: the report has depcat2.moved citing t:old, the catalogue cites t:new: t:old has no
+    obligation now, and t:new shows the result as stale (its source changed), not proved."""
+    env = _catalogue_and_report(tmp_path, monkeypatch, "depcat2", r"""
+        \begin{theorem}\label{t:old} old \end{theorem}
+        \begin{theorem}\label{t:new} new \end{theorem}
+        """, {"depcat2.moved": "fresh"}, sources={"depcat2.moved": "t:old"})
+    out = cli("--package", "depcat2", "paper", "paper.tex", "--from", "r.json", cwd=tmp_path, env=env)
+    macros = (tmp_path / "paper-obstatus.tex").read_text(encoding="utf-8")
+    assert "\\@namedef{obstatus@t:old}{no obligation}" in macros, out.stdout
+    assert "\\@namedef{obstatus@t:new}{not checked: stale result for depcat2.moved}" in macros
+    assert "STALE: its source is paper.tex t:new now, paper.tex t:old in the report" in out.stdout
+
+
+def test_from_an_id_the_catalogue_lacks_is_stale_even_when_all_are_gone(tmp_path: Path, monkeypatch):
+    """--from: the paper links only an id the loaded catalogue does not have (renamed, deleted, or
+    in a module that did not load): its saved result is stale, never shown proved."""
+    env = _catalogue_and_report(tmp_path, monkeypatch, "depcat3", r"""
+        \begin{theorem}\label{t:a}\obligation{depcat3.renamed} a \end{theorem}
+        \begin{theorem}\label{t:b}\obligation{depcat3.brokenlip} b \end{theorem}
+        """, {"depcat3.renamed": "1" * 64, "depcat3.brokenlip": "1" * 64})
+    out = cli("--package", "depcat3", "paper", "paper.tex", "--from", "r.json", cwd=tmp_path, env=env)
+    macros = (tmp_path / "paper-obstatus.tex").read_text(encoding="utf-8")
+    assert "\\@namedef{obstatus@t:a}{not checked: stale result for depcat3.renamed}" in macros, out.stdout + out.stderr
+    assert "freshness" not in out.stdout + out.stderr
+    # a catalogue module that does not load: what it declared is not known, so its results are stale
+    (tmp_path / "cat" / "depcat3" / "broken.py").write_text("raise ImportError('broken on purpose')\n", encoding="utf-8")
+    out = cli("--package", "depcat3", "paper", "paper.tex", "--from", "r.json", cwd=tmp_path, env=env)
+    macros = (tmp_path / "paper-obstatus.tex").read_text(encoding="utf-8")
+    assert "\\@namedef{obstatus@t:b}{not checked: stale result for depcat3.brokenlip}" in macros, out.stdout + out.stderr
+    assert "or its module did not load" in out.stdout
+
+
+def test_from_without_a_catalogue_every_status_is_marked_unchecked(tmp_path: Path, monkeypatch):
+    """--from with no loadable catalogue: the note stays, each status says it is as saved with its
+    freshness not checked and has the unchecked mark (not a plain check mark); --strict fails."""
+    env = _catalogue_and_report(tmp_path, monkeypatch, "depcat4", r"""
+        \begin{theorem}\label{d:base} base \end{theorem}
+        \begin{theorem}\label{t:new} new \end{theorem}
+        """, {"depcat4.base": "fresh", "depcat4.moved": "fresh"})
+    out = cli("--package", "nosuchcatalogue", "paper", "paper.tex", "--from", "r.json", cwd=tmp_path, env=env)
+    assert out.returncode == 0 and "the freshness of r.json was not checked" in out.stdout + out.stderr
+    macros = (tmp_path / "paper-obstatus.tex").read_text(encoding="utf-8")
+    assert "\\@namedef{obstatus@d:base}{proved $\\forall$ (as saved in r.json; freshness not checked)}" in macros
+    assert "\\@namedef{obstatusmark@d:base}{\\obmarkunchecked}" in macros
+    out = cli("--package", "nosuchcatalogue", "paper", "paper.tex", "--from", "r.json", "--strict", cwd=tmp_path, env=env)
+    assert out.returncode == 1 and "error: the statuses from r.json are shown as saved" in out.stderr
+    out = cli("--package", "depcat4", "paper", "paper.tex", "--from", "r.json", "--strict", cwd=tmp_path, env=env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "\\@namedef{obstatus@d:base}{proved $\\forall$}" in (tmp_path / "paper-obstatus.tex").read_text(encoding="utf-8")
+
+
+def test_from_an_id_the_report_lacks_is_named_so(tmp_path: Path, monkeypatch):
+    """--from: an id the paper names (or an obligation citing the paper) that the catalogue has and
+    the report has no result for is listed as the report's gap, not as unknown to the catalogue,
+    and its environment is not checked."""
+    env = _catalogue_and_report(tmp_path, monkeypatch, "depcat5", r"""
+        \begin{theorem}\label{t:a}\obligation{depcat5.base} a \end{theorem}
+        \begin{theorem}\label{d:top} b \end{theorem}
+        """, {})
+    out = cli("--package", "depcat5", "paper", "paper.tex", "--from", "r.json", cwd=tmp_path, env=env)
+    assert out.returncode == 1
+    assert "that the report r.json has no result for (not checked):\n    depcat5.base\n    depcat5.top\n" in out.stdout, out.stdout
+    assert "no loaded catalogue has" not in out.stdout
+    macros = (tmp_path / "paper-obstatus.tex").read_text(encoding="utf-8")
+    assert "\\@namedef{obstatus@d:top}{not checked: no result for depcat5.top}" in macros

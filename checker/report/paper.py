@@ -1,13 +1,17 @@
 """A paper's theorems, linked to the obligations that check them (``obligations paper PAPER.tex``).
 
-The paper is read as its author wrote it: every theorem-like environment — ``theorem``, ``lemma``,
-``proposition``, ``corollary``, ``claim`` and each name declared with ``\\newtheorem`` (also
-``\\newtheorem*``, thmtools' ``\\declaretheorem``, llncs' ``\\spnewtheorem``) — with its optional
-title, its ``\\label`` and its statement, in the files the paper ``\\input``s or ``\\include``s
-(named relative to the main file's folder, as LaTeX does). What LaTeX does not read is not read
-(comments, ``comment`` and verbatim environments, ``\\iffalse`` branches, what follows
-``\\end{document}``); a nested environment is one of its own, and an environment's label and
-``\\obligation``s are those outside the theorem-like environments nested in it.
+The paper is read as its author wrote it: every theorem-like environment it declares — each name
+declared with ``\\newtheorem`` (also ``\\newtheorem*``, thmtools' ``\\declaretheorem``, llncs'
+``\\spnewtheorem``, in the paper or in a package or class file beside it), those its document class
+predefines (llncs: ``theorem``, ``lemma``, ``claim``, …) and each environment defined to open one of
+them (``\\newenvironment{mainthm}{\\begin{thm}}{\\end{thm}}``) — with its optional title, its
+``\\label`` and its statement, in the files the paper ``\\input``s, ``\\include``s or ``\\subfile``s
+(named relative to the main file's folder, as LaTeX does). An undeclared ``\\begin{theorem}`` is
+none (LaTeX stops at it). What LaTeX does not read is not read (comments, ``comment`` and verbatim
+environments, ``\\iffalse`` branches, definitions' bodies, what follows ``\\end{document}``); a
+nested environment is one of its own, and an environment's label and ``\\obligation``s are those
+outside the theorem-like environments nested in it (a ``\\label`` in a footnote, a caption or an
+equation is not its).
 An obligation belongs to an environment when its ``source`` names the paper and the label
 (``Source("paper.tex", "thm:margin")``), or when the environment names it, as blueprints do,
 with ``\\obligation{psy01a.margin_two_lipschitz}`` (several ids separated by commas).
@@ -21,6 +25,7 @@ paper's statement occurs in none of the checked claims) and the macro file the p
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -30,7 +35,8 @@ from checker.kernel.errors import UsageError
 from checker.report.cells import dependency_mark, shorten, status_cell
 from checker.report.texify import MATH, texify
 
-#: The environments every paper may use without declaring them, with the name they print.
+#: The titles the common names print where a document class predefines them (a paper that uses one
+#: must declare it, or have a class that does: LaTeX stops at an undefined environment).
 DEFAULT_ENVIRONMENTS = {"theorem": "Theorem", "lemma": "Lemma", "proposition": "Proposition",
                         "corollary": "Corollary", "claim": "Claim"}
 #: The theorem-like environments a document class predefines (``\\documentclass{llncs}``).
@@ -40,12 +46,18 @@ CLASS_ENVIRONMENTS = {
     "acmart": ("theorem", "conjecture", "proposition", "lemma", "corollary", "example", "definition"),
 }
 CLASS_ENVIRONMENTS["svjour3"] = CLASS_ENVIRONMENTS["llncs"]
+CLASS_ENVIRONMENTS["lipics-v2021"] = ("theorem", "lemma", "corollary", "proposition", "conjecture", "observation",
+                                      "exercise", "definition", "example", "note", "note*", "remark", "remark*",
+                                      "claim", "claim*")
 
 _DOCUMENTCLASS = re.compile(r"\\documentclass\s*(?:\[[^\]]*\]\s*)?\{([^{}]+)\}")
 _DECLARATION = re.compile(r"\\(?:newtheorem\*?|spnewtheorem\*?)\s*\{([^{}]+)\}\s*(?:\[[^\]]*\]\s*)?(?=\{)")
 _DECLARETHEOREM = re.compile(r"\\declaretheorem\s*(\[[^\]]*\])?\s*\{([^{}]+)\}")
-_BEGIN = re.compile(r"\\begin\s*\{([A-Za-z*@]+)\}")
-_ENVIRONMENT_TOKEN = re.compile(r"\\(begin|end)\s*\{([A-Za-z*@]+)\}|\\label\s*\{([^{}]+)\}")
+#: An environment's name as LaTeX takes it: every character but braces and backslashes (``step2``,
+#: ``sub-claim``, ``thm*``); spaces are part of it (``\\begin{ thm }`` is not ``thm``).
+_ENV_NAME = r"[^{}\\]+"
+_BEGIN = re.compile(r"\\begin\s*\{(" + _ENV_NAME + r")\}")
+_ENVIRONMENT_TOKEN = re.compile(r"\\(begin|end)\s*\{(" + _ENV_NAME + r")\}|\\label\s*\{([^{}]+)\}")
 _LABEL = re.compile(r"\\label\s*\{([^{}]+)\}")
 _KEY_LABEL = re.compile(r"(?:^|,)\s*label\s*=\s*\{?([^,{}\]\s]+)")
 _OBLIGATION = re.compile(r"\\obligations?\s*\{([^{}]*)\}")
@@ -71,6 +83,24 @@ NUMBERING_ENVIRONMENTS = frozenset({"equation", "align", "gather", "multline", "
 #: After these, the next control sequence is being defined, not used (``\\newif\\ifdraft``).
 _DEFINERS = frozenset({"newif", "def", "gdef", "edef", "xdef", "newcommand", "renewcommand", "providecommand",
                        "DeclareRobustCommand", "let"})
+#: Definitions whose bodies are not the paper's text where they stand (a body is read where the
+#: macro is used): ``\\newcommand{\\stop}{\\endinput}`` ends nothing, and
+#: ``\\newenvironment{mainthm}{\\begin{thm}}{\\end{thm}}`` begins no theorem. Each is
+#: ``(how the name is given, number of bodies)``: ``cs`` a control sequence (``\\x`` or ``{\\x}``),
+#: ``tex`` a control sequence and a parameter text (``\\def\\x#1{…}``), ``env`` a braced name; ``spec``
+#: when an xparse argument specification follows the name.
+_BODY_DEFINERS = {
+    **{n: ("cs", 1) for n in ("newcommand", "renewcommand", "providecommand", "DeclareRobustCommand")},
+    **{n: ("tex", 1) for n in ("def", "gdef", "edef", "xdef", "long", "protected")},
+    **{n: ("env", 2) for n in ("newenvironment", "renewenvironment", "provideenvironment")},
+    **{n: ("cs spec", 1) for n in ("NewDocumentCommand", "RenewDocumentCommand", "ProvideDocumentCommand",
+                                   "DeclareDocumentCommand", "NewExpandableDocumentCommand")},
+    **{n: ("env spec", 2) for n in ("NewDocumentEnvironment", "RenewDocumentEnvironment",
+                                    "ProvideDocumentEnvironment", "DeclareDocumentEnvironment")},
+}
+#: Commands whose argument numbers something of its own: a ``\\label`` in it is not the theorem's.
+_OTHER_COUNTERS = ("footnote", "footnotetext", "footnotemark", "caption", "captionof", "subcaption", "thanks",
+                   "marginpar", "marginnote", "sidenote", "item", "bibitem", "tag", "subfloat")
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +158,7 @@ class Paper:
 
 def _strip_comments(text: str) -> str:
     """``%`` comments removed (``\\%`` kept), line breaks kept so line numbers stay right."""
-    return _strip_ignored(text, _ReadState(Path(".")), lambda name, braced, include: None)
+    return _strip_ignored(text, _ReadState(Path(".")), lambda name, braced, command: None)
 
 
 def _balanced(text: str, i: int, opening: str, closing: str) -> int:
@@ -165,6 +195,9 @@ class _ReadState:
     skipped: set[str] = field(default_factory=lambda: set(SKIPPED_ENVIRONMENTS))
     conditionals: set[str] = field(default_factory=lambda: set(TEX_CONDITIONALS))
     ended: bool = False  # \end{document} seen: LaTeX reads nothing after it
+    bodies: list[str] = field(default_factory=list)  # the definitions' bodies (declarations are sought there too)
+    wrappers: dict[str, str] = field(default_factory=dict)  # environment → the environment its begin code opens
+    packages: list[str] = field(default_factory=list)  # local .sty/.cls files' texts (declarations only)
 
 
 def _blank(chars: list[str], a: int, b: int) -> None:
@@ -216,16 +249,106 @@ def _input_name(text: str, i: int) -> tuple[str, int, bool] | None:
     return (m.group(0), m.end(), False) if m else None
 
 
-def _strip_ignored(text: str, state: _ReadState, on_input) -> str:
+def _skip_space(text: str, i: int) -> int:
+    """Past spaces, line breaks and ``%`` comments from ``i``."""
+    n = len(text)
+    while i < n:
+        if text[i] in " \t\r\n":
+            i += 1
+        elif text[i] == "%":
+            j = text.find("\n", i)
+            i = n if j < 0 else j + 1
+        else:
+            break
+    return i
+
+
+def _group_end(text: str, i: int, opening: str = "{", closing: str = "}") -> int:
+    """Index just past the group opened at ``text[i]`` (``%`` comments and escaped characters
+    skipped), or -1 when ``text[i]`` opens none or it is not closed."""
+    if i >= len(text) or text[i] != opening:
+        return -1
+    depth, j, n = 0, i, len(text)
+    while j < n:
+        ch = text[j]
+        if ch == "\\":
+            j += 2
+            continue
+        if ch == "%":
+            k = text.find("\n", j)
+            j = n if k < 0 else k
+            continue
+        if ch == opening:
+            depth += 1
+        elif ch == closing:
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        j += 1
+    return -1
+
+
+def _definition(text: str, i: int, how: str, count: int) -> tuple[int, str | None, list[str]] | None:
+    """A definition from ``i`` (just past its definer): the index past its end, the environment it
+    defines (``None`` for a command) and its bodies; ``None`` when it is not well formed."""
+    n = len(text)
+    j = _skip_space(text, i + (1 if text.startswith("*", i) else 0))
+    env = None
+    if how.startswith("env"):
+        end = _group_end(text, j)
+        if end < 0:
+            return None
+        env, j = text[j + 1:end - 1], end
+    elif j < n and text[j] == "{":
+        end = _group_end(text, j)
+        if end < 0:
+            return None
+        j = end
+    else:
+        m = _CS.match(text, j)
+        if not m:
+            return None
+        j = m.end()
+    if how == "tex":  # the parameter text, up to the body's brace
+        while j < n and text[j] not in "{}":
+            j += 1
+    elif how.endswith("spec"):
+        end = _group_end(text, _skip_space(text, j))
+        if end < 0:
+            return None
+        j = end
+    else:
+        for _ in range(2):  # [number of arguments][default of the first]
+            k = _skip_space(text, j)
+            end = _group_end(text, k, "[", "]")
+            if end < 0:
+                break
+            j = end
+    bodies = []
+    for _ in range(count):
+        k = _skip_space(text, j)
+        end = _group_end(text, k)
+        if end < 0:
+            return None
+        bodies.append(text[k + 1:end - 1])
+        j = end
+    return j, env, bodies
+
+
+def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False) -> str:
     """``text`` with what LaTeX does not read as the paper's text blanked (line breaks kept, so
     line numbers stay right): ``%`` comments (``\\%`` kept), ``comment`` and verbatim environments,
     ``\\verb``, a ``\\iffalse`` branch (its ``\\else`` branch is read) and a ``\\iftrue``'s
     ``\\else`` branch, what follows ``\\endinput``'s line and ``\\end{document}``. Each
     ``\\input``/``\\include``/``\\subfile`` read is passed to ``on_input(name, braced, include)``
-    where it occurs, so what an input file declares counts from there on."""
+    where it occurs, so what an input file declares counts from there on. The bodies of definitions
+    (``\\newcommand``, ``\\def``, ``\\newenvironment``, …) are blanked too: they are read where
+    they are used. With ``subfile`` (a file read by ``\\subfile``), only the part between its
+    ``\\begin{document}`` and ``\\end{document}`` is read, and that end ends the subfile only."""
     chars = list(text)
     n = len(text)
     stack: list[str] = []  # the open conditionals being read: "true", "other", "read-else"
+    depth = 0  # of braces
     i = 0
     while i < n:
         if state.ended:
@@ -238,14 +361,39 @@ def _strip_ignored(text: str, state: _ReadState, on_input) -> str:
             _blank(chars, i, j)
             i = j
             continue
+        if ch in "{}":
+            depth = depth + 1 if ch == "{" else max(depth - 1, 0)
+            i += 1
+            continue
         if ch != "\\":
             i += 1
             continue
         m = _CS.match(text, i)
         name, end = m.group(1), m.end()
+        if subfile and name == "documentclass":
+            # a subfile's own preamble is not read when the main file includes it
+            begin = re.compile(r"\\begin\s*\{document\}").search(_strip_comments_only(text), end)
+            stop = begin.end() if begin else n
+            _blank(chars, i, stop)
+            i = stop
+            continue
+        if name in _BODY_DEFINERS:
+            found = _definition(text, end, *_BODY_DEFINERS[name])
+            if found is not None:
+                stop, env, bodies = found
+                state.bodies += bodies
+                if env is not None and bodies:
+                    opens = _BEGIN.search(_strip_comments_only(bodies[0]))
+                    if opens:
+                        state.wrappers[env] = opens.group(1)
+                    else:
+                        state.wrappers.pop(env, None)
+                _blank(chars, i, stop)
+                i = stop
+                continue
         if name in ("begin", "end"):
             arg = _BRACED.match(text, end)
-            env = arg.group(1).strip() if arg else ""
+            env = arg.group(1) if arg else ""
             if name == "begin" and env in state.skipped:
                 close = re.compile(r"\\end\s*\{" + re.escape(env) + r"\}").search(text, arg.end())
                 stop = close.end() if close else n
@@ -253,6 +401,9 @@ def _strip_ignored(text: str, state: _ReadState, on_input) -> str:
                 i = stop
                 continue
             if name == "end" and env == "document":
+                if subfile:  # ends the subfile, not the file that includes it
+                    _blank(chars, arg.end(), n)
+                    break
                 state.ended = True
                 i = arg.end()
                 continue
@@ -265,10 +416,12 @@ def _strip_ignored(text: str, state: _ReadState, on_input) -> str:
                     _blank(chars, i, close + 1)
                     i = close + 1
                     continue
-        elif name in ("excludecomment", "specialcomment"):
+        elif name in ("excludecomment", "includecomment", "specialcomment"):
+            # the comment package: only \excludecomment'ed environments are dropped; the others are typeset
             arg = _BRACED.match(text, end)
             if arg:
-                state.skipped |= {e.strip() for e in arg.group(1).split(",") if e.strip()}
+                names = {e.strip() for e in arg.group(1).split(",") if e.strip()}
+                state.skipped = state.skipped | names if name == "excludecomment" else state.skipped - names
         elif name in _DEFINERS:
             # the control sequence being defined is not used here (``\newif\ifdraft``, ``\let\a\b``)
             j = end
@@ -284,7 +437,7 @@ def _strip_ignored(text: str, state: _ReadState, on_input) -> str:
                 j = d.end()
             i = j
             continue
-        elif name == "endinput":
+        elif name == "endinput" and depth == 0:
             line_end = text.find("\n", end)
             if line_end >= 0:
                 _blank(chars, line_end, n)
@@ -311,11 +464,23 @@ def _strip_ignored(text: str, state: _ReadState, on_input) -> str:
         elif name in ("input", "include", "subfile"):
             found = _input_name(text, end)
             if found and (found[2] or name == "input"):
-                on_input(found[0], found[2], name != "input")
+                on_input(found[0], found[2], name)
                 i = found[1]
                 continue
+        elif name in ("usepackage", "RequirePackage", "documentclass", "LoadClass"):
+            k = _skip_space(text, end)
+            k = _skip_space(text, max(k, _group_end(text, k, "[", "]")))
+            close = _group_end(text, k)
+            if close > 0:
+                for package in text[k + 1:close - 1].split(","):
+                    on_input(package.strip(), True, name)
         i = end
     return "".join(chars)
+
+
+def _strip_comments_only(text: str) -> str:
+    """``text`` with its ``%`` comments blanked (``\\%`` kept), nothing else."""
+    return re.sub(r"(?<!\\)((?:\\\\)*)%[^\n]*", lambda m: m.group(1) + " " * (len(m.group(0)) - len(m.group(1))), text)
 
 
 def _resolve(root: Path, name: str, include: bool, jobname: str) -> Path | None:
@@ -337,15 +502,29 @@ def _resolve(root: Path, name: str, include: bool, jobname: str) -> Path | None:
     return next((c for c in candidates if c.is_file()), None)
 
 
-def _sources(main: Path) -> list[tuple[str, str]]:
+def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
     """The paper's files in reading order, each ``(path relative to the paper's folder, text with
-    what LaTeX does not read blanked)``: the main file, then, depth first, what it ``\\input``s."""
+    what LaTeX does not read blanked)``: the main file, then, depth first, what it ``\\input``s;
+    and what reading them declared (with the local packages and classes they load)."""
     root = main.parent
     state = _ReadState(main)
     seen: set[Path] = set()
     out: list[tuple[str, str] | None] = []
 
-    def visit(path: Path) -> None:
+    def on_input(name: str, braced: bool, command: str) -> None:
+        if command in ("usepackage", "RequirePackage", "documentclass", "LoadClass"):
+            # a package or class beside the paper: its declarations count (its text is not the paper's)
+            ext = ".cls" if command in ("documentclass", "LoadClass") else ".sty"
+            found = root / (name + ext) if name and "\\" not in name else None
+            if found is not None and found.is_file() and found.resolve() not in seen:
+                seen.add(found.resolve())
+                state.packages.append(_strip_ignored(_read(found), state, on_input))
+            return
+        found = _resolve(root, name, command != "input", main.stem)
+        if found is not None:
+            visit(found, command == "subfile")
+
+    def visit(path: Path, subfile: bool = False) -> None:
         path = path.resolve()
         if path in seen or not path.is_file() or state.ended:
             return
@@ -356,16 +535,10 @@ def _sources(main: Path) -> list[tuple[str, str]]:
             rel = str(path)
         slot = len(out)
         out.append(None)
-
-        def on_input(name: str, braced: bool, include: bool) -> None:
-            found = _resolve(root, name, include, main.stem)
-            if found is not None:
-                visit(found)
-
-        out[slot] = (rel, _strip_ignored(_read(path), state, on_input))
+        out[slot] = (rel, _strip_ignored(_read(path), state, on_input, subfile=subfile))
 
     visit(main)
-    return [o for o in out if o is not None]
+    return [o for o in out if o is not None], state
 
 
 def _title(text: str) -> str:
@@ -380,12 +553,13 @@ def read_paper(path: str | Path, project: str | Path | None = None) -> Paper:
     main = Path(path)
     if not main.is_file():
         raise UsageError(f"{path}: no such file; give the paper's main .tex file")
-    sources = _sources(main)
-    declared = dict(DEFAULT_ENVIRONMENTS)
-    for _, text in sources:
+    sources, state = _sources(main)
+    declared: dict[str, str] = {}
+    texts = [text for _, text in sources] + state.packages + [_strip_comments_only(b) for b in state.bodies]
+    for text in texts:
         for m in _DOCUMENTCLASS.finditer(text):
             for name in CLASS_ENVIRONMENTS.get(m.group(1).strip(), ()):
-                declared.setdefault(name, name.capitalize())
+                declared.setdefault(name, DEFAULT_ENVIRONMENTS.get(name, name.capitalize()))
         for m in _DECLARATION.finditer(text):
             close = _balanced(text, m.end(), "{", "}")
             title = _title(text[m.end() + 1:close - 1]) if close > 0 else ""
@@ -394,6 +568,15 @@ def read_paper(path: str | Path, project: str | Path | None = None) -> Paper:
             name, options = m.group(2).strip(), m.group(1) or ""
             title = re.search(r"(?:name|title)\s*=\s*\{?([^,}\]]+)", options)
             declared[name] = title.group(1).strip() if title else name.capitalize()
+    # an environment defined to open a theorem-like one is theorem-like, with its title
+    # (\newenvironment{mainthm}{\begin{thm}}{\end{thm}})
+    changed = True
+    while changed:
+        changed = False
+        for name, inner in state.wrappers.items():
+            if inner in declared and name not in declared:
+                declared[name] = declared[inner]
+                changed = True
     envs: list[Environment] = []
     for rel, text in sources:
         envs += _environments(text, rel, declared)
@@ -419,11 +602,36 @@ def _matching_end(text: str, kind: str, start: int) -> int:
     return found if found < len(text) else -1
 
 
+_OTHER_COUNTER = re.compile(r"\\(" + "|".join(_OTHER_COUNTERS) + r")(?![A-Za-z@])\*?")
+
+
+def _mask_other_counters(text: str) -> str:
+    """``text`` with the arguments of the commands that number something of their own blanked
+    (``\\footnote{…}``, ``\\caption[…]{…}``, ``\\item[…]``): a ``\\label`` there is not the theorem's."""
+    chars = list(text)
+    for m in _OTHER_COUNTER.finditer(text):
+        j = m.end()
+        while True:  # optional arguments, then (except for \item) the braced one
+            k = _skip_space(text, j)
+            end = _group_end(text, k, "[", "]")
+            if end < 0:
+                break
+            _blank(chars, k, end)
+            j = end
+        if m.group(1) != "item":
+            k = _skip_space(text, j)
+            end = _group_end(text, k)
+            if end > 0:
+                _blank(chars, k, end)
+    return "".join(chars)
+
+
 def _own_label(body: str) -> str | None:
     """The first ``\\label`` of an environment's own body that is not inside an environment that
-    numbers something else (an equation, an enumerated item, a figure)."""
+    numbers something else (an equation, an enumerated item, a figure) nor in the argument of a
+    command that does (a footnote, a caption, an item's optional argument)."""
     stack: list[str] = []
-    for m in _ENVIRONMENT_TOKEN.finditer(body):
+    for m in _ENVIRONMENT_TOKEN.finditer(_mask_other_counters(body)):
         if m.group(1) == "begin":
             stack.append(m.group(2))
         elif m.group(1) == "end":
@@ -460,7 +668,7 @@ def _environments(text: str, file: str, declared: Mapping[str, str]) -> list[Env
             close = _balanced(body, offset, "[", "]")
             if close > 0:
                 note, body = body[offset + 1:close - 1].strip(), body[close:]
-        label_m = _LABEL.search(note) or _KEY_LABEL.search(note)
+        label_m = _LABEL.search(_mask_other_counters(note)) or _KEY_LABEL.search(note)
         label = label_m.group(1).strip() if label_m else _own_label(body)
         named = tuple(i.strip() for source in (note, body) for m2 in _OBLIGATION.finditer(source)
                       for i in m2.group(1).split(",") if i.strip())
@@ -475,21 +683,27 @@ def _environments(text: str, file: str, declared: Mapping[str, str]) -> list[Env
 # --------------------------------------------------------------------------- linking
 
 
-def cites(paper: Paper, source_file: str) -> bool:
-    """Whether an obligation's ``source.file`` names this paper (or one of the files it reads). A
-    bare file name (``"paper.tex"``) names any of them with that name; a path with a directory part
-    (``"papers/icml/main.tex"``) must be the file's path relative to the project's folder (or its
-    absolute path): another paper's ``main.tex`` is not this one."""
+def normal_source(source_file: str) -> str:
+    """A ``Source`` file as a normal POSIX path: backslashes as slashes, ``.`` and ``x/..`` parts
+    dropped (``"./paper.tex"`` is ``"paper.tex"``)."""
     source = source_file.strip().replace("\\", "/")
-    if not source:
+    return posixpath.normpath(source) if source else ""
+
+
+def cites(paper: Paper, source_file: str) -> bool:
+    """Whether an obligation's ``source.file`` names this paper (or one of the files it reads),
+    once normalised (:func:`normal_source`). A bare file name (``"paper.tex"``) names any of them
+    with that name; a path with a directory part (``"papers/icml/main.tex"``) must lead to the
+    file from the project's folder (or be its absolute path): another paper's ``main.tex`` is not
+    this one."""
+    source = normal_source(source_file)
+    if not source or source == ".":
         return False
     path = PurePosixPath(source)
     if len(path.parts) == 1:
         return any(p.name == source for p in paper.read_paths())
-    if path.is_absolute():
-        return any(p.as_posix() == path.as_posix() for p in paper.read_paths())
-    parts = [q for q in path.parts if q != "."]
-    return "/".join(parts) in paper.project_paths()
+    root = (paper.project or Path.cwd())
+    return (root / Path(*path.parts)).resolve() in paper.read_paths()
 
 
 def linked_ids(paper: Paper, obligations: Iterable[tuple[str, str, str]]) -> tuple[list[str], list[str]]:
@@ -520,6 +734,7 @@ class Entry:
     missing: tuple[str, ...] = ()  # ids it names that have no result: it is not checked
     stale: Mapping[str, str] = field(default_factory=dict)  # id → why its result is not current
     shared: tuple[Environment, ...] = ()  # other environments with the same label
+    unchecked: str = ""  # the report its results are read from as saved, their freshness not checked
 
     @property
     def covered(self) -> bool:
@@ -536,6 +751,9 @@ class Coverage:
     duplicates: Mapping[str, tuple[Environment, ...]] = field(default_factory=dict)  # label → its environments
     unattributed: tuple[str, ...] = ()  # obligations citing a label more than one environment has
     stale: Mapping[str, str] = field(default_factory=dict)  # id → why its result is not current
+    unreported: tuple[str, ...] = ()  # ids the paper links that the report (``--from``) has no result for
+    report: str = ""  # the report's name (``--from``)
+    unchecked: str | None = None  # the report whose freshness was not checked (no catalogue loaded)
 
     @property
     def failing(self) -> list[str]:
@@ -544,12 +762,16 @@ class Coverage:
 
 
 def coverage(paper: Paper, doc: Mapping[str, Any], unknown: Sequence[str] = (),
-             stale: Mapping[str, str] | None = None, notes: Sequence[str] = ()) -> Coverage:
+             stale: Mapping[str, str] | None = None, notes: Sequence[str] = (), *, unreported: Sequence[str] = (),
+             absent: Sequence[tuple[str, str, str]] = (), unchecked: str | None = None, report: str = "") -> Coverage:
     """The paper's environments with the result rows (a JSON report document's ``results``) of
     the obligations linked to each, the constants each statement has and no checked claim does,
     and the links that lead nowhere. An id an environment names with no row is ``missing`` from
-    it; ``stale`` (id → why) are rows that are not the current obligation's result. Results citing
-    a label that several environments share are given to none of them."""
+    it, and so is an obligation of ``absent`` (``(id, file, label)``: the catalogue has it, the
+    report has no result for it) citing its label; ``stale`` (id → why) are rows that are not the
+    current obligation's result; ``unchecked`` names the report whose rows are shown as saved, their
+    freshness not checked. Results citing a label that several environments share are given to none
+    of them."""
     rows = {r["id"]: r for r in doc["results"]}
     stale = dict(stale or {})
     duplicates = duplicate_labels(paper)
@@ -561,10 +783,14 @@ def coverage(paper: Paper, doc: Mapping[str, Any], unknown: Sequence[str] = (),
             ids += [r["id"] for r in doc["results"]
                     if r["source"]["label"] == env.label and cites(paper, r["source"]["file"])]
         linked = tuple(rows[i] for i in dict.fromkeys(ids))
-        missing = tuple(dict.fromkeys(i for i in env.named if i not in rows))
+        missing = [i for i in env.named if i not in rows]
+        if env.label and env.label not in duplicates:
+            missing += [i for i, f, label in absent if label == env.label and cites(paper, f) and i not in rows]
+        missing = tuple(dict.fromkeys(missing))
         shared = tuple(e for e in duplicates.get(env.label or "", ()) if e is not env)
         entries.append(Entry(env, linked, tuple(constant_warnings(env, linked)), missing,
-                             {r["id"]: stale[r["id"]] for r in linked if r["id"] in stale}, shared))
+                             {r["id"]: stale[r["id"]] for r in linked if r["id"] in stale}, shared,
+                             unchecked or ""))
     named = {i for e in paper.environments for i in e.named}
     citing = [r for r in doc["results"] if cites(paper, r["source"]["file"]) and r["id"] not in named]
     dangling = tuple(f"{r['id']} ({r['source']['label']})" for r in citing if r["source"]["label"] not in labels)
@@ -572,7 +798,7 @@ def coverage(paper: Paper, doc: Mapping[str, Any], unknown: Sequence[str] = (),
     used = {r["id"] for e in entries for r in e.rows}
     return Coverage(paper, tuple(entries), dangling, tuple(unknown), tuple(notes),
                     {k: tuple(v) for k, v in duplicates.items()}, unattributed,
-                    {i: why for i, why in stale.items() if i in used})
+                    {i: why for i, why in stale.items() if i in used}, tuple(dict.fromkeys(unreported)), report, unchecked)
 
 
 
@@ -623,14 +849,16 @@ def constant_warnings(env: Environment, rows: Sequence[Mapping[str, Any]]) -> li
 
 #: The margin symbols, weakest first: the mark of an environment is its weakest result's. ``stale``:
 #: a saved result the obligation has changed since; ``missing``: a named obligation with no result;
-#: ``ambiguous`` (never mixed with the others): a label several environments have.
-MARKS = ("broken", "contradicted", "stale", "missing", "open", "evidence", "unsettled", "instances", "bounded",
-         "universal", "confirmed false")
+#: ``unchecked``: a settled result read from a report whose freshness could not be checked (no
+#: catalogue loaded); ``ambiguous`` (never mixed with the others): a label several environments have.
+MARKS = ("broken", "contradicted", "stale", "missing", "unchecked", "open", "evidence", "unsettled", "instances",
+         "bounded", "universal", "confirmed false")
 MARK_MACROS = {
     "broken": r"\providecommand{\obmarkbroken}{\textbf{!}}",
     "contradicted": r"\providecommand{\obmarkcontradicted}{$\times$}",
     "stale": r"\providecommand{\obmarkstale}{?}",
     "missing": r"\providecommand{\obmarkmissing}{?}",
+    "unchecked": r"\providecommand{\obmarkunchecked}{$\checkmark^{?}$}",
     "open": r"\providecommand{\obmarkopen}{?}",
     "evidence": r"\providecommand{\obmarkevidence}{$\sim$}",
     "unsettled": r"\providecommand{\obmarkunsettled}{$\checkmark^{\ast}$}",
@@ -676,9 +904,19 @@ def short_status(row: Mapping[str, Any], over_chars: int = 60) -> tuple[str, str
 def environment_status(entry: Entry) -> tuple[str, str]:
     """The short status of an environment from all its results, and its (weakest) mark. A named
     obligation with no result, or a result that is not the obligation's current one (``stale``),
-    makes it ``not checked``: no proof is shown beside it then, only what fails or is open."""
+    makes it ``not checked``: no proof is shown beside it then, only what fails or is open. Results
+    read from a report whose freshness was not checked say so (``…; as saved in r.json, freshness
+    not checked``), and a settled one has the ``unchecked`` mark, not a plain check mark."""
     if not entry.rows and not entry.missing:
         return "no obligation", "none"
+    text, kind = _environment_status(entry)
+    if entry.unchecked and entry.rows:
+        text += f" (as saved in {entry.unchecked}; freshness not checked)"
+        kind = "unchecked" if kind in SETTLED else kind
+    return text, kind
+
+
+def _environment_status(entry: Entry) -> tuple[str, str]:
     parts = [("stale result", "stale") if r["id"] in entry.stale else short_status(r) for r in entry.rows]
     kind = min([k for _, k in parts] + (["missing"] if entry.missing else []), key=MARKS.index)
     if entry.missing or entry.stale:
@@ -750,6 +988,9 @@ def render_coverage(cov: Coverage) -> str:
     if cov.unknown:
         out += ["", "\\obligation{…} names that no loaded catalogue has:"]
         out += [f"    {i}" for i in cov.unknown]
+    if cov.unreported:
+        out += ["", f"obligations the paper links that the report {cov.report} has no result for (not checked):"]
+        out += [f"    {i}" for i in cov.unreported]
     if cov.duplicates:
         out += ["", "labels that more than one environment has (\\obstatus says 'ambiguous label'):"]
         out += [f"    {label}: {', '.join(e.place for e in envs)}" for label, envs in cov.duplicates.items()]
