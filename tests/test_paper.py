@@ -808,3 +808,19 @@ def test_from_an_id_the_report_lacks_is_named_so(tmp_path: Path, monkeypatch):
     assert "no loaded catalogue has" not in out.stdout
     macros = (tmp_path / "paper-obstatus.tex").read_text(encoding="utf-8")
     assert "\\@namedef{obstatus@d:top}{not checked: no result for depcat5.top}" in macros
+
+
+def test_a_newif_switch_is_followed(tmp_path: Path):
+    """\\newif\\ifdraft is false until \\drafttrue: a draft-only theorem under \\ifdraft is not the paper's
+    while the switch is false, and its \\else branch is; after \\drafttrue, the other way round."""
+    paper = papers.read_paper(_tex(tmp_path, "paper.tex", r"""
+        \newif\ifdraft
+        \ifdraft \begin{theorem}\label{d:1}\obligation{doc.p} Draft only. \end{theorem}
+        \else \begin{theorem}\label{d:2} Final. \end{theorem} \fi
+        \drafttrue
+        \ifdraft \begin{theorem}\label{d:3} Now read. \end{theorem}
+        \else \begin{theorem}\label{d:4}\obligation{doc.p} Not read. \end{theorem} \fi
+        \draftfalse
+        \ifdraft \begin{theorem}\label{d:5}\obligation{doc.p} Off again. \end{theorem} \fi
+        """, cls="llncs"))
+    assert [e.label for e in paper.environments] == ["d:2", "d:3"]

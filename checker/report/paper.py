@@ -198,6 +198,7 @@ class _ReadState:
     bodies: list[str] = field(default_factory=list)  # the definitions' bodies (declarations are sought there too)
     wrappers: dict[str, str] = field(default_factory=dict)  # environment → the environment its begin code opens
     packages: list[str] = field(default_factory=list)  # local .sty/.cls files' texts (declarations only)
+    switches: dict[str, bool] = field(default_factory=dict)  # \newif switches and their values so far (false at \newif)
 
 
 def _blank(chars: list[str], a: int, b: int) -> None:
@@ -434,6 +435,7 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
                     break
                 if name == "newif" and d.group(1).startswith("if"):
                     state.conditionals.add(d.group(1))
+                    state.switches[d.group(1)[2:]] = False
                 j = d.end()
             i = j
             continue
@@ -443,7 +445,9 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
                 _blank(chars, line_end, n)
             i = n
             continue
-        elif name == "iffalse":
+        elif _switch_set(name, state):
+            pass
+        elif name == "iffalse" or (name.startswith("if") and state.switches.get(name[2:]) is False):
             stop, by_else = _skip_branch(text, end, state, stop_at_else=True)
             _blank(chars, i, stop)
             if by_else:
@@ -460,7 +464,7 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
             if stack:
                 stack.pop()
         elif name in state.conditionals:
-            stack.append("true" if name == "iftrue" else "other")
+            stack.append("true" if name == "iftrue" or state.switches.get(name[2:]) is True else "other")
         elif name in ("input", "include", "subfile"):
             found = _input_name(text, end)
             if found and (found[2] or name == "input"):
@@ -476,6 +480,16 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
                     on_input(package.strip(), True, name)
         i = end
     return "".join(chars)
+
+
+def _switch_set(name: str, state: _ReadState) -> bool:
+    """``\drafttrue`` / ``\draftfalse`` of a ``\newif\ifdraft`` switch: its value from here on (TeX's
+    grouping is not followed: a switch set inside a group counts after it too)."""
+    for value, suffix in ((True, "true"), (False, "false")):
+        if name.endswith(suffix) and name[:-len(suffix)] in state.switches:
+            state.switches[name[:-len(suffix)]] = value
+            return True
+    return False
 
 
 def _strip_comments_only(text: str) -> str:
