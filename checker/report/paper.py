@@ -483,7 +483,7 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
 
 
 def _switch_set(name: str, state: _ReadState) -> bool:
-    """``\drafttrue`` / ``\draftfalse`` of a ``\newif\ifdraft`` switch: its value from here on (TeX's
+    """``\\drafttrue`` / ``\\draftfalse`` of a ``\\newif\\ifdraft`` switch: its value from here on (TeX's
     grouping is not followed: a switch set inside a group counts after it too)."""
     for value, suffix in ((True, "true"), (False, "false")):
         if name.endswith(suffix) and name[:-len(suffix)] in state.switches:
