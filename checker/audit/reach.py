@@ -22,6 +22,7 @@ public API (``checker``, ``checker.claims``, ``checker.backends.*``'s public fun
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 ENGINE = "checker"
@@ -88,8 +89,52 @@ def _forged_name(node: ast.AST, module_level: set[int]) -> str | None:
     return None
 
 
+_ENGINE_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(checker(?:\.[\w.]+)?)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)"
+                            r"|import[ \t]+([^\n#]+))", re.MULTILINE)
+_PRIVATE_LITERAL = re.compile(r"(?:get|has)attr\s*\([^,()]*,\s*['\"]_(?!_)")
+_TELLTALES = ("setattr", "delattr", "vars(", "__dict__", "sys.modules", "import_module", "__import__", "__name__",
+              "globals(", "locals(")
+
+
+def might_reach(source: str) -> bool:
+    """Whether ``source`` can hold anything :func:`reaches` flags: a cheap reading of its text that never
+    says no where :func:`reaches` would say yes (an engine import of a private name, a private name or an
+    assignment after a name an engine import binds, or one of the telltale calls); most modules are then
+    not parsed at all."""
+    if any(t in source for t in _TELLTALES) or _PRIVATE_LITERAL.search(source):
+        return True
+    names: set[str] = set()
+    for m in _ENGINE_IMPORT.finditer(source):
+        if m.group(1):  # from checker… import a, b as c
+            if any(part.startswith("_") for part in m.group(1).split(".")):
+                return True
+            for item in m.group(2).strip("() \t\n").replace("\n", " ").split(","):
+                bits = item.split()
+                if not bits:
+                    continue
+                if bits[0].startswith("_"):
+                    return True
+                names.add(bits[-1])
+        else:  # import checker.x [as y], others
+            for item in m.group(3).split(","):
+                bits = item.split()
+                if bits and bits[0].startswith("checker"):
+                    if any(part.startswith("_") for part in bits[0].split(".")):
+                        return True
+                    names.add(bits[-1] if len(bits) == 3 else bits[0].split(".")[0])
+    if not names:
+        return False
+    alternatives = "|".join(re.escape(n) for n in sorted(names))
+    private = re.search(rf"\b(?:{alternatives})(?:\s*\.\s*\w+)*\s*\.\s*_", source)
+    assigned = re.search(rf"\b(?:{alternatives})(?:\s*\.\s*\w+)+\s*(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)", source)
+    deleted = re.search(rf"\bdel\b[^\n]*\b(?:{alternatives})\s*\.", source)
+    return bool(private or assigned or deleted)
+
+
 def reaches(source: str, filename: str = "<module>") -> list[Reach]:
     """Every construct of ``source`` that reaches into the engine (see the module's docstring)."""
+    if not might_reach(source):
+        return []
     tree = ast.parse(source, filename)
     bound: set[str] = set()  # names bound to an engine module or to something imported from one
     found: list[Reach] = []

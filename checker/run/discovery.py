@@ -77,7 +77,7 @@ def _reaching_modules(names: Sequence[str]) -> dict[str, tuple[str, str]]:
     import ast
 
     out: dict[str, tuple[str, str]] = {}
-    imports: dict[str, set[str]] = {}
+    sources: dict[str, tuple[str, str]] = {}
     for name in names:
         path = getattr(sys.modules.get(name), "__file__", None)
         if not isinstance(path, str) or not path.endswith(".py"):
@@ -86,16 +86,24 @@ def _reaching_modules(names: Sequence[str]) -> dict[str, tuple[str, str]]:
             with open(path, encoding="utf-8") as fh:
                 source = fh.read()
             found = reaches(source, path)
-            imports[name] = _imported_modules(ast.parse(source, path), name, path.endswith("__init__.py")) & set(names)
         except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
             continue
+        sources[name] = (path, source)
         if found:
             shown = "; ".join(f"line {r.line}: {r.what}" for r in found[:5]) + ("; …" if len(found) > 5 else "")
             out[name] = (f"the module reaches into the engine ({shown}): a fact is made only by the kernel's rules "
                          "and a verdict judged only by the engine's own functions — use the public API "
                          "(checker.claims, checker.backends.*, checker.kernel.verdicts) and do not patch it",
                          f"{path}:{found[0].line}")
+    if not out:
+        return out
     # a module importing one that reaches (a helper with no obligations of its own) reaches through it
+    imports: dict[str, set[str]] = {}
+    for name, (path, source) in sources.items():
+        try:
+            imports[name] = _imported_modules(ast.parse(source, path), name, path.endswith("__init__.py")) & set(names)
+        except (SyntaxError, ValueError):
+            continue
     changed = True
     while changed:
         changed = False
