@@ -104,8 +104,8 @@ def _mutation_entries(pool, ids):
                        memory_mib=4096, limit=MUTANTS)
 
 
-MUTATION_IDS = ("controller_bound.theorem2_single_layer", "controller_bound.theorem2_tight",
-                "controller_bound.corollary1_additive", "controller_bound.corollary1_corrected")
+MUTATION_IDS = ("controller_bound.theorem2_single_layer", "controller_bound.theorem2_tight")
+"""Two obligations whose mutants are killed (the first) and survive (the second)."""
 MUTANTS = 4  # per obligation: enough to kill some and keep some alive, each run three times below
 
 
@@ -123,7 +123,7 @@ def test_parallel_mutants_give_the_verdicts_of_one_at_a_time(two_worker_mutants)
     from checker.audit import mutation
 
     two = two_worker_mutants
-    assert sum(e.get("killed", 0) for e in two) > 0  # the audit decided something
+    assert sum(e.get("killed", 0) for e in two) > 0 and sum(e.get("survived", 0) for e in two) > 0  # both kinds
     cat = discover("obligations")
     before = mutation.run([cat.by_id(i) for i in MUTATION_IDS], DEFAULT_SEED, 120.0, limit=MUTANTS,
                           seed_of=lambda ob: derive_seed(DEFAULT_SEED, ob.id))
@@ -188,7 +188,7 @@ def test_a_selection_on_the_cluster_matches_the_local_run(dask_cluster):
 
 
 def test_the_mutation_audit_on_the_cluster_gives_the_local_scores(dask_cluster, two_worker_mutants):
-    """The mutation audit of four ``controller_bound`` obligations on the cluster gives the entries
+    """The mutation audit of two ``controller_bound`` obligations on the cluster gives the entries
     (scores, verdicts per mutant) of the local ``--jobs 2`` run."""
     with cluster.connect(_executor(dask_cluster), ("obligations",), str(ROOT)) as pool:
         remote = _mutation_entries(pool, MUTATION_IDS)
