@@ -63,9 +63,10 @@ def sample_points(claim: Any, count: int = POINTS, extra: tuple[Fraction, ...] =
     return at_constants + [{x: rng.choice(values) for x, values in choices.items()} for _ in range(count)]
 
 
-def disagreement(claim: Any, points: list[Mapping[str, Fraction]] | None = None) -> str | None:
+def disagreement(claim: Any) -> str | None:
     """Where ``claim``'s exact reading and its z3 reading give different truth values: ``None`` when they
-    agree at every checkable point (or none is checkable), else the point and both values."""
+    agree at every checkable point of :func:`sample_points` (or none is checkable), else the point and
+    both values."""
     from checker.backends import CannotDecide, exact
     from checker.backends.smt import Z3Ops, _z3
 
@@ -78,9 +79,7 @@ def disagreement(claim: Any, points: list[Mapping[str, Fraction]] | None = None)
         reading = ops._bool(claim.formula(ops, claim.env(symbols)))
     except Exception:  # noqa: BLE001 - no z3 reading of this claim (CannotDecide, …): nothing to compare
         return None
-    if points is None:
-        points = sample_points(claim, POINTS, constants_of(reading))
-    for point in points:
+    for point in sample_points(claim, POINTS, constants_of(reading)):
         try:
             truth = claim.formula(exact.OPS, claim.env(point))
         except (CannotDecide, ArithmeticError, TypeError, ValueError, KeyError):

@@ -195,6 +195,12 @@ def recheck_witness(claims: Sequence[Any], witness: Mapping[str, Any] | None, na
                          "when re-evaluated in exact rationals or rigorous intervals")
 
 
+def refuted_by_rule(ledger: Sequence[Any]) -> set[str]:
+    """The theorems a result's kernel ledger says a kernel rule refuted (``refute_existence``, ``refute_instance``)."""
+    return {e.get("detail", {}).get("refutes") for e in ledger or ()
+            if isinstance(e, Mapping) and e.get("kind") == "rule"} - {None}
+
+
 def recheck_refutation(obligation: Any, witness: Mapping[str, Any] | None, named: Any = None,
                        ledger: Sequence[Any] = ()) -> RecheckResult:
     """Is ``witness`` a counterexample to what ``obligation`` states: its declared theorem when it has
@@ -203,7 +209,7 @@ def recheck_refutation(obligation: Any, witness: Mapping[str, Any] | None, named
     to re-check: it is refuted when the certificate's kernel ``ledger`` holds the rule that refuted it
     (its universal negation, proved and confirmed in the job) and names no witness."""
     theorem = tuple(getattr(obligation, "theorem", ()) or ())
-    refuted = {e.get("detail", {}).get("refutes") for e in ledger or () if isinstance(e, Mapping) and e.get("kind") == "rule"}
+    refuted = refuted_by_rule(ledger)
     for t in theorem:
         if hasattr(t, "refutation_subject") and not hasattr(t, "constants") and t.name in refuted and witness == {}:
             return RecheckResult(Recheck.REFUTES, t.name, f"{t.name} is refuted by the universal proof of its negation")

@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from checker.backends import CannotDecide, exact
 from checker.kernel.claims import Claim
-from checker.kernel.model import Context, Grade, Status, Verdict
+from checker.kernel.model import Certificate, Context, Grade, Status, Verdict
 from checker.kernel import proof as kernel
 from checker.kernel.verdicts import proved_by, timed, unknown
 
@@ -492,7 +492,6 @@ def refute_instance(claim: Claim, ctx: Context | None = None, *, timeout_ms: int
     :func:`checker.kernel.proof.refute_instance` make the negation. Anything short of that proof is
     ``unknown``."""
     from checker.kernel.existence import no_instance_claim, some_instance
-    from checker.kernel.model import Certificate, Status
 
     method = "z3: no instance at any point (the negation proved over the domains), so the existence is false"
     shown = prove(no_instance_claim(claim), ctx, timeout_ms=timeout_ms)
@@ -519,7 +518,6 @@ def refute_existence(theorem: Any, family: Mapping[str, Callable[[Any, Any], Any
     constants where it fails, never a refutation; so is a family z3 cannot settle. ``options`` go to
     :func:`prove` (``timeout_ms``, ``rlimit``, ``lemmas``, ``tactic``)."""
     from checker.kernel.existence import family_claim
-    from checker.kernel.model import Certificate, Status
     from checker.kernel.witness import fmt_map, to_fraction
 
     if not isinstance(at, Mapping) or any(c not in at for c in theorem.constants):

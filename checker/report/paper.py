@@ -161,25 +161,6 @@ def _strip_comments(text: str) -> str:
     return _strip_ignored(text, _ReadState(Path(".")), lambda name, braced, command: None)
 
 
-def _balanced(text: str, i: int, opening: str, closing: str) -> int:
-    """Index just past the bracket closing the one at ``text[i]``, or -1."""
-    depth = 0
-    j = i
-    while j < len(text):
-        ch = text[j]
-        if ch == "\\":
-            j += 2
-            continue
-        if ch == opening:
-            depth += 1
-        elif ch == closing:
-            depth -= 1
-            if depth == 0:
-                return j + 1
-        j += 1
-    return -1
-
-
 def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
@@ -242,7 +223,7 @@ def _input_name(text: str, i: int) -> tuple[str, int, bool] | None:
     while j < len(text) and text[j] in " \t":
         j += 1
     if j < len(text) and text[j] == "{":
-        close = _balanced(text, j, "{", "}")
+        close = _group_end(text, j)
         if close < 0:
             return None
         return text[j + 1:close - 1].strip(), close, True
@@ -575,7 +556,7 @@ def read_paper(path: str | Path, project: str | Path | None = None) -> Paper:
             for name in CLASS_ENVIRONMENTS.get(m.group(1).strip(), ()):
                 declared.setdefault(name, DEFAULT_ENVIRONMENTS.get(name, name.capitalize()))
         for m in _DECLARATION.finditer(text):
-            close = _balanced(text, m.end(), "{", "}")
+            close = _group_end(text, m.end())
             title = _title(text[m.end() + 1:close - 1]) if close > 0 else ""
             declared[m.group(1).strip()] = title or m.group(1).strip().capitalize()
         for m in _DECLARETHEOREM.finditer(text):
@@ -679,7 +660,7 @@ def _environments(text: str, file: str, declared: Mapping[str, str]) -> list[Env
         stripped = body.lstrip()
         if stripped.startswith("["):
             offset = len(body) - len(stripped)
-            close = _balanced(body, offset, "[", "]")
+            close = _group_end(body, offset, "[", "]")
             if close > 0:
                 note, body = body[offset + 1:close - 1].strip(), body[close:]
         label_m = _LABEL.search(_mask_other_counters(note)) or _KEY_LABEL.search(note)

@@ -73,6 +73,7 @@ def _reaching_modules(names: Sequence[str]) -> dict[str, tuple[str, str]]:
     import sys
 
     from checker.audit.reach import reaches
+    from checker.store.fingerprint import imports_in
 
     import ast
 
@@ -101,7 +102,8 @@ def _reaching_modules(names: Sequence[str]) -> dict[str, tuple[str, str]]:
     imports: dict[str, set[str]] = {}
     for name, (path, source) in sources.items():
         try:
-            imports[name] = _imported_modules(ast.parse(source, path), name, path.endswith("__init__.py")) & set(names)
+            statements = [n for n in ast.walk(ast.parse(source, path)) if isinstance(n, (ast.Import, ast.ImportFrom))]
+            imports[name] = imports_in(statements, path, name) & set(names)
         except (SyntaxError, ValueError):
             continue
     changed = True
@@ -112,27 +114,6 @@ def _reaching_modules(names: Sequence[str]) -> dict[str, tuple[str, str]]:
             if name not in out and through:
                 out[name] = (f"it imports {through[0]}, which reaches into the engine ({out[through[0]][0]})", out[through[0]][1])
                 changed = True
-    return out
-
-
-def _imported_modules(tree: Any, module: str, is_package: bool) -> set[str]:
-    """The modules ``tree`` (the source of ``module``) imports, by absolute name (relative imports resolved;
-    ``from p import m`` counts ``p`` and ``p.m``)."""
-    import ast
-
-    package = module if is_package else module.rpartition(".")[0]
-    out: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            out.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                parts = parts[:len(parts) - (node.level - 1)] if node.level > 1 else parts
-                base = ".".join([*parts, base] if base else parts)
-            out.add(base)
-            out.update(f"{base}.{alias.name}" for alias in node.names)
     return out
 
 

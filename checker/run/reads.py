@@ -298,16 +298,28 @@ def _note_kind(path: Any) -> None:
         _LOCAL.inside = False
 
 
+_ENGINE_DIR = _engine_dir()
 _ENV_PLUMBING = (os.path.realpath(os.__file__), os.path.realpath(os.path.join(os.path.dirname(os.__file__), "_collections_abc.py")))
+
+
+_REAL_FILES: dict[str, str] = {}
+
+
+def _real_file(name: str) -> str:
+    real = _REAL_FILES.get(name)
+    if real is None:
+        real = _REAL_FILES[name] = os.path.realpath(name)
+    return real
 
 
 def _engine_asks() -> bool:
     """Is the environment read by the engine (which keys its own settings otherwise) rather than by
-    catalogue code or a library it calls? Decided by the first caller outside ``os`` and the mapping ABCs."""
+    catalogue code or a library it calls? Decided by the first caller outside ``os`` and the mapping ABCs
+    (each file's real path resolved once: the engine reads its settings often)."""
     frame = sys._getframe(3)
-    while frame is not None and os.path.realpath(frame.f_code.co_filename) in _ENV_PLUMBING:
+    while frame is not None and _real_file(frame.f_code.co_filename) in _ENV_PLUMBING:
         frame = frame.f_back
-    return frame is not None and os.path.realpath(frame.f_code.co_filename).startswith(_engine_dir())
+    return frame is not None and _real_file(frame.f_code.co_filename).startswith(_ENGINE_DIR)
 
 
 def _note_env(name: Any) -> None:

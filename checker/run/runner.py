@@ -219,7 +219,7 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
     status: ``error`` for a malformed certificate or a proof without steps, ``unknown`` for a
     refutation whose witness does not re-check. A witness that cannot be re-evaluated (no
     declared claim fits it) is kept, marked "witness not independently re-checked"."""
-    from checker.audit.recheck import Recheck, recheck_refutation
+    from checker.audit.recheck import Recheck, recheck_refutation, refuted_by_rule
 
     c = verdict.certificate
     if not isinstance(c.method, str) or not c.method.strip():
@@ -260,12 +260,7 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
                     return Verdict(Status.UNKNOWN, Certificate(
                         method=c.method, steps=c.steps, reason=f"not a proof of the declared theorem: {why}",
                         data={"proved_instead": list(fact.names), "ledger": kernel.ledger_json(fact)}))
-            if fact.assumes:
-                return _unproved_lemmas(c, fact)
-            split = _readings_split(ob, fact, c)
-            if split:
-                return split
-            ledger = _confirmed_ledger(ob, c, fact)
+            ledger = _fact_checked(ob, c, fact)
             if isinstance(ledger, Verdict):
                 return ledger
             if not ob.theorem:
@@ -278,7 +273,7 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
             existences = [t for t in ob.theorem if hasattr(t, "refutation_subject")]
             if existences and received:
                 # the job's kernel made the negation and wrote its ledger; the fact stayed in the job
-                named = {e.get("detail", {}).get("refutes") for e in c.ledger or () if isinstance(e, Mapping)}
+                named = refuted_by_rule(c.ledger)
                 if all(t.name not in named for t in existences):
                     return _invalid(f"{ob.location}: the received refutation of an existence carries no kernel ledger",
                                     "a refutation of 'there are constants such that …' is made in the job by the kernel")
@@ -288,12 +283,7 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
                     return Verdict(Status.UNKNOWN, Certificate(
                         method=c.method, steps=c.steps, reason=f"refutation rejected: {rejected}",
                         data={"rejected_witness": _plain(c.witness), "rejected_sides": _plain(c.sides)}))
-                if verdict.fact.assumes:
-                    return _unproved_lemmas(c, verdict.fact)
-                split = _readings_split(ob, verdict.fact, c)
-                if split:
-                    return split
-                ledger = _confirmed_ledger(ob, c, verdict.fact)
+                ledger = _fact_checked(ob, c, verdict.fact)
                 if isinstance(ledger, Verdict):
                     return ledger
                 verdict = Verdict(verdict.status, dataclasses.replace(c, ledger=tuple(ledger)), fact=verdict.fact)
@@ -320,6 +310,18 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
         case Status.SUPPORTED | Status.UNKNOWN | Status.TIMEOUT | Status.ERROR:
             pass
     return verdict
+
+
+def _fact_checked(ob: Obligation, c: Certificate, fact: Any) -> list[dict[str, Any]] | Verdict:
+    """What a kernel fact behind a proof (or an existence's refutation) must pass before it is accepted —
+    no lemma left unproved, z3's and exact arithmetic's readings of the theorem agreeing, the second
+    solver not disagreeing — then its confirmed ledger as JSON; else the verdict saying what failed."""
+    if fact.assumes:
+        return _unproved_lemmas(c, fact)
+    split = _readings_split(ob, fact, c)
+    if split:
+        return split
+    return _confirmed_ledger(ob, c, fact)
 
 
 def _readings_split(ob: Obligation, fact: Any, c: Certificate) -> Verdict | None:
