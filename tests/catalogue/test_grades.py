@@ -148,8 +148,8 @@ def _loops_over_sizes(result: Result) -> bool:
 
 
 @pytest.fixture(scope="module")
-def graded() -> dict[str, Result]:
-    return {i: run_obligation(i) for i in (*SIZE_LOOPS, *UNIVERSAL, *INSTANCES)}
+def graded(catalogue_run) -> dict[str, Result]:
+    return {i: catalogue_run[i] for i in (*SIZE_LOOPS, *UNIVERSAL, *INSTANCES)}
 
 
 def test_an_obligation_that_iterates_sizes_never_claims_universal(graded):
@@ -166,15 +166,15 @@ def test_an_obligation_that_iterates_sizes_never_claims_universal(graded):
             assert r.certificate.grade is not Grade.UNIVERSAL, (ob_id, size_evidence(r))
 
 
-def test_the_size_detector_sees_the_loops():
+def test_the_size_detector_sees_the_loops(catalogue_run):
     """The detector is not vacuous: a per-shape sympy proof and a per-class z3 proof show a loop."""
-    assert _loops_over_sizes(run_obligation("lean_mlp.col_l1_mass_tiles"))
+    assert _loops_over_sizes(catalogue_run["lean_mlp.col_l1_mass_tiles"])
     from obligations.psy01a import cue
 
     per_class = all_of("z3 per class count", {c.name: smt.prove(c) for c in cue.LIPSCHITZ[:5]}, family="K = 2, 3")
     assert per_class.status is Status.PROVED
     assert _loops_over_sizes(per_class)  # the detector reads only .certificate
-    assert not _loops_over_sizes(run_obligation("lean_mlp.relu_lipschitz"))
+    assert not _loops_over_sizes(catalogue_run["lean_mlp.relu_lipschitz"])
 
 
 def test_every_grade_occurs_and_cross_checks_do_not_set_it(graded):

@@ -13,7 +13,6 @@ from checker.claims import claim
 from checker.kernel.model import Context, Grade, Outcome, Status
 from checker.run.discovery import discover
 from obligations.lean_mlp import descent, descent_instances, discharge, linear_lipschitz, mlp, softmax_sandwich
-from tests.helpers import run_obligation
 
 KEYS = tuple(descent.CAPSTONES)
 EXPECTED = {
@@ -27,9 +26,9 @@ CTX = Context("test", 1, 60.0)
 
 
 @pytest.mark.parametrize("ob_id, status", sorted(EXPECTED.items()))
-def test_outcome(ob_id, status):
+def test_outcome(ob_id, status, catalogue_run):
     """Each obligation settles as the source says."""
-    r = run_obligation(ob_id)
+    r = catalogue_run[ob_id]
     assert r.status is status, r.certificate.reason
     if status is Status.UNKNOWN:
         assert r.outcome is Outcome.OPEN and "not a proof of the declared theorem" in r.certificate.reason
@@ -37,10 +36,10 @@ def test_outcome(ob_id, status):
         assert r.outcome in (Outcome.CONFIRMED, Outcome.PARTIAL)  # partial: proved for some sizes only
 
 
-def test_capstones_hold_at_the_largest_admissible_lr():
+def test_capstones_hold_at_the_largest_admissible_lr(catalogue_run):
     """Evidence beyond the example: at the edge of admissibility every rung's conclusion
     checked, and the actual decrease is at least the certified one (ratio ≥ 1)."""
-    r = run_obligation("lean_mlp.capstones_at_largest_admissible_lr")
+    r = catalogue_run["lean_mlp.capstones_at_largest_admissible_lr"]
     assert r.status is Status.SUPPORTED, r.certificate.reason
     data = r.certificate.data
     assert data["checked"] == data["admissible"] > 0 and data["undecided"] == 0
@@ -48,9 +47,9 @@ def test_capstones_hold_at_the_largest_admissible_lr():
     assert all(v >= 1 for v in data["smallest_decrease_ratio"].values())
 
 
-def test_joint_step_is_never_proved():
+def test_joint_step_is_never_proved(catalogue_run):
     """The open joint step gives evidence at most, and some instance met the condition."""
-    r = run_obligation("lean_mlp.joint_step_descends")
+    r = catalogue_run["lean_mlp.joint_step_descends"]
     assert r.status is Status.SUPPORTED, r.certificate.reason
     assert r.certificate.data["condition_held"] > 0
     assert r.certificate.data["descended"] == r.certificate.data["condition_held"]
@@ -247,7 +246,7 @@ def test_random_instances_agree_with_float64():
 
 @pytest.mark.parametrize("is_float", [False, True], ids=["real", "binary32"])
 @pytest.mark.parametrize("key", KEYS)
-def test_example_declares_its_closed_theorem_and_proves_it_outright(key, is_float):
+def test_example_declares_its_closed_theorem_and_proves_it_outright(key, is_float, catalogue_run):
     """Each example declares the capstone at the shipped network as closed claims (hypotheses, and
     the descent), proved by one enclosure each: universal, with the discharge as a passing cross-check."""
     c = descent.CAPSTONES[key]
@@ -255,7 +254,7 @@ def test_example_declares_its_closed_theorem_and_proves_it_outright(key, is_floa
     ob = discover("obligations").by_id(f"lean_mlp.{name}_example")
     assert ob.theorem and all(not t.variables for t in ob.theorem)
     assert {t.name for t in ob.theorem} == {t.name for t in descent_instances.example_theorem(c, is_float)}
-    r = run_obligation(ob.id)
+    r = catalogue_run[ob.id]
     assert r.status is Status.PROVED and r.certificate.grade is Grade.UNIVERSAL, r.certificate.reason
     (check,) = r.certificate.data["cross_checks"].values()
     assert check["status"] == "proved"

@@ -50,17 +50,17 @@ def _small_net(seed: int = 3, dims=(5, 7, 6, 4)) -> tuple[mlp.Mlp, list[Fraction
 
 
 @pytest.mark.parametrize("ob_id, status", sorted(EXPECTED.items()))
-def test_outcome(ob_id, status):
+def test_outcome(ob_id, status, catalogue_run):
     """Each obligation settles as expected: the lemmas proved (with a grade saying what they
     cover), the float32 cross-checks and the exp measurement as evidence."""
-    r = run_obligation(ob_id)
+    r = catalogue_run[ob_id]
     assert r.status is status, r.certificate.reason
     assert r.outcome in (Outcome.CONFIRMED, Outcome.PARTIAL, Outcome.EVIDENCE)
     if status is Status.PROVED:
         assert r.certificate.grade is not None and (r.certificate.grade is Grade.UNIVERSAL or r.certificate.over)
 
 
-def test_the_default_tier_has_at_least_1e5_instances():
+def test_the_default_tier_has_at_least_1e5_instances(catalogue_run):
     """The issue asks for ≥ 10⁵ seeded instances in the default tier: count the distinct
     instances (each is then evaluated in every summation order)."""
     counts = {
@@ -72,7 +72,7 @@ def test_the_default_tier_has_at_least_1e5_instances():
         "lean_mlp.float.mlp_w1_grad_close_float32": "gradients",
         "lean_mlp.float.mlp_w0_grad_close_float32": "gradients",
     }
-    data = {ob_id: run_obligation(ob_id).certificate.data for ob_id in counts}
+    data = {ob_id: catalogue_run[ob_id].certificate.data for ob_id in counts}
     assert data["lean_mlp.float.dot_close_float32"]["dot_products"] >= 100_000
     assert data["lean_mlp.float.mul_close_float32"]["instances"] >= 100_000
     for ob_id, key in counts.items():
@@ -398,14 +398,14 @@ def test_the_capstones_do_not_rest_on_the_exp_measurement():
 
 
 @pytest.mark.parametrize("ob_id", ["lean_mlp.float.dot_close", "lean_mlp.float.cot_step_close"])
-def test_dot_and_cot_step_are_proved_for_every_fan_in(ob_id):
+def test_dot_and_cot_step_are_proved_for_every_fan_in(ob_id, catalogue_run):
     """Proved against the declared sized theorem, universal (every fan-in), with the z3 check
     at the least size recorded as a cross-check."""
     from checker.kernel.sized import is_sized
 
     ob = next(o for o in discover("obligations").obligations if o.id == ob_id)
     assert any(is_sized(t) for t in (ob.theorem if isinstance(ob.theorem, tuple) else (ob.theorem,)))
-    r = run_obligation(ob_id)
+    r = catalogue_run[ob_id]
     assert r.status is Status.PROVED and r.certificate.grade is Grade.UNIVERSAL, r.certificate.reason
     assert "cross_checks" in r.certificate.data
 
@@ -462,13 +462,13 @@ DECLARED = ("rounding_model", "relu_exact_in_float", "mul_close", "budget_compos
 
 
 @pytest.mark.parametrize("name", DECLARED)
-def test_proved_against_a_declared_theorem_for_every_size(name):
+def test_proved_against_a_declared_theorem_for_every_size(name, catalogue_run):
     """Each declares a theorem, the kernel checked the proof against it (no "no theorem declared"
     line), its grade is universal, and nothing in its ledger is a trusted computation."""
     ob_id = f"lean_mlp.float.{name}"
     ob = discover("obligations").by_id(ob_id)
     assert ob.theorem, ob_id
-    r = run_obligation(ob_id)
+    r = catalogue_run[ob_id]
     assert r.status is Status.PROVED and r.certificate.grade is Grade.UNIVERSAL, (ob_id, r.certificate.reason)
     kinds = {e["kind"] for e in r.certificate.ledger}
     assert "unchecked" not in kinds and "trusted" not in kinds, (ob_id, kinds)

@@ -10,7 +10,6 @@ import pytest
 from checker.backends import exact, interval, smt
 from checker.kernel.model import Outcome, Status
 from obligations.lean_mlp import gradients, lipschitz, margins
-from tests.helpers import run_obligation
 
 EXPECTED = {
     "lean_mlp.sign_stable_of_close": Status.PROVED,
@@ -46,10 +45,10 @@ EXPECTED = {
 
 
 @pytest.mark.parametrize("ob_id, status", sorted(EXPECTED.items()))
-def test_lean_mlp_real_outcome(ob_id, status):
+def test_lean_mlp_real_outcome(ob_id, status, catalogue_run):
     """Each ℝ-side obligation settles as the seeds say (proved, or supported for the search), except
     the three segment-Lipschitz constants, whose chain is not a proof of their declared theorem."""
-    r = run_obligation(ob_id)
+    r = catalogue_run[ob_id]
     assert r.status is status, r.certificate.reason
     if status is Status.UNKNOWN:
         assert r.outcome is Outcome.OPEN and "not a proof of the declared theorem" in r.certificate.reason

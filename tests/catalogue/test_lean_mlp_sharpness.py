@@ -7,19 +7,18 @@ from fractions import Fraction
 from checker.backends import exact, interval, smt
 from checker.kernel.model import Grade, Outcome, Status
 from obligations.lean_mlp import lipschitz_sharpness as ls
-from tests.helpers import run_obligation
 
 
-def test_best_constant_is_proved_with_the_exact_ratio():
-    r = run_obligation("lean_mlp.grad_lipschitz_best_constant")
+def test_best_constant_is_proved_with_the_exact_ratio(catalogue_run):
+    r = catalogue_run["lean_mlp.grad_lipschitz_best_constant"]
     assert r.status is Status.PROVED, r.certificate.reason
     assert r.outcome in (Outcome.CONFIRMED, Outcome.PARTIAL)  # partial: proved for some sizes only
     assert r.certificate.grade is Grade.INSTANCES  # attainment is by exact witnesses
     assert r.certificate.data["first_order_looseness"] == 6
 
 
-def test_witness_family_approaches_the_best_constant():
-    r = run_obligation("lean_mlp.grad_lipschitz_witness_family")
+def test_witness_family_approaches_the_best_constant(catalogue_run):
+    r = catalogue_run["lean_mlp.grad_lipschitz_witness_family"]
     assert r.status is Status.PROVED, r.certificate.reason
     assert r.certificate.grade is Grade.INSTANCES
     for part in r.certificate.data["parts"].values():

@@ -25,13 +25,9 @@ def snapshot_of(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             for r in sorted(results, key=lambda r: r["id"])}
 
 
-def test_a_cold_full_check_settles_every_obligation_as_the_snapshot_says(tmp_path):
-    from tests.helpers import cli
-
-    report = tmp_path / "report.json"
-    out = cli("check", "--no-cache", "--no-baseline", "--jobs", "2", "-q", "--format", "json", "-o", str(report))
-    assert report.exists(), out.stderr[-2000:]
-    got = snapshot_of(json.loads(report.read_text(encoding="utf-8"))["results"])
+def test_a_cold_full_check_settles_every_obligation_as_the_snapshot_says(catalogue_report):
+    """The session's one cold ``check --no-cache --jobs 2`` (tests/shared_run.py) against the snapshot."""
+    got = snapshot_of(list(catalogue_report.values()))
     want = json.loads(FIXTURE.read_text(encoding="utf-8"))["results"]
     assert sorted(got) == sorted(want)
     changed = [f"{i}: {k}: {want[i][k]!r} → {got[i][k]!r}" for i in want for k in want[i] if got[i][k] != want[i][k]]

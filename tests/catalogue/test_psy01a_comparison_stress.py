@@ -54,9 +54,9 @@ def _rechecks(claim, verdict) -> bool:
 
 
 @pytest.mark.parametrize("ob_id, status", sorted(EXPECTED.items()))
-def test_outcome(ob_id, status):
+def test_outcome(ob_id, status, catalogue_run):
     """Each obligation settles as the source says (proved, or supported for Monte-Carlo)."""
-    r = run_obligation(ob_id)
+    r = catalogue_run[ob_id]
     assert r.status is status, r.certificate.reason
     assert r.outcome in (Outcome.CONFIRMED, Outcome.PARTIAL, Outcome.EVIDENCE)
 
@@ -157,9 +157,9 @@ def test_obstruction_fails_for_a_permutation_with_fixed_points():
 # --- stress -------------------------------------------------------------------------------
 
 
-def test_montecarlo_bracket_reports_its_interval():
+def test_montecarlo_bracket_reports_its_interval(catalogue_run):
     """The Monte-Carlo obligation records estimate, confidence interval, and the certified bracket."""
-    r = run_obligation("psy01a.stress_bounds_bracket_montecarlo")
+    r = catalogue_run["psy01a.stress_bounds_bracket_montecarlo"]
     d = r.certificate.data
     assert d["certified_lower"] <= d["estimate"] <= d["certified_upper"]
     lo, hi = d["confidence_interval"]

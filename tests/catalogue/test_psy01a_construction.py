@@ -34,16 +34,16 @@ CTX = Context("test", 1, 60.0)
 
 
 @pytest.mark.parametrize("ob_id, status", sorted(EXPECTED.items()))
-def test_outcome(ob_id, status):
+def test_outcome(ob_id, status, catalogue_run):
     """Each obligation settles as the source says."""
-    r = run_obligation(ob_id)
+    r = catalogue_run[ob_id]
     assert r.status is status, r.certificate.reason
     assert r.outcome in (Outcome.CONFIRMED, Outcome.PARTIAL)  # partial: proved for some sizes only
 
 
-def test_construction_certificate_lists_counts_and_essential_weights():
+def test_construction_certificate_lists_counts_and_essential_weights(catalogue_run):
     """Per-layer realised counts equal ⌈N/10⌉ and every essential weight survived."""
-    data = run_obligation("psy01a.sparse_construction").certificate.data
+    data = catalogue_run["psy01a.sparse_construction"].certificate.data
     counts = data["realised_counts"]
     assert [counts[f"layer {i}"]["realised"] for i in range(1, 5)] == [103, 6554, 3277, 52]
     assert [counts[f"layer {i}"]["essential_survived"] for i in range(1, 5)] == [32, 8, 8, 8]
@@ -51,9 +51,9 @@ def test_construction_certificate_lists_counts_and_essential_weights():
     assert data["region_E_claims"] == 24
 
 
-def test_universal_threshold_witness_rechecks():
+def test_universal_threshold_witness_rechecks(catalogue_run):
     """The refutation's ν* really gives 2p_ν − 1 > 1/2 + Cν (fresh enclosure)."""
-    c = run_obligation("psy01a.universal_cue_threshold").certificate
+    c = catalogue_run["psy01a.universal_cue_threshold"].certificate
     nu, C = Fraction(c.witness["nu"]), Fraction(c.witness["C"])
     assert nu < Fraction(c.witness["nu0"])
     assert construction.delta_lower(nu).lo > Fraction(1, 2) + C * nu

@@ -11,7 +11,6 @@ from checker.kernel.model import Grade, Outcome, Status
 from checker.run.discovery import discover
 from obligations.controller_bound import genuine_pruning as gp
 from obligations.psy01a import construction_gates
-from tests.helpers import run_obligation
 
 EXPECTED = {
     "controller_bound.eq10_genuine_pruning": Status.REFUTED,
@@ -27,16 +26,16 @@ EXPECTED = {
 
 
 @pytest.mark.parametrize("ob_id, status", sorted(EXPECTED.items()))
-def test_outcome(ob_id, status):
+def test_outcome(ob_id, status, catalogue_run):
     """Each follow-up obligation settles as recorded, and is confirmed."""
-    r = run_obligation(ob_id)
+    r = catalogue_run[ob_id]
     assert r.status is status, r.certificate.reason
     assert r.outcome in (Outcome.CONFIRMED, Outcome.PARTIAL)  # partial: proved for some sizes only
 
 
-def test_genuine_pruning_refutation_is_rigorous_and_exceeds_the_bound():
+def test_genuine_pruning_refutation_is_rigorous_and_exceeds_the_bound(catalogue_run):
     """The refutation's sides are exact deviation² against a rigorous upper bound of bound²."""
-    r = run_obligation("controller_bound.eq10_genuine_pruning")
+    r = catalogue_run["controller_bound.eq10_genuine_pruning"]
     data = r.certificate.data
     exact_sides = {k: Fraction(v) for k, v in data["exact_sides"].items()}
     assert exact_sides["deviation²"] > exact_sides["bound² (upper)"]
@@ -96,11 +95,11 @@ def test_frozen_gate_hypothesis_counts_are_exact_at_a_centre():
     assert h["zero_margin_pairs"] == 0
 
 
-def test_grades_name_what_they_cover():
+def test_grades_name_what_they_cover(catalogue_run):
     """Instance-level answers are graded instances; the z3 parts universal or bounded, never more."""
-    r = run_obligation("psy01a.frozen_gates_on_construction")
+    r = catalogue_run["psy01a.frozen_gates_on_construction"]
     assert r.certificate.grade is Grade.INSTANCES
-    r = run_obligation("controller_bound.eq10_norms_nonincreasing")
+    r = catalogue_run["controller_bound.eq10_norms_nonincreasing"]
     assert r.certificate.grade is Grade.BOUNDED
 
 

@@ -19,7 +19,7 @@ from checker.kernel.model import Outcome, Status
 from checker.run.discovery import discover
 from checker.report.reports import read_json
 from obligations.rmt_jacobian import approximation21, conditions, expressions, freeprob, moments, remarks
-from tests.helpers import ROOT, cli, run_obligation
+from tests.helpers import ROOT, cli
 
 EXPECTED = {
     "rmt_jacobian.truncated_moment_referee": Status.PROVED,
@@ -45,9 +45,9 @@ def monte_carlo():
 
 
 @pytest.mark.parametrize("ob_id, status", sorted(EXPECTED.items()))
-def test_outcome(ob_id, status):
+def test_outcome(ob_id, status, catalogue_run):
     """Each exact/symbolic/interval obligation settles as the review says."""
-    r = run_obligation(ob_id)
+    r = catalogue_run[ob_id]
     assert r.status is status, r.certificate.reason
     assert r.outcome in (Outcome.CONFIRMED, Outcome.PARTIAL)  # partial: proved for some sizes only
 
@@ -65,11 +65,11 @@ def test_every_001_item_has_an_obligation():
     assert slow == {SLOW}
 
 
-def test_paper_refutation_rests_on_the_limit_of_the_declared_theorem():
+def test_paper_refutation_rests_on_the_limit_of_the_declared_theorem(catalogue_run):
     """The refutation is of the declared theorem (paper/exact → 1 along the range's upper end): its
     witness is the limit sympy computes, ∞; the other limits of paper/exact (≠ 1) and the
     finite-width reading's witness, whose enclosure re-checks, are recorded beside it."""
-    result = run_obligation("rmt_jacobian.truncated_moment_paper")
+    result = catalogue_run["rmt_jacobian.truncated_moment_paper"]
     assert result.status is Status.REFUTED
     c = result.certificate
     assert c.witness == {"computed": "oo"}
@@ -121,9 +121,9 @@ def test_log_remarks_with_other_stated_values():
     assert interval.prove_on(wrong, remarks.WIDTH).status is Status.REFUTED
 
 
-def test_log10_certificate_records_every_base():
+def test_log10_certificate_records_every_base(catalogue_run):
     """The refutation keeps enclosures for bases e, 2, 10 and the first-power base-10 reading."""
-    c = run_obligation("rmt_jacobian.log10_remark").certificate
+    c = catalogue_run["rmt_jacobian.log10_remark"].certificate
     assert c.witness == {"n": "256"}
     assert c.data["readings"]["log_2^10(256)/256"].startswith("[4194303.99")
     assert c.data["readings"]["log_10(256)/256 (first power)"].startswith("[0.00940")

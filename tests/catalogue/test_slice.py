@@ -29,16 +29,16 @@ SLICE = {
 
 
 @pytest.mark.parametrize("ob_id, status", sorted(SLICE.items()))
-def test_slice_outcome(ob_id, status):
+def test_slice_outcome(ob_id, status, catalogue_run):
     """Each slice obligation settles as the source says."""
-    r = run_obligation(ob_id)
+    r = catalogue_run[ob_id]
     assert r.status is status, r.certificate.reason
     assert r.outcome in (Outcome.CONFIRMED, Outcome.PARTIAL, Outcome.EVIDENCE)
 
 
-def test_corollary1_witness_found_by_z3_rechecks_and_review_instance_is_kept():
+def test_corollary1_witness_found_by_z3_rechecks_and_review_instance_is_kept(catalogue_run):
     """The refutation's witness came from z3 and re-checks exactly; 201 > 101 is in the certificate."""
-    r = run_obligation("controller_bound.corollary1_additive")
+    r = catalogue_run["controller_bound.corollary1_additive"]
     c = r.certificate
     assert c.steps[0].backend == "smt" and c.steps[0].answer == "sat"
     point = {k: Fraction(v) for k, v in c.witness.items()}
