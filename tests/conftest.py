@@ -36,6 +36,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # the tests that read the shared catalogue check go last, so that the others run while it does
+    items.sort(key=_reads_the_shared_check)
     if config.getoption("--slow"):
         return
     skip = pytest.mark.skip(reason="slow: run with --slow")
@@ -44,9 +46,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+def _reads_the_shared_check(item: pytest.Item) -> bool:
+    return any(name in SHARED_FIXTURES for name in getattr(item, "fixturenames", ()))
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Start the shared catalogue check in the background when a collected test reads it."""
-    if any(name in SHARED_FIXTURES for item in session.items for name in getattr(item, "fixturenames", ())):
+    if any(_reads_the_shared_check(item) for item in session.items):
         started = shared_run.start(_SHARED)
         if started is not None:
             _STARTED.append(started)
