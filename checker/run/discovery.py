@@ -67,12 +67,27 @@ def _load_error(name: str, exc: BaseException) -> LoadError:
     return LoadError(name, message, _location_of(exc, name))
 
 
+_READ: dict[tuple[str, str], tuple[Any, ...]] = {}  # (path, digest of the source) -> what reaches found there
+
+
+def _reaches_once(source: str, path: str) -> tuple[Any, ...]:
+    """:func:`checker.audit.reach.reaches` of ``source``, read once per process for each text a path
+    has had (a process that discovers the catalogue again, as a test does, reads only what changed)."""
+    import hashlib
+
+    from checker.audit.reach import reaches
+
+    key = (path, hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest())
+    if key not in _READ:
+        _READ[key] = tuple(reaches(source, path))
+    return _READ[key]
+
+
 def _reaching_modules(names: Sequence[str]) -> dict[str, tuple[str, str]]:
     """``{module: (message, location)}`` for the catalogue modules whose source reaches into the engine
     (:mod:`checker.audit.reach`): their obligations are not run."""
     import sys
 
-    from checker.audit.reach import reaches
     from checker.store.fingerprint import imports_in
 
     import ast
@@ -86,7 +101,7 @@ def _reaching_modules(names: Sequence[str]) -> dict[str, tuple[str, str]]:
         try:
             with open(path, encoding="utf-8") as fh:
                 source = fh.read()
-            found = reaches(source, path)
+            found = _reaches_once(source, path)
         except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
             continue
         sources[name] = (path, source)

@@ -465,6 +465,15 @@ def test_logic_of_names_the_fragment():
     assert confirm.logic_of([z3.fpIsNaN(f)]) == "QF_FP"
     assert confirm.logic_of([z3.fpToIEEEBV(f) == 0]) == "QF_BVFP"
     assert confirm.logic_of([z3.And(z3.fpIsNaN(f), x > 0)]) == "ALL"
+    g = z3.Function("g", z3.RealSort(ctx), z3.RealSort(ctx))
+    assert confirm.logic_of([g(x) > 2 * x]) == "QF_UFLRA"
+    assert confirm.logic_of([z3.ForAll([y], x * y >= 0)]) == "NRA"  # a bound variable is not a constant
+    assert confirm.logic_of([z3.ForAll([y], 2 * y >= x)]) == "LRA"
+    assert confirm.logic_of([x ** 2 > 1]) == "QF_NRA"
+    assert confirm.logic_of([z3.ToInt(x) > 1]) == "QF_LIRA"
+    shared = x * y
+    assert confirm.logic_of([shared > 1, shared + x > 2, z3.Or(shared < 0, x > 0)]) == "QF_NRA"  # a DAG, each node once
+    assert confirm.logic_of([]) == "QF_UF"
 
 
 def test_answers_are_shared_within_a_run(tmp_path):
