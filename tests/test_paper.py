@@ -824,3 +824,111 @@ def test_a_newif_switch_is_followed(tmp_path: Path):
         \ifdraft \begin{theorem}\label{d:5}\obligation{doc.p} Off again. \end{theorem} \fi
         """, cls="llncs"))
     assert [e.label for e in paper.environments] == ["d:2", "d:3"]
+
+
+def test_the_import_packages_commands_are_followed_with_its_folder_rules(tmp_path: Path):
+    """\\import{dir/}{f} reads dir/f.tex, and what f inputs is sought in dir/ first (beside the main
+    file only after); \\subimport appends to the import folder of the file it is in; \\inputfrom,
+    \\subinputfrom, \\includefrom, \\subincludefrom and the starred forms are read the same way."""
+    _tex(tmp_path, "paper.tex", r"""
+        \usepackage{import}
+        \import{chapters/}{one}
+        \subimport*{parts}{p}
+        \inputfrom{x/}{a}
+        \includefrom*{z/}{c}
+        """, cls="llncs")
+    _tex(tmp_path, "chapters/one.tex", r"""
+        \begin{lemma}\label{one} One. \end{lemma}
+        \input{two}
+        \subimport{deep/}{three}
+        \subincludefrom{deep/}{five}
+        \subinputfrom{deep/}{six}
+        """)
+    _tex(tmp_path, "chapters/two.tex", r"\begin{lemma}\label{two} in the import folder \end{lemma}")
+    _tex(tmp_path, "two.tex", r"\begin{lemma}\label{two-root}\obligation{doc.p} beside the main file \end{lemma}")
+    _tex(tmp_path, "chapters/deep/three.tex", r"\begin{lemma}\label{three} x \end{lemma}\input{four}")
+    _tex(tmp_path, "chapters/deep/four.tex", r"\begin{lemma}\label{four} x \end{lemma}")
+    _tex(tmp_path, "chapters/deep/five.tex", r"\begin{lemma}\label{five} x \end{lemma}")
+    _tex(tmp_path, "chapters/deep/six.tex", r"\begin{lemma}\label{six} x \end{lemma}")
+    _tex(tmp_path, "parts/p.tex", r"\begin{lemma}\label{p} x \end{lemma}")
+    _tex(tmp_path, "x/a.tex", r"\begin{lemma}\label{a} x \end{lemma}")
+    _tex(tmp_path, "z/c.tex", r"\begin{lemma}\label{c} x \end{lemma}")
+    paper = papers.read_paper(tmp_path / "paper.tex")
+    assert [e.label for e in paper.environments] == ["one", "two", "three", "four", "five", "six", "p", "a", "c"]
+    assert paper.files[:4] == ("paper.tex", "chapters/one.tex", "chapters/two.tex", "chapters/deep/three.tex")
+
+
+def test_includeonly_leaves_out_the_files_it_does_not_name(tmp_path: Path):
+    """\\includeonly{sec/a, b}: \\include{c} is not typeset, so its theorem is not read, and the
+    coverage says so; \\input is not affected."""
+    _tex(tmp_path, "paper.tex", r"""
+        \includeonly{sec/a, b}
+        \begin{document}
+        \include{sec/a}
+        \include{b}
+        \include{c}
+        \input{d}
+        \end{document}
+        """, cls="llncs")
+    for name in ("sec/a", "b", "c", "d"):
+        _tex(tmp_path, f"{name}.tex", rf"\begin{{lemma}}\label{{{name}}}\obligation{{doc.p}} x \end{{lemma}}")
+    paper = papers.read_paper(tmp_path / "paper.tex")
+    assert [e.label for e in paper.environments] == ["sec/a", "b", "d"]
+    assert paper.unread == ("not read: c.tex (not in \\includeonly)",)
+    out = papers.render_coverage(papers.coverage(paper, _doc(_proved("doc.p"))))
+    assert "\nnot read: c.tex (not in \\includeonly)\n" in out
+
+
+def test_texinputs_folders_are_searched_as_tex_does(tmp_path: Path, monkeypatch):
+    """With TEXINPUTS, a file not beside the main file is sought in its folders (``dir//``: and
+    every folder under it), in order, the empty entry standing for the main file's folder; a
+    package found there is read for declarations. Without it, such a file is not read."""
+    _tex(tmp_path, "paper/paper.tex", r"""
+        \usepackage{mythm}
+        \input{far}
+        \input{both}
+        \input{local}
+        """, cls="llncs")
+    _tex(tmp_path, "paper/local.tex", r"\begin{obs}\label{local} x \end{obs}")
+    _tex(tmp_path, "paper/both.tex", r"\begin{lemma}\label{both-local} x \end{lemma}")
+    _tex(tmp_path, "lib/sub/far.tex", r"\begin{lemma}\label{far} x \end{lemma}")
+    _tex(tmp_path, "lib/both.tex", r"\begin{lemma}\label{both-lib} x \end{lemma}")
+    _tex(tmp_path, "lib/sty/mythm.sty", r"\newtheorem{obs}{Observation}")
+    monkeypatch.delenv("TEXINPUTS", raising=False)
+    assert [e.label for e in papers.read_paper(tmp_path / "paper/paper.tex").environments] == ["both-local"]
+    monkeypatch.setenv("TEXINPUTS", f"{tmp_path / 'lib'}//:")
+    paper = papers.read_paper(tmp_path / "paper/paper.tex")
+    assert [e.label for e in paper.environments] == ["far", "both-lib", "local"]
+    monkeypatch.setenv("TEXINPUTS", f".:{tmp_path / 'lib'}//")
+    assert [e.label for e in papers.read_paper(tmp_path / "paper/paper.tex").environments] == [
+        "far", "both-local", "local"]
+    root = tmp_path / "paper"
+    assert papers.tex_path(root, "") == [root]
+    assert papers.tex_path(root, "../lib") == [root, root / "../lib"]
+    assert papers.tex_path(root, "../lib//:") == [root / "../lib", root / "../lib/sty", root / "../lib/sub", root]
+
+
+def test_an_argument_less_macro_that_inputs_is_expanded_where_it_is_used(tmp_path: Path):
+    """\\newcommand{\\secA}{\\input{sections/a}} reads sections/a.tex where \\secA is used (not where it
+    is defined), through other macros too; a macro redefined to read nothing reads nothing; a macro
+    with arguments that reads files is not guessed at: the coverage names it."""
+    _tex(tmp_path, "paper.tex", r"""
+        \newcommand{\secA}{\input{sections/a}}
+        \long\def\secB{\secA\input{sections/b}}
+        \newcommand{\secC}[1]{\input{sections/#1}}
+        \newcommand*{\never}{\input{sections/never}}
+        \renewcommand{\never}{}
+        \newcommand{\again}{\input{sections/a}\again}
+        \begin{theorem}\label{t0} first \end{theorem}
+        \secB
+        \secC{c}
+        \never
+        \again
+        """, cls="llncs")
+    for name in ("a", "b", "c", "never"):
+        _tex(tmp_path, f"sections/{name}.tex", rf"\begin{{lemma}}\label{{{name}}}\obligation{{doc.p}} x \end{{lemma}}")
+    paper = papers.read_paper(tmp_path / "paper.tex")
+    assert [e.label for e in paper.environments] == ["t0", "a", "b"]
+    assert paper.unread == ("not followed: \\secC (a macro with arguments that reads files)",)
+    out = papers.render_coverage(papers.coverage(paper, _doc(_proved("doc.p"))))
+    assert "not followed: \\secC (a macro with arguments that reads files)" in out

@@ -25,6 +25,7 @@ paper's statement occurs in none of the checked claims) and the macro file the p
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -98,6 +99,11 @@ _BODY_DEFINERS = {
     **{n: ("env spec", 2) for n in ("NewDocumentEnvironment", "RenewDocumentEnvironment",
                                     "ProvideDocumentEnvironment", "DeclareDocumentEnvironment")},
 }
+#: The import package's commands (``\\import{dir/}{file}``; the ``sub`` ones relative to the import
+#: folder of the file they are in; the ``include`` ones \\include the file).
+IMPORT_COMMANDS = frozenset({"import", "subimport", "inputfrom", "subinputfrom", "includefrom", "subincludefrom"})
+#: Commands that read a file as part of the paper.
+INPUT_COMMANDS = frozenset({"input", "include", "subfile"}) | IMPORT_COMMANDS
 #: Commands whose argument numbers something of its own: a ``\\label`` in it is not the theorem's.
 _OTHER_COUNTERS = ("footnote", "footnotetext", "footnotemark", "caption", "captionof", "subcaption", "thanks",
                    "marginpar", "marginnote", "sidenote", "item", "bibitem", "tag", "subfloat")
@@ -138,6 +144,9 @@ class Paper:
     #: the folder a ``Source`` path with a directory part is relative to (the project's; default:
     #: the working directory)
     project: Path | None = None
+    #: what LaTeX typesets that was not read (``not followed: \\secB (…)``), and the files LaTeX does
+    #: not read that a reader might expect read (``not read: c.tex (not in \\includeonly)``)
+    unread: tuple[str, ...] = ()
 
     def read_paths(self) -> set[Path]:
         """Every file the paper reads, resolved."""
@@ -158,7 +167,7 @@ class Paper:
 
 def _strip_comments(text: str) -> str:
     """``%`` comments removed (``\\%`` kept), line breaks kept so line numbers stay right."""
-    return _strip_ignored(text, _ReadState(Path(".")), lambda name, braced, command: None)
+    return _strip_ignored(text, _ReadState(Path(".")), lambda *_: None)
 
 
 def _read(path: Path) -> str:
@@ -180,6 +189,11 @@ class _ReadState:
     wrappers: dict[str, str] = field(default_factory=dict)  # environment → the environment its begin code opens
     packages: list[str] = field(default_factory=list)  # local .sty/.cls files' texts (declarations only)
     switches: dict[str, bool] = field(default_factory=dict)  # \newif switches and their values so far (false at \newif)
+    includeonly: set[str] | None = None  # the names \includeonly lets \include read (None: all)
+    input_macros: dict[str, str] = field(default_factory=dict)  # argument-less macro → its body, which reads files
+    arg_macros: set[str] = field(default_factory=set)  # macros with arguments whose bodies read files
+    expanding: set[str] = field(default_factory=set)  # the input macros being expanded (a loop is read once)
+    unread: list[str] = field(default_factory=list)  # what LaTeX reads and this reader does not, or why a file is not read
 
 
 def _blank(chars: list[str], a: int, b: int) -> None:
@@ -270,12 +284,29 @@ def _group_end(text: str, i: int, opening: str = "{", closing: str = "}") -> int
     return -1
 
 
-def _definition(text: str, i: int, how: str, count: int) -> tuple[int, str | None, list[str]] | None:
-    """A definition from ``i`` (just past its definer): the index past its end, the environment it
-    defines (``None`` for a command) and its bodies; ``None`` when it is not well formed."""
+@dataclass(frozen=True, slots=True)
+class _Definition:
+    """A definition read from its definer on: where it ends, the environment it defines (``None``
+    for a command), the command it defines (``None`` for an environment, or when it is not a plain
+    control sequence), whether that command takes arguments, and its bodies."""
+
+    end: int
+    env: str | None
+    command: str | None
+    takes_arguments: bool
+    bodies: list[str]
+
+
+#: Prefixes and definers that may come between ``\\long`` (or ``\\protected``) and the name defined.
+_TEX_PREFIXES = frozenset({"long", "protected", "global", "outer", "def", "gdef", "edef", "xdef"})
+
+
+def _definition(text: str, i: int, how: str, count: int) -> _Definition | None:
+    """A definition from ``i`` (just past its definer); ``None`` when it is not well formed."""
     n = len(text)
     j = _skip_space(text, i + (1 if text.startswith("*", i) else 0))
-    env = None
+    env = command = None
+    takes_arguments = False
     if how.startswith("env"):
         end = _group_end(text, j)
         if end < 0:
@@ -285,26 +316,34 @@ def _definition(text: str, i: int, how: str, count: int) -> tuple[int, str | Non
         end = _group_end(text, j)
         if end < 0:
             return None
-        j = end
+        inner = _CS.fullmatch(text[j + 1:end - 1].strip())
+        command, j = (inner.group(1) if inner else None), end
     else:
         m = _CS.match(text, j)
+        while how == "tex" and m and m.group(1) in _TEX_PREFIXES:  # \long\def\x…
+            m = _CS.match(text, _skip_space(text, m.end()))
         if not m:
             return None
-        j = m.end()
+        command, j = m.group(1), m.end()
     if how == "tex":  # the parameter text, up to the body's brace
+        start = j
         while j < n and text[j] not in "{}":
             j += 1
+        takes_arguments = "#" in text[start:j]
     elif how.endswith("spec"):
-        end = _group_end(text, _skip_space(text, j))
+        k = _skip_space(text, j)
+        end = _group_end(text, k)
         if end < 0:
             return None
+        takes_arguments = bool(text[k + 1:end - 1].strip())
         j = end
     else:
-        for _ in range(2):  # [number of arguments][default of the first]
+        for at in range(2):  # [number of arguments][default of the first]
             k = _skip_space(text, j)
             end = _group_end(text, k, "[", "]")
             if end < 0:
                 break
+            takes_arguments = takes_arguments or (at == 0 and text[k + 1:end - 1].strip() not in ("", "0"))
             j = end
     bodies = []
     for _ in range(count):
@@ -314,7 +353,7 @@ def _definition(text: str, i: int, how: str, count: int) -> tuple[int, str | Non
             return None
         bodies.append(text[k + 1:end - 1])
         j = end
-    return j, env, bodies
+    return _Definition(j, env, command, takes_arguments, bodies)
 
 
 def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False) -> str:
@@ -362,16 +401,17 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
         if name in _BODY_DEFINERS:
             found = _definition(text, end, *_BODY_DEFINERS[name])
             if found is not None:
-                stop, env, bodies = found
-                state.bodies += bodies
-                if env is not None and bodies:
-                    opens = _BEGIN.search(_strip_comments_only(bodies[0]))
+                state.bodies += found.bodies
+                if found.env is not None and found.bodies:
+                    opens = _BEGIN.search(_strip_comments_only(found.bodies[0]))
                     if opens:
-                        state.wrappers[env] = opens.group(1)
+                        state.wrappers[found.env] = opens.group(1)
                     else:
-                        state.wrappers.pop(env, None)
-                _blank(chars, i, stop)
-                i = stop
+                        state.wrappers.pop(found.env, None)
+                if found.command is not None and found.bodies:
+                    _define_macro(found, name == "providecommand", state)
+                _blank(chars, i, found.end)
+                i = found.end
                 continue
         if name in ("begin", "end"):
             arg = _BRACED.match(text, end)
@@ -414,6 +454,9 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
                 d = _CS.match(text, k)
                 if not d:
                     break
+                if name == "let" and j == end:  # \let\secA\relax: no longer a macro that reads files
+                    state.input_macros.pop(d.group(1), None)
+                    state.arg_macros.discard(d.group(1))
                 if name == "newif" and d.group(1).startswith("if"):
                     state.conditionals.add(d.group(1))
                     state.switches[d.group(1)[2:]] = False
@@ -452,6 +495,23 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
                 on_input(found[0], found[2], name)
                 i = found[1]
                 continue
+        elif name in IMPORT_COMMANDS:
+            found = _import_arguments(text, end)
+            if found:
+                folder, file, i = found
+                on_input(file, True, name, folder)
+                continue
+        elif name == "includeonly":
+            arg = _BRACED.match(text, end)
+            if arg:
+                state.includeonly = {n.strip() for n in arg.group(1).split(",") if n.strip()}
+        elif name in state.input_macros:
+            if name not in state.expanding:  # the body, read where the macro is used
+                state.expanding.add(name)
+                _strip_ignored(state.input_macros[name], state, on_input)
+                state.expanding.discard(name)
+        elif name in state.arg_macros:
+            state.unread.append(f"not followed: \\{name} (a macro with arguments that reads files)")
         elif name in ("usepackage", "RequirePackage", "documentclass", "LoadClass"):
             k = _skip_space(text, end)
             k = _skip_space(text, max(k, _group_end(text, k, "[", "]")))
@@ -461,6 +521,43 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
                     on_input(package.strip(), True, name)
         i = end
     return "".join(chars)
+
+
+def _import_arguments(text: str, i: int) -> tuple[str, str, int] | None:
+    """The folder and file of an import-package command from ``i`` (just past its name, a star
+    allowed: ``\\subimport*{dir/}{file}``) and the index past them; ``None`` when not well formed."""
+    j = _skip_space(text, i + (1 if text.startswith("*", i) else 0))
+    first = _group_end(text, j)
+    if first < 0:
+        return None
+    k = _skip_space(text, first)
+    second = _group_end(text, k)
+    if second < 0:
+        return None
+    return text[j + 1:first - 1].strip(), text[k + 1:second - 1].strip(), second
+
+
+def _reads_files(body: str, state: _ReadState) -> bool:
+    """Whether a macro's body reads a file: an ``\\input``-family command, or a macro that does."""
+    names = {m.group(1) for m in _CS.finditer(_strip_comments_only(body))}
+    return bool(names & (INPUT_COMMANDS | state.input_macros.keys() | state.arg_macros))
+
+
+def _define_macro(found: _Definition, provide: bool, state: _ReadState) -> None:
+    """Record a (re)definition of a command: an argument-less one whose body reads files is
+    expanded where it is used; one with arguments that reads files is reported where it is used;
+    any other definition of the name ends its being either. ``provide`` (``\\providecommand``)
+    changes nothing for a name already defined so."""
+    name = found.command
+    if provide and (name in state.input_macros or name in state.arg_macros):
+        return
+    state.input_macros.pop(name, None)
+    state.arg_macros.discard(name)
+    if _reads_files(found.bodies[0], state):
+        if found.takes_arguments:
+            state.arg_macros.add(name)
+        else:
+            state.input_macros[name] = found.bodies[0]
 
 
 def _switch_set(name: str, state: _ReadState) -> bool:
@@ -478,62 +575,117 @@ def _strip_comments_only(text: str) -> str:
     return re.sub(r"(?<!\\)((?:\\\\)*)%[^\n]*", lambda m: m.group(1) + " " * (len(m.group(0)) - len(m.group(1))), text)
 
 
-def _resolve(root: Path, name: str, include: bool, jobname: str) -> Path | None:
-    """The file ``\\input{name}`` (``\\include`` with ``include``) reads, as LaTeX finds it: relative
-    to the folder LaTeX runs in, taken to be the main file's (not the including file's); ``name``
-    with no extension is ``name.tex`` first (``\\include``: always ``name.tex``)."""
+def tex_path(root: Path, texinputs: str | None) -> list[Path]:
+    """The folders TeX searches for a file, in order, as kpathsea reads ``TEXINPUTS``: entries
+    separated by the path separator (``:``), each relative to the folder LaTeX runs in (the main
+    file's); one ending in ``//`` is that folder and every folder under it; an empty entry is the
+    default path, which here is the main file's folder (TeX's own trees hold no file of the paper).
+    Without ``TEXINPUTS``, or with no empty entry in it, the main file's folder comes first."""
+    if not texinputs:
+        return [root]
+    entries = texinputs.split(os.pathsep)
+    folders = [] if "" in entries else [root]
+    for entry in entries:
+        entry = os.path.expandvars(os.path.expanduser(entry.removeprefix("!!")))
+        if not entry:
+            folders.append(root)
+            continue
+        recursive = entry.endswith("//")
+        folder = root / entry.rstrip("/") if entry.rstrip("/") else Path("/")
+        folders.append(folder)
+        if recursive and folder.is_dir():
+            folders += [Path(d) / s for d, subs, _ in os.walk(folder) for s in sorted(subs)]
+    return list(dict.fromkeys(folders))
+
+
+def _resolve(name: str, include: bool, jobname: str, root: Path, folders: Sequence[Path]) -> Path | None:
+    """The file ``\\input{name}`` (``\\include`` with ``include``) reads, as TeX finds it: an absolute
+    name, or one starting ``./`` or ``../``, relative to the folder LaTeX runs in (``root``, taken to
+    be the main file's, not the including file's); any other in each of ``folders`` in turn (the
+    import package's folders, then TeX's path: :func:`tex_path`). ``name`` with no extension is
+    ``name.tex`` first, in every folder, then ``name`` (``\\include``: always ``name.tex``)."""
     name = name.replace("\\jobname", jobname).strip().strip('"')
     if not name or "\\" in name or "#" in name:
         return None
     base = Path(name)
-    if not base.is_absolute():
-        base = root / base
     if include:
-        candidates = [base.with_name(base.name + ".tex")]
+        names = [base.with_name(base.name + ".tex")]
     elif base.suffix:
-        candidates = [base, base.with_name(base.name + ".tex")]
+        names = [base, base.with_name(base.name + ".tex")]
     else:
-        candidates = [base.with_name(base.name + ".tex"), base]
-    return next((c for c in candidates if c.is_file()), None)
+        names = [base.with_name(base.name + ".tex"), base]
+    places = [root] if base.is_absolute() or name.startswith(("./", "../")) else folders
+    return next((f / n for n in names for f in places if (f / n).is_file()), None)
+
+
+def _import_folder(command: str, folder: str, imports: tuple[str, ...]) -> str:
+    """The import folder of ``\\import{folder}{…}`` (and the other import commands) read in a file
+    whose import folders are ``imports`` (innermost first): ``folder`` itself, or for the ``sub``
+    commands ``folder`` after the current import folder, as the import package joins them (a
+    trailing ``/`` added)."""
+    folder = folder + "/" if folder and not folder.endswith("/") else folder
+    return (imports[0] if imports and command.startswith("sub") else "") + folder
 
 
 def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
     """The paper's files in reading order, each ``(path relative to the paper's folder, text with
     what LaTeX does not read blanked)``: the main file, then, depth first, what it ``\\input``s;
-    and what reading them declared (with the local packages and classes they load)."""
+    and what reading them declared (with the local packages and classes they load). A file is
+    sought as TeX seeks it (:func:`_resolve`); the files an ``\\import``ed file reads are sought in
+    its import folders first (the import package's ``\\input@path``), then on TeX's path."""
     root = main.parent
     state = _ReadState(main)
     seen: set[Path] = set()
     out: list[tuple[str, str] | None] = []
+    path = tex_path(root, os.environ.get("TEXINPUTS"))
 
-    def on_input(name: str, braced: bool, command: str) -> None:
-        if command in ("usepackage", "RequirePackage", "documentclass", "LoadClass"):
-            # a package or class beside the paper: its declarations count (its text is not the paper's)
-            ext = ".cls" if command in ("documentclass", "LoadClass") else ".sty"
-            found = root / (name + ext) if name and "\\" not in name else None
-            if found is not None and found.is_file() and found.resolve() not in seen:
-                seen.add(found.resolve())
-                state.packages.append(_strip_ignored(_read(found), state, on_input))
-            return
-        found = _resolve(root, name, command != "input", main.stem)
-        if found is not None:
-            visit(found, command == "subfile")
+    def reader(imports: tuple[str, ...]):
+        """What a file read with the import folders ``imports`` does with each file it names."""
 
-    def visit(path: Path, subfile: bool = False) -> None:
-        path = path.resolve()
-        if path in seen or not path.is_file() or state.ended:
+        def on_input(name: str, braced: bool, command: str, folder: str = "") -> None:
+            if command in ("usepackage", "RequirePackage", "documentclass", "LoadClass"):
+                # a package or class of the paper's own: its declarations count (its text is not the paper's)
+                ext = ".cls" if command in ("documentclass", "LoadClass") else ".sty"
+                found = _resolve(name + ext, False, main.stem, root, path) if name else None
+                if found is not None and found.resolve() not in seen:
+                    seen.add(found.resolve())
+                    state.packages.append(_strip_ignored(_read(found), state, on_input))
+                return
+            inner = imports
+            if command in IMPORT_COMMANDS:
+                inner = (_import_folder(command, folder, imports),) + imports
+                name = inner[0] + name
+            folders = [root / d for d in inner] + path
+            include = command in ("include", "includefrom", "subincludefrom")
+            found = _resolve(name, include or command == "subfile", main.stem, root, folders)
+            if include and state.includeonly is not None and name.strip() not in state.includeonly:
+                state.unread.append(f"not read: {_relative(found, root) if found else name.strip() + '.tex'} "
+                                    "(not in \\includeonly)")
+                return
+            if found is not None:
+                visit(found, inner, command == "subfile")
+
+        return on_input
+
+    def visit(file: Path, imports: tuple[str, ...] = (), subfile: bool = False) -> None:
+        file = file.resolve()
+        if file in seen or not file.is_file() or state.ended:
             return
-        seen.add(path)
-        try:
-            rel = str(path.relative_to(root.resolve()))
-        except ValueError:
-            rel = str(path)
+        seen.add(file)
         slot = len(out)
         out.append(None)
-        out[slot] = (rel, _strip_ignored(_read(path), state, on_input, subfile=subfile))
+        out[slot] = (_relative(file, root), _strip_ignored(_read(file), state, reader(imports), subfile=subfile))
 
     visit(main)
     return [o for o in out if o is not None], state
+
+
+def _relative(file: Path, root: Path) -> str:
+    """``file`` relative to the paper's folder (absolute when outside it)."""
+    try:
+        return str(file.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(file.resolve())
 
 
 def _title(text: str) -> str:
@@ -576,7 +728,7 @@ def read_paper(path: str | Path, project: str | Path | None = None) -> Paper:
     for rel, text in sources:
         envs += _environments(text, rel, declared)
     return Paper(main, tuple(rel for rel, _ in sources), declared, tuple(envs),
-                 Path(project) if project is not None else None)
+                 Path(project) if project is not None else None, tuple(dict.fromkeys(state.unread)))
 
 
 def _end_span(text: str, kind: str, start: int) -> tuple[int, int]:
@@ -953,7 +1105,7 @@ def render_coverage(cov: Coverage) -> str:
         kinds[e.environment.title] = kinds.get(e.environment.title, 0) + 1
     out = [f"{cov.paper.path.name}: {len(envs)} theorem-like environment{'s' if len(envs) != 1 else ''} "
            f"({', '.join(f'{k} {n}' for k, n in kinds.items()) or 'none'}); "
-           f"{covered} with obligations, {len(envs) - covered} without", ""]
+           f"{covered} with obligations, {len(envs) - covered} without", *cov.paper.unread, ""]
     for e in envs:
         env = e.environment
         text, _ = environment_status(e)
