@@ -8,6 +8,7 @@ numbers of the statement no checked claim has, and a macro file that the paper c
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import textwrap
@@ -932,3 +933,38 @@ def test_an_argument_less_macro_that_inputs_is_expanded_where_it_is_used(tmp_pat
     assert paper.unread == ("not followed: \\secC (a macro with arguments that reads files)",)
     out = papers.render_coverage(papers.coverage(paper, _doc(_proved("doc.p"))))
     assert "not followed: \\secC (a macro with arguments that reads files)" in out
+
+
+def test_jmlr_and_the_classes_that_load_it_predefine_their_theorems(tmp_path: Path):
+    """\\documentclass{jmlr} (JMLR, PMLR) declares theorem, lemma, …, axiom; a proceedings class beside
+    the paper that does \\LoadClass{jmlr} (COLT, ALT) declares them too."""
+    paper = papers.read_paper(_tex(tmp_path, "paper.tex", r"""
+        \begin{axiom}\label{ax} x \end{axiom}
+        \begin{remark}\label{re} x \end{remark}
+        \begin{claim}\label{cl} not declared by jmlr \end{claim}
+        """, cls="jmlr"))
+    assert [(e.label, e.title) for e in paper.environments] == [("ax", "Axiom"), ("re", "Remark")]
+    _tex(tmp_path, "colt2025.cls", r"\NeedsTeXFormat{LaTeX2e}\LoadClass[pmlr]{jmlr}")
+    paper = papers.read_paper(_tex(tmp_path, "paper.tex", r"\begin{conjecture}\label{cj} x \end{conjecture}",
+                                   cls="colt2025"))
+    assert [(e.label, e.title) for e in paper.environments] == [("cj", "Conjecture")]
+
+
+_CLASS_FILES = {"llncs": ("llncs.cls",), "svjour3": ("svjour3.cls",), "acmart": ("acmart.cls",),
+                "lipics-v2021": ("lipics-v2021.cls",), "jmlr": ("jmlr.cls", "jmlrutils.sty")}
+
+
+@pytest.mark.parametrize("cls", sorted(_CLASS_FILES))
+def test_each_class_list_is_what_the_class_file_declares(cls: str):
+    """The hand-written list of a class's theorem-like environments is the set its class file (and
+    the package of its own it loads) declares, where TeX Live has the file (``kpsewhich``)."""
+    if shutil.which("kpsewhich") is None:
+        pytest.skip("kpsewhich not installed")
+    found = [subprocess.run(["kpsewhich", f], capture_output=True, text=True).stdout.strip()
+             for f in _CLASS_FILES[cls]]
+    if not all(found):
+        pytest.skip(f"{_CLASS_FILES[cls][0]} is not in this TeX installation")
+    text = "".join(Path(f).read_text(encoding="utf-8", errors="replace") for f in found)
+    text = re.sub(r"(?<!\\)%[^\n]*", "", text)
+    declared = set(re.findall(r"\\(?:newtheorem|spnewtheorem|spn@wtheorem)\*?\s*\{([^{}#]+)\}", text))
+    assert declared - {"proof"} == set(papers.CLASS_ENVIRONMENTS[cls])

@@ -5,8 +5,10 @@ declared with ``\\newtheorem`` (also ``\\newtheorem*``, thmtools' ``\\declarethe
 ``\\spnewtheorem``, in the paper or in a package or class file beside it), those its document class
 predefines (llncs: ``theorem``, ``lemma``, ``claim``, …) and each environment defined to open one of
 them (``\\newenvironment{mainthm}{\\begin{thm}}{\\end{thm}}``) — with its optional title, its
-``\\label`` and its statement, in the files the paper ``\\input``s, ``\\include``s or ``\\subfile``s
-(named relative to the main file's folder, as LaTeX does). An undeclared ``\\begin{theorem}`` is
+``\\label`` and its statement, in the files the paper ``\\input``s, ``\\include``s (those
+``\\includeonly`` allows), ``\\subfile``s or ``\\import``s, directly or through an argument-less macro
+(named relative to the main file's folder, then on ``TEXINPUTS``, as LaTeX does; the import package's
+files in their import folders first). An undeclared ``\\begin{theorem}`` is
 none (LaTeX stops at it). What LaTeX does not read is not read (comments, ``comment`` and verbatim
 environments, ``\\iffalse`` branches, definitions' bodies, what follows ``\\end{document}``); a
 nested environment is one of its own, and an environment's label and ``\\obligation``s are those
@@ -40,18 +42,26 @@ from checker.report.texify import MATH, texify
 #: must declare it, or have a class that does: LaTeX stops at an undefined environment).
 DEFAULT_ENVIRONMENTS = {"theorem": "Theorem", "lemma": "Lemma", "proposition": "Proposition",
                         "corollary": "Corollary", "claim": "Claim"}
-#: The theorem-like environments a document class predefines (``\\documentclass{llncs}``).
+#: The theorem-like environments a document class predefines (``\\documentclass{llncs}``), as each
+#: class file declares them (``proof`` left out: it is no statement): llncs.cls v2.22 and
+#: svjour3.cls (``\\spnewtheorem``, ``\\spn@wtheorem``), acmart.cls (``\\AtEndPreamble``, unless
+#: ``acmthm=false``), lipics-v2021.cls, and jmlr.cls v1.30 (JMLR, and through ``\\LoadClass{jmlr}``
+#: the COLT, ALT and PMLR proceedings classes: its jmlrutils.sty declares them unless the
+#: ``notheorems`` option is given). ``tests/test_paper.py`` compares each list with the class file
+#: where TeX Live has it (``kpsewhich``).
 CLASS_ENVIRONMENTS = {
     "llncs": ("case", "claim", "conjecture", "corollary", "definition", "example", "exercise", "lemma", "note",
               "problem", "property", "proposition", "question", "remark", "solution", "theorem"),
     "acmart": ("theorem", "conjecture", "proposition", "lemma", "corollary", "example", "definition"),
+    "jmlr": ("theorem", "example", "lemma", "proposition", "remark", "corollary", "definition", "conjecture",
+             "axiom"),
 }
 CLASS_ENVIRONMENTS["svjour3"] = CLASS_ENVIRONMENTS["llncs"]
 CLASS_ENVIRONMENTS["lipics-v2021"] = ("theorem", "lemma", "corollary", "proposition", "conjecture", "observation",
                                       "exercise", "definition", "example", "note", "note*", "remark", "remark*",
                                       "claim", "claim*")
 
-_DOCUMENTCLASS = re.compile(r"\\documentclass\s*(?:\[[^\]]*\]\s*)?\{([^{}]+)\}")
+_DOCUMENTCLASS = re.compile(r"\\(?:documentclass|LoadClass)\s*(?:\[[^\]]*\]\s*)?\{([^{}]+)\}")
 _DECLARATION = re.compile(r"\\(?:newtheorem\*?|spnewtheorem\*?)\s*\{([^{}]+)\}\s*(?:\[[^\]]*\]\s*)?(?=\{)")
 _DECLARETHEOREM = re.compile(r"\\declaretheorem\s*(\[[^\]]*\])?\s*\{([^{}]+)\}")
 #: An environment's name as LaTeX takes it: every character but braces and backslashes (``step2``,
