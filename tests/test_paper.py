@@ -968,3 +968,33 @@ def test_each_class_list_is_what_the_class_file_declares(cls: str):
     text = re.sub(r"(?<!\\)%[^\n]*", "", text)
     declared = set(re.findall(r"\\(?:newtheorem|spnewtheorem|spn@wtheorem)\*?\s*\{([^{}#]+)\}", text))
     assert declared - {"proof"} == set(papers.CLASS_ENVIRONMENTS[cls])
+
+
+def test_a_class_file_of_the_tex_installation_is_read_before_the_known_list(tmp_path: Path, monkeypatch):
+    """Where TeX has the class file (kpsewhich), what it declares is what the class predefines,
+    rather than the hand-written list: its own packages beside it count, an option's code does not
+    run unless given, \\spn@wtheorem declares, its proof environment is no statement, and an \\input
+    in it is not one of the paper's files."""
+    texmf = tmp_path / "texmf/llncs"
+    _tex(tmp_path, "texmf/llncs/llncs.cls", r"""
+        \newif\ifthms \thmstrue
+        \DeclareOption{nothms}{\thmsfalse}
+        \RequirePackage{llncsthm}
+        \input{chapter}
+        \ifthms \spnewtheorem{theorem}{Theorem}{\bfseries}{\itshape} \fi
+        \spnewtheorem*{proof}{Proof}{\itshape}{\rmfamily}
+        """)
+    _tex(tmp_path, "texmf/llncs/llncsthm.sty", r"\spn@wtheorem{lemma}{Lemma}{\bfseries}{\itshape}")
+    _tex(tmp_path, "paper/chapter.tex", r"\begin{theorem}\label{ch}\obligation{doc.p} not the paper's \end{theorem}")
+    monkeypatch.setattr(papers, "installed", lambda f: texmf / f if f == "llncs.cls" else None)
+    paper = papers.read_paper(_tex(tmp_path, "paper/paper.tex", r"""
+        \begin{theorem}\label{t} x \end{theorem}
+        \begin{lemma}\label{l} x \end{lemma}
+        \begin{claim}\label{c} not in this llncs.cls \end{claim}
+        \begin{proof} x \end{proof}
+        """, cls="llncs"))
+    assert [(e.label, e.title) for e in paper.environments] == [("t", "Theorem"), ("l", "Lemma")]
+    assert paper.files == ("paper.tex",)
+    monkeypatch.setattr(papers, "installed", lambda f: None)
+    paper = papers.read_paper(tmp_path / "paper/paper.tex")
+    assert [e.label for e in paper.environments] == ["t", "l", "c"]

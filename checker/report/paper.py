@@ -27,9 +27,12 @@ paper's statement occurs in none of the checked claims) and the macro file the p
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 import re
+import shutil
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Iterable, Mapping, Sequence
@@ -47,8 +50,9 @@ DEFAULT_ENVIRONMENTS = {"theorem": "Theorem", "lemma": "Lemma", "proposition": "
 #: svjour3.cls (``\\spnewtheorem``, ``\\spn@wtheorem``), acmart.cls (``\\AtEndPreamble``, unless
 #: ``acmthm=false``), lipics-v2021.cls, and jmlr.cls v1.30 (JMLR, and through ``\\LoadClass{jmlr}``
 #: the COLT, ALT and PMLR proceedings classes: its jmlrutils.sty declares them unless the
-#: ``notheorems`` option is given). ``tests/test_paper.py`` compares each list with the class file
-#: where TeX Live has it (``kpsewhich``).
+#: ``notheorems`` option is given). These lists are the fallback: where the TeX installation has the
+#: class file (``kpsewhich``), what the file declares counts instead (:func:`installed`).
+#: ``tests/test_paper.py`` compares each list with its class file where TeX Live has it.
 CLASS_ENVIRONMENTS = {
     "llncs": ("case", "claim", "conjecture", "corollary", "definition", "example", "exercise", "lemma", "note",
               "problem", "property", "proposition", "question", "remark", "solution", "theorem"),
@@ -62,7 +66,7 @@ CLASS_ENVIRONMENTS["lipics-v2021"] = ("theorem", "lemma", "corollary", "proposit
                                       "claim", "claim*")
 
 _DOCUMENTCLASS = re.compile(r"\\(?:documentclass|LoadClass)\s*(?:\[[^\]]*\]\s*)?\{([^{}]+)\}")
-_DECLARATION = re.compile(r"\\(?:newtheorem\*?|spnewtheorem\*?)\s*\{([^{}]+)\}\s*(?:\[[^\]]*\]\s*)?(?=\{)")
+_DECLARATION = re.compile(r"\\(?:newtheorem\*?|spnewtheorem\*?|spn@wtheorem)\s*\{([^{}]+)\}\s*(?:\[[^\]]*\]\s*)?(?=\{)")
 _DECLARETHEOREM = re.compile(r"\\declaretheorem\s*(\[[^\]]*\])?\s*\{([^{}]+)\}")
 #: An environment's name as LaTeX takes it: every character but braces and backslashes (``step2``,
 #: ``sub-claim``, ``thm*``); spaces are part of it (``\\begin{ thm }`` is not ``thm``).
@@ -98,12 +102,14 @@ _DEFINERS = frozenset({"newif", "def", "gdef", "edef", "xdef", "newcommand", "re
 #: macro is used): ``\\newcommand{\\stop}{\\endinput}`` ends nothing, and
 #: ``\\newenvironment{mainthm}{\\begin{thm}}{\\end{thm}}`` begins no theorem. Each is
 #: ``(how the name is given, number of bodies)``: ``cs`` a control sequence (``\\x`` or ``{\\x}``),
-#: ``tex`` a control sequence and a parameter text (``\\def\\x#1{…}``), ``env`` a braced name; ``spec``
-#: when an xparse argument specification follows the name.
+#: ``tex`` a control sequence and a parameter text (``\\def\\x#1{…}``), ``env`` a braced name, ``option``
+#: a class's or package's option (its code runs only when the option is given); ``spec`` when an
+#: xparse argument specification follows the name.
 _BODY_DEFINERS = {
     **{n: ("cs", 1) for n in ("newcommand", "renewcommand", "providecommand", "DeclareRobustCommand")},
     **{n: ("tex", 1) for n in ("def", "gdef", "edef", "xdef", "long", "protected")},
     **{n: ("env", 2) for n in ("newenvironment", "renewenvironment", "provideenvironment")},
+    **{n: ("option", 1) for n in ("DeclareOption", "DeclareOptionBeamer")},
     **{n: ("cs spec", 1) for n in ("NewDocumentCommand", "RenewDocumentCommand", "ProvideDocumentCommand",
                                    "DeclareDocumentCommand", "NewExpandableDocumentCommand")},
     **{n: ("env spec", 2) for n in ("NewDocumentEnvironment", "RenewDocumentEnvironment",
@@ -199,6 +205,8 @@ class _ReadState:
     wrappers: dict[str, str] = field(default_factory=dict)  # environment → the environment its begin code opens
     packages: list[str] = field(default_factory=list)  # local .sty/.cls files' texts (declarations only)
     switches: dict[str, bool] = field(default_factory=dict)  # \newif switches and their values so far (false at \newif)
+    classes: set[str] = field(default_factory=set)  # the document classes whose files were read
+    class_texts: list[str] = field(default_factory=list)  # their texts, and their own packages' (declarations only)
     includeonly: set[str] | None = None  # the names \includeonly lets \include read (None: all)
     input_macros: dict[str, str] = field(default_factory=dict)  # argument-less macro → its body, which reads files
     arg_macros: set[str] = field(default_factory=set)  # macros with arguments whose bodies read files
@@ -317,11 +325,11 @@ def _definition(text: str, i: int, how: str, count: int) -> _Definition | None:
     j = _skip_space(text, i + (1 if text.startswith("*", i) else 0))
     env = command = None
     takes_arguments = False
-    if how.startswith("env"):
+    if how.startswith(("env", "option")):
         end = _group_end(text, j)
         if end < 0:
             return None
-        env, j = text[j + 1:end - 1], end
+        env, j = (text[j + 1:end - 1] if how.startswith("env") else None), end
     elif j < n and text[j] == "{":
         end = _group_end(text, j)
         if end < 0:
@@ -653,13 +661,19 @@ def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
         """What a file read with the import folders ``imports`` does with each file it names."""
 
         def on_input(name: str, braced: bool, command: str, folder: str = "") -> None:
-            if command in ("usepackage", "RequirePackage", "documentclass", "LoadClass"):
-                # a package or class of the paper's own: its declarations count (its text is not the paper's)
-                ext = ".cls" if command in ("documentclass", "LoadClass") else ".sty"
-                found = _resolve(name + ext, False, main.stem, root, path) if name else None
+            if command in ("usepackage", "RequirePackage"):
+                # a package of the paper's own: its declarations count (its text is not the paper's)
+                found = _resolve(name + ".sty", False, main.stem, root, path) if name else None
                 if found is not None and found.resolve() not in seen:
                     seen.add(found.resolve())
                     state.packages.append(_strip_ignored(_read(found), state, on_input))
+                return
+            if command in ("documentclass", "LoadClass"):
+                found = _resolve(name + ".cls", False, main.stem, root, path) if name else None
+                if found is not None:
+                    read_class(name, found, on_input)
+                elif name and (found := installed(name + ".cls")) is not None:
+                    read_class(name, found, class_reader(found.parent))
                 return
             inner = imports
             if command in IMPORT_COMMANDS:
@@ -677,6 +691,24 @@ def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
 
         return on_input
 
+    def read_class(name: str, file: Path, on_input) -> None:
+        if file.resolve() not in seen:
+            seen.add(file.resolve())
+            state.classes.add(name)
+            state.class_texts.append(_strip_ignored(_read(file), state, on_input))
+
+    def class_reader(folder: Path):
+        """What a class file of the TeX installation does with the files it names: the packages
+        beside it and the classes it loads are read for declarations; nothing else is followed."""
+
+        def on_input(name: str, braced: bool, command: str, *_: str) -> None:
+            if command in ("usepackage", "RequirePackage") and name and (folder / (name + ".sty")).is_file():
+                read_class(name, folder / (name + ".sty"), on_input)
+            elif command == "LoadClass" and name and (found := installed(name + ".cls")) is not None:
+                read_class(name, found, class_reader(found.parent))
+
+        return on_input
+
     def visit(file: Path, imports: tuple[str, ...] = (), subfile: bool = False) -> None:
         file = file.resolve()
         if file in seen or not file.is_file() or state.ended:
@@ -688,6 +720,18 @@ def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
 
     visit(main)
     return [o for o in out if o is not None], state
+
+
+@functools.lru_cache(maxsize=None)
+def installed(file: str) -> Path | None:
+    """Where the TeX installation has ``file`` (``kpsewhich``; ``None`` without TeX Live or the file)."""
+    if not re.fullmatch(r"[\w.+-]+", file) or shutil.which("kpsewhich") is None:
+        return None
+    try:
+        found = subprocess.run(["kpsewhich", file], capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return Path(found) if found and Path(found).is_file() else None
 
 
 def _relative(file: Path, root: Path) -> str:
@@ -704,6 +748,18 @@ def _title(text: str) -> str:
     return " ".join(text.split())
 
 
+def _declarations(text: str) -> Iterable[tuple[str, str]]:
+    """Each theorem-like environment ``text`` declares, with its title, in order."""
+    for m in _DECLARATION.finditer(text):
+        close = _group_end(text, m.end())
+        title = _title(text[m.end() + 1:close - 1]) if close > 0 else ""
+        yield m.group(1).strip(), title or m.group(1).strip().capitalize()
+    for m in _DECLARETHEOREM.finditer(text):
+        name, options = m.group(2).strip(), m.group(1) or ""
+        title = re.search(r"(?:name|title)\s*=\s*\{?([^,}\]]+)", options)
+        yield name, title.group(1).strip() if title else name.capitalize()
+
+
 def read_paper(path: str | Path, project: str | Path | None = None) -> Paper:
     """The theorem-like environments of the paper at ``path`` (and of the files it inputs).
     ``project``: the folder a ``Source`` path with a directory part is relative to."""
@@ -712,19 +768,15 @@ def read_paper(path: str | Path, project: str | Path | None = None) -> Paper:
         raise UsageError(f"{path}: no such file; give the paper's main .tex file")
     sources, state = _sources(main)
     declared: dict[str, str] = {}
+    for text in state.class_texts:  # what a class file declares (its proof environment is no statement)
+        declared.update((name, title) for name, title in _declarations(text) if name != "proof")
     texts = [text for _, text in sources] + state.packages + [_strip_comments_only(b) for b in state.bodies]
     for text in texts:
         for m in _DOCUMENTCLASS.finditer(text):
-            for name in CLASS_ENVIRONMENTS.get(m.group(1).strip(), ()):
-                declared.setdefault(name, DEFAULT_ENVIRONMENTS.get(name, name.capitalize()))
-        for m in _DECLARATION.finditer(text):
-            close = _group_end(text, m.end())
-            title = _title(text[m.end() + 1:close - 1]) if close > 0 else ""
-            declared[m.group(1).strip()] = title or m.group(1).strip().capitalize()
-        for m in _DECLARETHEOREM.finditer(text):
-            name, options = m.group(2).strip(), m.group(1) or ""
-            title = re.search(r"(?:name|title)\s*=\s*\{?([^,}\]]+)", options)
-            declared[name] = title.group(1).strip() if title else name.capitalize()
+            if m.group(1).strip() not in state.classes:  # without its file, the class's known list
+                for name in CLASS_ENVIRONMENTS.get(m.group(1).strip(), ()):
+                    declared.setdefault(name, DEFAULT_ENVIRONMENTS.get(name, name.capitalize()))
+        declared.update(_declarations(text))
     # an environment defined to open a theorem-like one is theorem-like, with its title
     # (\newenvironment{mainthm}{\begin{thm}}{\end{thm}})
     changed = True
