@@ -51,7 +51,7 @@ class Existence:
         """The theorem's identity for the kernel: its printed canonical form, ``∃`` included."""
         from checker.kernel.printing import print_claim
 
-        return print_claim(self).canonical
+        return print_claim(self, spell=False).canonical
 
     @property
     def refutation_subject(self) -> str:
@@ -181,4 +181,4 @@ def instance_subject(claim: Claim) -> str:
     """What an instance rule's fact is about: the existential reading of ``claim``, by its printed form."""
     from checker.kernel.printing import print_claim
 
-    return f"(some-instance {print_claim(claim).canonical})"
+    return f"(some-instance {print_claim(claim, spell=False).canonical})"

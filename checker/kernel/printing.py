@@ -383,8 +383,11 @@ class Formula:
         return cls(data["name"], data["canonical"], data.get("text", data["canonical"]), data.get("latex", ""))
 
 
-def formula(name: str, e: Expr) -> Formula:
-    return Formula(name, e.key, text(e), latex(e))
+def formula(name: str, e: Expr, spell: bool = True) -> Formula:
+    """One named part of a printed claim; with ``spell=False`` its canonical form only (text and
+    LaTeX left empty: spelling a shared subtree walks it again wherever it occurs, which on the
+    catalogue's larger claims costs seconds, and a claim's identity needs only the canonical form)."""
+    return Formula(name, e.key, text(e) if spell else "", latex(e) if spell else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -519,21 +522,22 @@ def _domain_formulas(claim: Any) -> tuple[Formula, ...]:
     return tuple(out)
 
 
-def print_claim(claim: Any) -> PrintedClaim:
-    """Interpret ``claim`` with :data:`OPS`; a failure is recorded, never raised."""
+def print_claim(claim: Any, spell: bool = True) -> PrintedClaim:
+    """Interpret ``claim`` with :data:`OPS`; a failure is recorded, never raised. ``spell=False``:
+    the canonical forms only (:func:`formula`), for the claim's identity."""
     from checker.kernel.claims import Env
 
     name = str(getattr(claim, "name", "?"))
     if isinstance(getattr(claim, "constants", None), tuple) and hasattr(claim, "body"):
-        return _print_existence(claim)
+        return _print_existence(claim, spell)
     if not hasattr(claim, "conclusion") and hasattr(type(claim), "subject"):
         return _print_stated(claim)
     variables = tuple(getattr(claim, "variables", ()))
     try:
         env = Env({x: var(x) for x in variables})
-        hyps = tuple(formula(h.name, lift(h.formula(OPS, env))) for h in claim.hypotheses)
-        concl = formula("conclusion", lift(claim.conclusion(OPS, env)))
-        terms = tuple(formula(t.name, lift(t.formula(OPS, env))) for t in claim.terms)
+        hyps = tuple(formula(h.name, lift(h.formula(OPS, env)), spell) for h in claim.hypotheses)
+        concl = formula("conclusion", lift(claim.conclusion(OPS, env)), spell)
+        terms = tuple(formula(t.name, lift(t.formula(OPS, env)), spell) for t in claim.terms)
         domains = _domain_formulas(claim)
     except RecursionError:
         return PrintedClaim(name, variables, None, error="the claim is too deep to print")
@@ -555,19 +559,19 @@ def _print_stated(claim: Any) -> PrintedClaim:
     return PrintedClaim(name, (), Formula("conclusion", f"(stated {_atom(subject)})", shown, rf"\text{{{shown}}}"))
 
 
-def _print_existence(theorem: Any) -> PrintedClaim:
+def _print_existence(theorem: Any, spell: bool = True) -> PrintedClaim:
     """``∃ constants. where ∧ ∀ x. body`` (:class:`checker.kernel.existence.Existence`): the body printed
     over its universal variables, the constants' domains and ``where`` before it."""
     from dataclasses import replace
 
     from checker.kernel.claims import Env
 
-    body = print_claim(theorem.body)
+    body = print_claim(theorem.body, spell)
     if body.error is not None:
         return replace(body, name=theorem.name)
     try:
         env = Env({x: var(x) for x in theorem.body.variables})
-        where = tuple(formula(p.name, lift(p.formula(OPS, env))) for p in theorem.where)
+        where = tuple(formula(p.name, lift(p.formula(OPS, env)), spell) for p in theorem.where)
     except Exception as exc:  # noqa: BLE001 - as print_claim: recorded, never raised
         return PrintedClaim(theorem.name, body.variables, None, error=f"{type(exc).__name__}: {exc}")
     constants = set(theorem.constants)
@@ -576,8 +580,8 @@ def _print_existence(theorem: Any) -> PrintedClaim:
                    where=tuple(d for d in body.domains if d.name in constants) + where)
 
 
-def print_claims(claims: Iterable[Any]) -> tuple[PrintedClaim, ...]:
-    return tuple(print_claim(c) for c in claims)
+def print_claims(claims: Iterable[Any], spell: bool = True) -> tuple[PrintedClaim, ...]:
+    return tuple(print_claim(c, spell) for c in claims)
 
 
 # ---------------------------------------------------------------------------------------

@@ -67,7 +67,7 @@ def subject_of(claim: Claim | str) -> str:
         return claim.subject  # a claim another backend states (a sympy limit), with its own exact form
     from checker.kernel.printing import print_claim
 
-    return print_claim(claim).canonical
+    return print_claim(claim, spell=False).canonical
 
 
 class Fact:

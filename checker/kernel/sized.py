@@ -286,7 +286,7 @@ class SizedClaim:
         """The kernel's identity of the statement: its printed form, with the arrays' shapes."""
         from checker.kernel.printing import _atom, print_claim
 
-        return f"(sized {print_claim(self).canonical} (arrays {' '.join(_atom(a.text()) for a in self.arrays)}))"
+        return f"(sized {print_claim(self, spell=False).canonical} (arrays {' '.join(_atom(a.text()) for a in self.arrays)}))"
 
     def statement_text(self) -> str:
         from checker.kernel.printing import print_claim

@@ -105,7 +105,7 @@ def _float_constants(ob: Obligation) -> str:
         return error is not None and (error.startswith("FloatConstant: ") or
                                       (error.startswith("ClaimMisuse: ") and " float " in error))
 
-    bad = [f"claim {p.name!r}: {p.error.split(': ', 1)[1]}" for p in print_claims(ob.claims) if floating(p.error)]
+    bad = [f"claim {p.name!r}: {p.error.split(': ', 1)[1]}" for p in print_claims(ob.claims, spell=False) if floating(p.error)]
     return "; ".join(bad)
 
 
