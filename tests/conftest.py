@@ -52,6 +52,8 @@ def _reads_the_shared_check(item: pytest.Item) -> bool:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Start the shared catalogue check in the background when a collected test reads it."""
+    if session.config.option.collectonly:
+        return
     if any(_reads_the_shared_check(item) for item in session.items):
         started = shared_run.start(_SHARED)
         if started is not None:
@@ -59,11 +61,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """A shared check this process started ends with the session: stopped when the session was
-    interrupted, else awaited (another worker may still be reading it)."""
+    """A shared check this process started ends with the session: stopped when nobody will read it
+    any more (the session was interrupted, or it runs in this one process), else awaited (another
+    parallel worker may still be reading it)."""
+    alone = "PYTEST_XDIST_WORKER" not in os.environ
     for started in _STARTED:
-        if exitstatus == pytest.ExitCode.INTERRUPTED:
-            started.kill()
+        if alone or exitstatus == pytest.ExitCode.INTERRUPTED:
+            shared_run.stop(started)
         started.wait()
 
 

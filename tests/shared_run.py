@@ -16,6 +16,7 @@ import contextlib
 import fcntl
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -44,8 +45,16 @@ def start(folder: Path) -> subprocess.Popen[bytes] | None:
         if (folder / STARTED).exists():
             return None
         (folder / STARTED).write_text(str(os.getpid()), encoding="utf-8")
-        return subprocess.Popen([sys.executable, "-m", "tests.shared_run", str(folder)], cwd=ROOT,
+        return subprocess.Popen([sys.executable, "-m", "tests.shared_run", str(folder)], cwd=ROOT, start_new_session=True,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def stop(started: subprocess.Popen[bytes]) -> None:
+    """Stop a run :func:`start` started, with the check it runs (its own process group; the check's
+    workers end with their parent)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(started.pid, signal.SIGKILL)
+    started.wait()
 
 
 def results(folder: Path) -> dict[str, dict[str, Any]]:
