@@ -998,3 +998,29 @@ def test_a_class_file_of_the_tex_installation_is_read_before_the_known_list(tmp_
     monkeypatch.setattr(papers, "installed", lambda f: None)
     paper = papers.read_paper(tmp_path / "paper/paper.tex")
     assert [e.label for e in paper.environments] == ["t", "l", "c"]
+
+
+def test_file_name_arguments_are_read_without_their_comments(tmp_path: Path):
+    """\\includeonly{%⏎ a,%⏎ b%⏎} names a and b (TeX drops a comment with its line break), and so
+    does a name split by a comment in \\input or an import command; pdflatex reads a and b only."""
+    _tex(tmp_path, "paper.tex", r"""
+        \usepackage{import}
+        \includeonly{%
+          a,%
+          b%
+        }
+        \begin{document}
+        \include{a}
+        \include{b}
+        \include{c}
+        \input{d%
+          d}
+        \import{sub%
+        /}{e}
+        \end{document}
+        """, cls="llncs")
+    for name in ("a", "b", "c", "dd", "sub/e"):
+        _tex(tmp_path, f"{name}.tex", rf"\begin{{lemma}}\label{{{name}}} x \end{{lemma}}")
+    paper = papers.read_paper(tmp_path / "paper.tex")
+    assert [e.label for e in paper.environments] == ["a", "b", "dd", "sub/e"]
+    assert paper.unread == ("not read: c.tex (not in \\includeonly)",)

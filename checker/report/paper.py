@@ -249,8 +249,15 @@ def _skip_branch(text: str, i: int, state: _ReadState, stop_at_else: bool) -> tu
     return n, False
 
 
+def _argument_text(text: str) -> str:
+    """A braced argument as TeX reads it: each ``%`` comment removed with its line break and the
+    next line's leading spaces (``\\includeonly{%⏎ chapa,%⏎ chapb%⏎}`` is ``chapa,chapb``)."""
+    return re.sub(r"(?<!\\)((?:\\\\)*)%[^\n]*(?:\n[ \t]*)?", r"\1", text)
+
+
 def _input_name(text: str, i: int) -> tuple[str, int, bool] | None:
-    """The file name after ``\\input`` at ``i``: ``{name}`` or, as TeX reads it, up to a space."""
+    """The file name after ``\\input`` at ``i``: ``{name}`` (comments removed) or, as TeX reads it,
+    up to a space."""
     j = i
     while j < len(text) and text[j] in " \t":
         j += 1
@@ -258,7 +265,7 @@ def _input_name(text: str, i: int) -> tuple[str, int, bool] | None:
         close = _group_end(text, j)
         if close < 0:
             return None
-        return text[j + 1:close - 1].strip(), close, True
+        return _argument_text(text[j + 1:close - 1]).strip(), close, True
     m = re.compile(r"[^\s{}%\\]+").match(text, j)
     return (m.group(0), m.end(), False) if m else None
 
@@ -520,9 +527,11 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
                 on_input(file, True, name, folder)
                 continue
         elif name == "includeonly":
-            arg = _BRACED.match(text, end)
-            if arg:
-                state.includeonly = {n.strip() for n in arg.group(1).split(",") if n.strip()}
+            k = _skip_space(text, end)
+            close = _group_end(text, k)
+            if close > 0:
+                names = _argument_text(text[k + 1:close - 1]).split(",")
+                state.includeonly = {n.strip() for n in names if n.strip()}
         elif name in state.input_macros:
             if name not in state.expanding:  # the body, read where the macro is used
                 state.expanding.add(name)
@@ -552,7 +561,8 @@ def _import_arguments(text: str, i: int) -> tuple[str, str, int] | None:
     second = _group_end(text, k)
     if second < 0:
         return None
-    return text[j + 1:first - 1].strip(), text[k + 1:second - 1].strip(), second
+    return (_argument_text(text[j + 1:first - 1]).strip(), _argument_text(text[k + 1:second - 1]).strip(),
+            second)
 
 
 def _reads_files(body: str, state: _ReadState) -> bool:
