@@ -1024,3 +1024,40 @@ def test_file_name_arguments_are_read_without_their_comments(tmp_path: Path):
     paper = papers.read_paper(tmp_path / "paper.tex")
     assert [e.label for e in paper.environments] == ["a", "b", "dd", "sub/e"]
     assert paper.unread == ("not read: c.tex (not in \\includeonly)",)
+
+
+def test_an_include_name_ending_in_tex_is_the_name_without_it(tmp_path: Path):
+    """\\include{a.tex} is \\include{a} (LaTeX strips the extension), also for \\includeonly."""
+    _tex(tmp_path, "paper.tex", r"""
+        \includeonly{a}
+        \begin{document}
+        \include{a.tex}
+        \include{b.tex}
+        \end{document}
+        """, cls="llncs")
+    for name in ("a", "b"):
+        _tex(tmp_path, f"{name}.tex", rf"\begin{{lemma}}\label{{{name}}} x \end{{lemma}}")
+    paper = papers.read_paper(tmp_path / "paper.tex")
+    assert [e.label for e in paper.environments] == ["a"]
+    assert paper.unread == ("not read: b.tex (not in \\includeonly)",)
+
+
+def test_an_include_inside_an_included_file_is_not_read(tmp_path: Path):
+    """LaTeX stops at an \\include in a file read by \\include (``\\include cannot be nested``) and
+    reads on without it: its file is not read, and the coverage says why; \\input there is read."""
+    _tex(tmp_path, "paper.tex", r"""
+        \begin{document}
+        \include{a}
+        \end{document}
+        """, cls="llncs")
+    _tex(tmp_path, "a.tex", r"""
+        \input{c}
+        \include{b}
+        \begin{lemma}\label{a} x \end{lemma}
+        """)
+    for name in ("b", "c"):
+        _tex(tmp_path, f"{name}.tex", rf"\begin{{lemma}}\label{{{name}}} x \end{{lemma}}")
+    _tex(tmp_path, "c.tex", r"\begin{lemma}\label{c} x \end{lemma}\include{b}")
+    paper = papers.read_paper(tmp_path / "paper.tex")
+    assert [e.label for e in paper.environments] == ["a", "c"]
+    assert paper.unread == ("not read: b.tex (\\include inside an \\include'd file)",)

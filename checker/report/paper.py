@@ -667,8 +667,9 @@ def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
     out: list[tuple[str, str] | None] = []
     path = tex_path(root, os.environ.get("TEXINPUTS"))
 
-    def reader(imports: tuple[str, ...]):
-        """What a file read with the import folders ``imports`` does with each file it names."""
+    def reader(imports: tuple[str, ...], included: bool = False):
+        """What a file read with the import folders ``imports`` does with each file it names
+        (``included``: the file is read by an ``\\include``, or by a file that is)."""
 
         def on_input(name: str, braced: bool, command: str, folder: str = "") -> None:
             if command in ("usepackage", "RequirePackage"):
@@ -691,13 +692,19 @@ def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
                 name = inner[0] + name
             folders = [root / d for d in inner] + path
             include = command in ("include", "includefrom", "subincludefrom")
+            if include and name.strip().endswith(".tex"):  # LaTeX strips the extension \include adds
+                name = name.strip()[:-len(".tex")]
             found = _resolve(name, include or command == "subfile", main.stem, root, folders)
+            if include and included:  # LaTeX stops with "\include cannot be nested" and reads on
+                state.unread.append(f"not read: {_relative(found, root) if found else name.strip() + '.tex'} "
+                                    "(\\include inside an \\include'd file)")
+                return
             if include and state.includeonly is not None and name.strip() not in state.includeonly:
                 state.unread.append(f"not read: {_relative(found, root) if found else name.strip() + '.tex'} "
                                     "(not in \\includeonly)")
                 return
             if found is not None:
-                visit(found, inner, command == "subfile")
+                visit(found, inner, command == "subfile", included or include)
 
         return on_input
 
@@ -719,14 +726,14 @@ def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
 
         return on_input
 
-    def visit(file: Path, imports: tuple[str, ...] = (), subfile: bool = False) -> None:
+    def visit(file: Path, imports: tuple[str, ...] = (), subfile: bool = False, included: bool = False) -> None:
         file = file.resolve()
         if file in seen or not file.is_file() or state.ended:
             return
         seen.add(file)
         slot = len(out)
         out.append(None)
-        out[slot] = (_relative(file, root), _strip_ignored(_read(file), state, reader(imports), subfile=subfile))
+        out[slot] = (_relative(file, root), _strip_ignored(_read(file), state, reader(imports, included), subfile=subfile))
 
     visit(main)
     return [o for o in out if o is not None], state
