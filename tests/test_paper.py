@@ -1061,3 +1061,20 @@ def test_an_include_inside_an_included_file_is_not_read(tmp_path: Path):
     paper = papers.read_paper(tmp_path / "paper.tex")
     assert [e.label for e in paper.environments] == ["a", "c"]
     assert paper.unread == ("not read: b.tex (\\include inside an \\include'd file)",)
+
+
+def test_in_an_imported_file_dot_names_are_sought_in_the_import_folders_first(tmp_path: Path):
+    """In a file read by \\import{parts/sec/}{body}, \\input{../common} and \\input{./local} are
+    parts/common.tex and parts/sec/local.tex (import.sty tries its folders first), not the files of
+    those names beside the main file, as pdflatex reads them."""
+    _tex(tmp_path, "paper.tex", r"""
+        \usepackage{import}
+        \begin{document}
+        \import{parts/sec/}{body}
+        \end{document}
+        """, cls="llncs")
+    _tex(tmp_path, "parts/sec/body.tex", "\\input{../common}\n\\input{./local}\n")
+    for name in ("common", "local", "parts/common", "parts/sec/local"):
+        _tex(tmp_path, f"{name}.tex", rf"\begin{{lemma}}\label{{{name}}} x \end{{lemma}}")
+    paper = papers.read_paper(tmp_path / "paper.tex")
+    assert [e.label for e in paper.environments] == ["parts/common", "parts/sec/local"]

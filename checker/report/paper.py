@@ -626,11 +626,13 @@ def tex_path(root: Path, texinputs: str | None) -> list[Path]:
     return list(dict.fromkeys(folders))
 
 
-def _resolve(name: str, include: bool, jobname: str, root: Path, folders: Sequence[Path]) -> Path | None:
+def _resolve(name: str, include: bool, jobname: str, root: Path, folders: Sequence[Path],
+             imports: Sequence[Path] = ()) -> Path | None:
     """The file ``\\input{name}`` (``\\include`` with ``include``) reads, as TeX finds it: an absolute
-    name, or one starting ``./`` or ``../``, relative to the folder LaTeX runs in (``root``, taken to
-    be the main file's, not the including file's); any other in each of ``folders`` in turn (the
-    import package's folders, then TeX's path: :func:`tex_path`). ``name`` with no extension is
+    name relative to nothing; one starting ``./`` or ``../`` in the import package's folders
+    ``imports`` (its ``\\input@path``, tried first for every name), then relative to the folder LaTeX
+    runs in (``root``, taken to be the main file's, not the including file's); any other in each of
+    ``folders`` in turn (the import folders, then TeX's path: :func:`tex_path`). ``name`` with no extension is
     ``name.tex`` first, in every folder, then ``name`` (``\\include``: always ``name.tex``)."""
     name = name.replace("\\jobname", jobname).strip().strip('"')
     if not name or "\\" in name or "#" in name:
@@ -642,7 +644,12 @@ def _resolve(name: str, include: bool, jobname: str, root: Path, folders: Sequen
         names = [base, base.with_name(base.name + ".tex")]
     else:
         names = [base.with_name(base.name + ".tex"), base]
-    places = [root] if base.is_absolute() or name.startswith(("./", "../")) else folders
+    if base.is_absolute():
+        places = [root]
+    elif name.startswith(("./", "../")):
+        places = [*imports, root]
+    else:
+        places = folders
     return next((f / n for n in names for f in places if (f / n).is_file()), None)
 
 
@@ -690,11 +697,12 @@ def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
             if command in IMPORT_COMMANDS:
                 inner = (_import_folder(command, folder, imports),) + imports
                 name = inner[0] + name
-            folders = [root / d for d in inner] + path
+            import_folders = [root / d for d in inner]
+            folders = import_folders + path
             include = command in ("include", "includefrom", "subincludefrom")
             if include and name.strip().endswith(".tex"):  # LaTeX strips the extension \include adds
                 name = name.strip()[:-len(".tex")]
-            found = _resolve(name, include or command == "subfile", main.stem, root, folders)
+            found = _resolve(name, include or command == "subfile", main.stem, root, folders, import_folders)
             if include and included:  # LaTeX stops with "\include cannot be nested" and reads on
                 state.unread.append(f"not read: {_relative(found, root) if found else name.strip() + '.tex'} "
                                     "(\\include inside an \\include'd file)")
