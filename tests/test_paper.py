@@ -904,9 +904,10 @@ def test_texinputs_folders_are_searched_as_tex_does(tmp_path: Path, monkeypatch)
     assert [e.label for e in papers.read_paper(tmp_path / "paper/paper.tex").environments] == [
         "far", "both-local", "local"]
     root = tmp_path / "paper"
-    assert papers.tex_path(root, "") == [root]
-    assert papers.tex_path(root, "../lib") == [root, root / "../lib"]
-    assert papers.tex_path(root, "../lib//:") == [root / "../lib", root / "../lib/sty", root / "../lib/sub", root]
+    folders = lambda texinputs: [list(e.folders) for e in papers.tex_path(root, texinputs)]  # noqa: E731
+    assert folders("") == [[root]]
+    assert folders("../lib") == [[root / "../lib"]]
+    assert folders("../lib//:") == [[root / "../lib", root / "../lib/sty", root / "../lib/sub"], [root]]
 
 
 def test_an_argument_less_macro_that_inputs_is_expanded_where_it_is_used(tmp_path: Path):
@@ -1078,3 +1079,72 @@ def test_in_an_imported_file_dot_names_are_sought_in_the_import_folders_first(tm
         _tex(tmp_path, f"{name}.tex", rf"\begin{{lemma}}\label{{{name}}} x \end{{lemma}}")
     paper = papers.read_paper(tmp_path / "paper.tex")
     assert [e.label for e in paper.environments] == ["parts/common", "parts/sec/local"]
+
+
+
+def _texinputs_papers(tmp_path: Path) -> Path:
+    """Papers that each \\input{mythmq}, with copies of it where TEXINPUTS may lead."""
+    for case, files in {"listed": ("lib/", ""), "middle": ("parts/x/sec/",), "bang": ("lib/",),
+                        "two": ("lib/a/", "lib/b/")}.items():
+        _tex(tmp_path, f"{case}/paper.tex", r"\begin{document}\input{mythmq}\end{document}", cls="llncs")
+        for folder in files:
+            _tex(tmp_path, f"{case}/{folder}mythmq.tex",
+                 rf"\begin{{lemma}}\label{{{folder or 'main'}}} x \end{{lemma}}")
+    return tmp_path
+
+
+def _read_with(tmp_path: Path, monkeypatch, case: str, texinputs: str) -> papers.Paper:
+    monkeypatch.setenv("TEXINPUTS", texinputs)
+    return papers.read_paper(tmp_path / case / "paper.tex")
+
+
+@pytest.mark.skipif(shutil.which("kpsewhich") is None, reason="kpsewhich not installed")
+def test_texinputs_is_followed_by_asking_kpsewhich(tmp_path: Path, monkeypatch):
+    """Where kpsewhich is installed it says which file TeX reads, with kpathsea's own rules (as
+    pdflatex reads them): with no empty entry the main file's folder is not searched; ``//`` in the
+    middle of an entry searches below it; a ``!!`` entry is sought in its ls-R database only."""
+    _texinputs_papers(tmp_path)
+    labels = lambda p: [e.label for e in p.environments]  # noqa: E731
+    assert labels(_read_with(tmp_path, monkeypatch, "listed", "lib")) == ["lib/"]
+    assert labels(_read_with(tmp_path, monkeypatch, "listed", ".:lib")) == ["main"]
+    assert labels(_read_with(tmp_path, monkeypatch, "middle", "parts//sec")) == ["parts/x/sec/"]
+    assert labels(_read_with(tmp_path, monkeypatch, "bang", "!!lib:")) == []
+
+
+def test_texinputs_without_kpsewhich_is_emulated_and_says_what_it_cannot_place(tmp_path: Path, monkeypatch):
+    """Without kpsewhich, TEXINPUTS is read as kpathsea reads it, where that does not depend on
+    TeX's installation: a ``!!`` entry is not searched on disk and a file in several subfolders of
+    a ``//`` entry (TeX's choice depends on the file system) is not read; the coverage says so."""
+    _texinputs_papers(tmp_path)
+    which = shutil.which
+    monkeypatch.setattr(papers.shutil, "which", lambda n: None if n == "kpsewhich" else which(n))
+    labels = lambda p: [e.label for e in p.environments]  # noqa: E731
+    assert labels(_read_with(tmp_path, monkeypatch, "listed", "lib")) == ["lib/"]
+    assert labels(_read_with(tmp_path, monkeypatch, "listed", ".:lib")) == ["main"]
+    assert labels(_read_with(tmp_path, monkeypatch, "middle", "parts//sec")) == ["parts/x/sec/"]
+    bang = _read_with(tmp_path, monkeypatch, "bang", "!!lib:")
+    assert (labels(bang), bang.unread) == (
+        [], ("not read: mythmq.tex (in TEXINPUTS entry !!lib, which TeX seeks in its ls-R database only)",))
+    two = _read_with(tmp_path, monkeypatch, "two", "lib//")
+    assert (labels(two), two.unread) == (
+        [], ("not read: mythmq.tex (found in lib/a and lib/b; TeX's choice depends on the file system)",))
+
+
+@pytest.mark.parametrize("kpsewhich", [True, False])
+def test_a_name_with_another_suffix_is_name_tex_first(tmp_path: Path, monkeypatch, kpsewhich: bool):
+    """\\input{data.v1} reads data.v1.tex where it exists (TeX adds .tex to any name not ending in
+    .tex), else data.v1; \\input{b.tex} reads b.tex only."""
+    if kpsewhich and shutil.which("kpsewhich") is None:
+        pytest.skip("kpsewhich not installed")
+    if not kpsewhich:
+        which = shutil.which
+        monkeypatch.setattr(papers.shutil, "which", lambda n: None if n == "kpsewhich" else which(n))
+    monkeypatch.delenv("TEXINPUTS", raising=False)
+    _tex(tmp_path, "paper.tex", r"\begin{document}\input{data.v1}\input{other.v2}\input{b.tex}\end{document}",
+         cls="llncs")
+    _tex(tmp_path, "data.v1", r"\begin{lemma}\label{plain} x \end{lemma}")
+    _tex(tmp_path, "data.v1.tex", r"\begin{lemma}\label{with-tex} x \end{lemma}")
+    _tex(tmp_path, "other.v2", r"\begin{lemma}\label{other} x \end{lemma}")
+    _tex(tmp_path, "b.tex", r"\begin{lemma}\label{b} x \end{lemma}")
+    _tex(tmp_path, "b.tex.tex", r"\begin{lemma}\label{b-tex-tex} x \end{lemma}")
+    assert [e.label for e in papers.read_paper(tmp_path / "paper.tex").environments] == ["with-tex", "other", "b"]

@@ -7,8 +7,8 @@ predefines (llncs: ``theorem``, ``lemma``, ``claim``, …) and each environment 
 them (``\\newenvironment{mainthm}{\\begin{thm}}{\\end{thm}}``) — with its optional title, its
 ``\\label`` and its statement, in the files the paper ``\\input``s, ``\\include``s (those
 ``\\includeonly`` allows), ``\\subfile``s or ``\\import``s, directly or through an argument-less macro
-(named relative to the main file's folder, then on ``TEXINPUTS``, as LaTeX does; the import package's
-files in their import folders first). An undeclared ``\\begin{theorem}`` is
+(sought as TeX seeks them: by ``kpsewhich`` where it is installed, so ``TEXINPUTS`` counts as
+kpathsea reads it; the import package's files in their import folders first). An undeclared ``\\begin{theorem}`` is
 none (LaTeX stops at it). What LaTeX does not read is not read (comments, ``comment`` and verbatim
 environments, ``\\iffalse`` branches, definitions' bodies, what follows ``\\end{document}``); a
 nested environment is one of its own, and an environment's label and ``\\obligation``s are those
@@ -603,54 +603,156 @@ def _strip_comments_only(text: str) -> str:
     return re.sub(r"(?<!\\)((?:\\\\)*)%[^\n]*", lambda m: m.group(1) + " " * (len(m.group(0)) - len(m.group(1))), text)
 
 
-def tex_path(root: Path, texinputs: str | None) -> list[Path]:
-    """The folders TeX searches for a file, in order, as kpathsea reads ``TEXINPUTS``: entries
-    separated by the path separator (``:``), each relative to the folder LaTeX runs in (the main
-    file's); one ending in ``//`` is that folder and every folder under it; an empty entry is the
-    default path, which here is the main file's folder (TeX's own trees hold no file of the paper).
-    Without ``TEXINPUTS``, or with no empty entry in it, the main file's folder comes first."""
-    if not texinputs:
-        return [root]
-    entries = texinputs.split(os.pathsep)
-    folders = [] if "" in entries else [root]
-    for entry in entries:
-        entry = os.path.expandvars(os.path.expanduser(entry.removeprefix("!!")))
-        if not entry:
-            folders.append(root)
-            continue
-        recursive = entry.endswith("//")
-        folder = root / entry.rstrip("/") if entry.rstrip("/") else Path("/")
-        folders.append(folder)
-        if recursive and folder.is_dir():
-            folders += [Path(d) / s for d, subs, _ in os.walk(folder) for s in sorted(subs)]
+@dataclass(frozen=True, slots=True)
+class PathEntry:
+    """One entry of ``TEXINPUTS`` as kpathsea reads it: its text, the folders it stands for in
+    order, whether it is searched recursively (``//``), and whether it is ``!!`` (searched in its
+    ``ls-R`` database only, never on disk)."""
+
+    text: str
+    folders: tuple[Path, ...]
+    recursive: bool = False
+    database_only: bool = False
+
+
+def _expand_entry(root: Path, entry: str) -> list[Path]:
+    """The folders of a ``TEXINPUTS`` entry (relative to ``root``): ``dir//`` is ``dir`` and every
+    folder under it, ``dir//sub`` every folder named ``sub`` under ``dir`` (``dir/sub`` too), at
+    any depth; subfolders sorted by name."""
+    parts = entry.split("//")
+    head = parts[0].rstrip("/") if parts[0].rstrip("/") else "/"
+    folders = [root / head]
+    for part in parts[1:]:
+        below = []
+        for folder in folders:
+            if folder.is_dir():
+                below.append(folder)
+                for d, subs, _ in os.walk(folder):
+                    subs.sort()
+                    below += [Path(d) / s for s in subs]
+        part = part.strip("/")
+        folders = [f / part for f in below if (f / part).is_dir()] if part else below
     return list(dict.fromkeys(folders))
 
 
-def _resolve(name: str, include: bool, jobname: str, root: Path, folders: Sequence[Path],
+def tex_path(root: Path, texinputs: str | None) -> list[PathEntry]:
+    """The entries of TeX's path, in order, as kpathsea reads ``TEXINPUTS`` (the emulation used
+    where ``kpsewhich`` is not installed): entries separated by the path separator (``:``), each
+    relative to the folder LaTeX runs in (the main file's); ``//`` anywhere in an entry searches
+    the folders under it (:func:`_expand_entry`); an empty entry is the default path, which here is
+    the main file's folder (TeX's own trees hold no file of the paper). Without ``TEXINPUTS`` the
+    path is the main file's folder; with it, only its entries are searched (the main file's folder
+    only where an entry names it, ``.`` or an empty one)."""
+    if not texinputs:
+        return [PathEntry("", (root,))]
+    out = []
+    for text in texinputs.split(os.pathsep):
+        entry = os.path.expandvars(os.path.expanduser(text.removeprefix("!!")))
+        if not entry:
+            out.append(PathEntry(text, (root,)))
+            continue
+        out.append(PathEntry(text, tuple(_expand_entry(root, entry)), "//" in entry, text.startswith("!!")))
+    return out
+
+
+def _tex_names(name: str, include: bool) -> list[str]:
+    """The names TeX tries for ``\\input{name}``, in each folder in turn: ``name.tex`` then
+    ``name``; only ``name`` when it ends in ``.tex``; ``\\include`` always ``name.tex``."""
+    if include:
+        return [name + ".tex"]
+    return [name] if name.endswith(".tex") else [name + ".tex", name]
+
+
+@functools.lru_cache(maxsize=None)
+def _texmf_roots() -> tuple[Path, ...]:
+    """The TeX installation's trees (kpsewhich's ``$TEXMF``): no file in them is the paper's own."""
+    try:
+        found = subprocess.run(["kpsewhich", "-expand-braces=$TEXMF"], capture_output=True, text=True,
+                               timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    return tuple(Path(p.removeprefix("!!")).resolve() for p in found.split(os.pathsep) if p.removeprefix("!!"))
+
+
+class TexSearch:
+    """Where TeX finds a file on its path from the folder LaTeX runs in (``root``, the main file's).
+    Where ``kpsewhich`` is installed it is asked, run in ``root`` with the user's environment
+    (``-progname=pdflatex -format=tex``), so kpathsea's own rules apply (``TEXINPUTS`` entries in
+    order, ``!!``, ``//`` anywhere in an entry, the default path for an empty entry, ``name.tex``
+    before ``name``); one call per name (about 5 ms), each answer kept for the reading. Without
+    it, :func:`tex_path` is searched; a file that such a search cannot place as TeX would (in a
+    ``!!`` entry, or in several subfolders of one ``//`` entry) is not read, and ``unread`` says why."""
+
+    def __init__(self, root: Path, texinputs: str | None, unread: list[str], kpsewhich: str | None = None):
+        self.root = root
+        self.unread = unread
+        self.kpsewhich = kpsewhich
+        self.path = None if kpsewhich else tex_path(root, texinputs)
+        self.found: dict[str, Path | None] = {}
+
+    def find(self, name: str, include: bool = False) -> Path | None:
+        """The file TeX reads for ``\\input{name}`` (``\\include{name}`` with ``include``)."""
+        key = (name + ".tex") if include else name
+        if key not in self.found:
+            self.found[key] = self._kpsewhich(key) if self.kpsewhich else self._emulated(name, include)
+        return self.found[key]
+
+    def _kpsewhich(self, name: str) -> Path | None:
+        if name.startswith("-"):
+            name = "./" + name
+        try:
+            out = subprocess.run([self.kpsewhich, "-progname=pdflatex", "-format=tex", name], cwd=self.root,
+                                 capture_output=True, text=True, timeout=30).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return None
+        found = self.root / out if out else None
+        return found if found is not None and found.is_file() else None
+
+    def _emulated(self, name: str, include: bool) -> Path | None:
+        names = _tex_names(name, include)
+        if Path(name).is_absolute() or name.startswith(("./", "../")):
+            return next((self.root / n for n in names if (self.root / n).is_file()), None)
+        for entry in self.path:
+            for n in names:
+                hits = list(dict.fromkeys((f / n).resolve() for f in entry.folders if (f / n).is_file()))
+                if not hits:
+                    continue
+                shown = names[0]
+                if entry.database_only:
+                    self.unread.append(f"not read: {shown} (in TEXINPUTS entry {entry.text}, which TeX seeks in "
+                                       "its ls-R database only)")
+                    return None
+                if len(hits) > 1:
+                    places = [_relative(h.parent, self.root) for h in hits]
+                    self.unread.append(f"not read: {shown} (found in {', '.join(places[:-1])} and {places[-1]}; "
+                                       "TeX's choice depends on the file system)")
+                    return None
+                return hits[0]
+        return None
+
+    def installed(self, file: Path) -> bool:
+        """Whether ``file`` is in the TeX installation's trees (not one of the paper's own)."""
+        resolved = file.resolve()
+        return any(resolved.is_relative_to(r) for r in _texmf_roots()) if self.kpsewhich else False
+
+
+def _resolve(name: str, include: bool, jobname: str, root: Path, search: TexSearch,
              imports: Sequence[Path] = ()) -> Path | None:
-    """The file ``\\input{name}`` (``\\include`` with ``include``) reads, as TeX finds it: an absolute
-    name relative to nothing; one starting ``./`` or ``../`` in the import package's folders
-    ``imports`` (its ``\\input@path``, tried first for every name), then relative to the folder LaTeX
-    runs in (``root``, taken to be the main file's, not the including file's); any other in each of
-    ``folders`` in turn (the import folders, then TeX's path: :func:`tex_path`). ``name`` with no extension is
-    ``name.tex`` first, in every folder, then ``name`` (``\\include``: always ``name.tex``)."""
+    """The file ``\\input{name}`` (``\\include`` with ``include``) reads, as TeX finds it: first in
+    the import package's folders ``imports`` (its ``\\input@path``, tried first for every name but
+    an absolute one), then where TeX's own search finds it (:class:`TexSearch`: an absolute name,
+    or one starting ``./`` or ``../``, relative to the folder LaTeX runs in, ``root``, taken to be
+    the main file's, not the including file's; any other on TeX's path). In each folder
+    ``name.tex`` is tried first, then ``name`` (:func:`_tex_names`)."""
     name = name.replace("\\jobname", jobname).strip().strip('"')
     if not name or "\\" in name or "#" in name:
         return None
-    base = Path(name)
-    if include:
-        names = [base.with_name(base.name + ".tex")]
-    elif base.suffix:
-        names = [base, base.with_name(base.name + ".tex")]
-    else:
-        names = [base.with_name(base.name + ".tex"), base]
-    if base.is_absolute():
-        places = [root]
-    elif name.startswith(("./", "../")):
-        places = [*imports, root]
-    else:
-        places = folders
-    return next((f / n for n in names for f in places if (f / n).is_file()), None)
+    if not Path(name).is_absolute():
+        names = _tex_names(name, include)
+        found = next((f / n for f in imports for n in names if (f / n).is_file()), None)
+        if found is not None:
+            return found
+    return search.find(name, include)
 
 
 def _import_folder(command: str, folder: str, imports: tuple[str, ...]) -> str:
@@ -672,7 +774,7 @@ def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
     state = _ReadState(main)
     seen: set[Path] = set()
     out: list[tuple[str, str] | None] = []
-    path = tex_path(root, os.environ.get("TEXINPUTS"))
+    search = TexSearch(root, os.environ.get("TEXINPUTS"), state.unread, shutil.which("kpsewhich"))
 
     def reader(imports: tuple[str, ...], included: bool = False):
         """What a file read with the import folders ``imports`` does with each file it names
@@ -681,14 +783,14 @@ def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
         def on_input(name: str, braced: bool, command: str, folder: str = "") -> None:
             if command in ("usepackage", "RequirePackage"):
                 # a package of the paper's own: its declarations count (its text is not the paper's)
-                found = _resolve(name + ".sty", False, main.stem, root, path) if name else None
-                if found is not None and found.resolve() not in seen:
+                found = _resolve(name + ".sty", False, main.stem, root, search) if name else None
+                if found is not None and not search.installed(found) and found.resolve() not in seen:
                     seen.add(found.resolve())
                     state.packages.append(_strip_ignored(_read(found), state, on_input))
                 return
             if command in ("documentclass", "LoadClass"):
-                found = _resolve(name + ".cls", False, main.stem, root, path) if name else None
-                if found is not None:
+                found = _resolve(name + ".cls", False, main.stem, root, search) if name else None
+                if found is not None and not search.installed(found):
                     read_class(name, found, on_input)
                 elif name and (found := installed(name + ".cls")) is not None:
                     read_class(name, found, class_reader(found.parent))
@@ -698,11 +800,10 @@ def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
                 inner = (_import_folder(command, folder, imports),) + imports
                 name = inner[0] + name
             import_folders = [root / d for d in inner]
-            folders = import_folders + path
             include = command in ("include", "includefrom", "subincludefrom")
             if include and name.strip().endswith(".tex"):  # LaTeX strips the extension \include adds
                 name = name.strip()[:-len(".tex")]
-            found = _resolve(name, include or command == "subfile", main.stem, root, folders, import_folders)
+            found = _resolve(name, include or command == "subfile", main.stem, root, search, import_folders)
             if include and included:  # LaTeX stops with "\include cannot be nested" and reads on
                 state.unread.append(f"not read: {_relative(found, root) if found else name.strip() + '.tex'} "
                                     "(\\include inside an \\include'd file)")
