@@ -1148,3 +1148,34 @@ def test_a_name_with_another_suffix_is_name_tex_first(tmp_path: Path, monkeypatc
     _tex(tmp_path, "b.tex", r"\begin{lemma}\label{b} x \end{lemma}")
     _tex(tmp_path, "b.tex.tex", r"\begin{lemma}\label{b-tex-tex} x \end{lemma}")
     assert [e.label for e in papers.read_paper(tmp_path / "paper.tex").environments] == ["with-tex", "other", "b"]
+
+
+def test_whether_a_macro_reads_files_is_decided_where_it_is_used(tmp_path: Path):
+    """As pdflatex reads them: \\let\\secB\\secA makes \\secB read what \\secA reads; \\providecommand
+    of a name a \\newcommand defined does nothing (even when the first body reads no file); a macro
+    whose body uses one defined only after it reads that one's files where it is used; a \\let to
+    something else, and a macro with arguments used through an argument-less one, are as before."""
+    _tex(tmp_path, "paper.tex", r"""
+        \newcommand{\secA}{\input{a}}
+        \let\secB = \secA
+        \newcommand{\secC}{Plain text}
+        \providecommand{\secC}{\input{c}}
+        \newcommand{\all}{\secD}
+        \newcommand{\secD}{\input{d}}
+        \newcommand{\secE}{\input{e}}
+        \let\secE\relax
+        \newcommand{\withargs}[1]{\input{#1}}
+        \newcommand{\viaargs}{\withargs{f}}
+        \begin{document}
+        \secB
+        \secC
+        \all
+        \secE
+        \viaargs
+        \end{document}
+        """, cls="llncs")
+    for name in "acdef":
+        _tex(tmp_path, f"{name}.tex", rf"\begin{{lemma}}\label{{{name}}} x \end{{lemma}}")
+    paper = papers.read_paper(tmp_path / "paper.tex")
+    assert [e.label for e in paper.environments] == ["a", "d"]
+    assert paper.unread == ("not followed: \\withargs (a macro with arguments that reads files)",)

@@ -208,8 +208,10 @@ class _ReadState:
     classes: set[str] = field(default_factory=set)  # the document classes whose files were read
     class_texts: list[str] = field(default_factory=list)  # their texts, and their own packages' (declarations only)
     includeonly: set[str] | None = None  # the names \includeonly lets \include read (None: all)
-    input_macros: dict[str, str] = field(default_factory=dict)  # argument-less macro → its body, which reads files
-    arg_macros: set[str] = field(default_factory=set)  # macros with arguments whose bodies read files
+    macros: dict[str, str] = field(default_factory=dict)  # argument-less macro → its body (read where used)
+    arg_macros: dict[str, str] = field(default_factory=dict)  # macro with arguments → its body (not followed)
+    defined: set[str] = field(default_factory=set)  # every command name a definition read so far defines
+    reads: dict[str, bool] = field(default_factory=dict)  # macro → whether it reads files (as defined now)
     expanding: set[str] = field(default_factory=set)  # the input macros being expanded (a loop is read once)
     unread: list[str] = field(default_factory=list)  # what LaTeX reads and this reader does not, or why a file is not read
 
@@ -479,9 +481,9 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
                 d = _CS.match(text, k)
                 if not d:
                     break
-                if name == "let" and j == end:  # \let\secA\relax: no longer a macro that reads files
-                    state.input_macros.pop(d.group(1), None)
-                    state.arg_macros.discard(d.group(1))
+                if name == "let" and j == end:  # \let\secB\secA: \secB is \secA as defined now
+                    copied = _CS.match(text, _skip_let_space(text, d.end()))
+                    _let_macro(d.group(1), copied.group(1) if copied else None, state)
                 if name == "newif" and d.group(1).startswith("if"):
                     state.conditionals.add(d.group(1))
                     state.switches[d.group(1)[2:]] = False
@@ -532,12 +534,13 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
             if close > 0:
                 names = _argument_text(text[k + 1:close - 1]).split(",")
                 state.includeonly = {n.strip() for n in names if n.strip()}
-        elif name in state.input_macros:
-            if name not in state.expanding:  # the body, read where the macro is used
+        elif name in state.macros:
+            # the body, read where the macro is used, when it reads files through the macros known here
+            if name not in state.expanding and _macro_reads_files(name, state):
                 state.expanding.add(name)
-                _strip_ignored(state.input_macros[name], state, on_input)
+                _strip_ignored(state.macros[name], state, on_input)
                 state.expanding.discard(name)
-        elif name in state.arg_macros:
+        elif name in state.arg_macros and _macro_reads_files(name, state):
             state.unread.append(f"not followed: \\{name} (a macro with arguments that reads files)")
         elif name in ("usepackage", "RequirePackage", "documentclass", "LoadClass"):
             k = _skip_space(text, end)
@@ -565,27 +568,59 @@ def _import_arguments(text: str, i: int) -> tuple[str, str, int] | None:
             second)
 
 
-def _reads_files(body: str, state: _ReadState) -> bool:
-    """Whether a macro's body reads a file: an ``\\input``-family command, or a macro that does."""
+def _macro_reads_files(name: str, state: _ReadState, visiting: frozenset[str] = frozenset()) -> bool:
+    """Whether the macro ``name`` reads a file, with the definitions known now: its body has an
+    ``\\input``-family command, or uses a macro that reads one (decided where it is used, not where it
+    is defined: ``\\newcommand{\\all}{\\secD}`` before ``\\secD`` is defined reads what ``\\secD`` does)."""
+    if name in state.reads:
+        return state.reads[name]
+    body = state.macros.get(name, state.arg_macros.get(name))
+    if body is None or name in visiting:
+        return False
     names = {m.group(1) for m in _CS.finditer(_strip_comments_only(body))}
-    return bool(names & (INPUT_COMMANDS | state.input_macros.keys() | state.arg_macros))
+    found = bool(names & INPUT_COMMANDS) or any(
+        _macro_reads_files(n, state, visiting | {name}) for n in names if n in state.macros or n in state.arg_macros)
+    if not visiting:
+        state.reads[name] = found
+    return found
 
 
 def _define_macro(found: _Definition, provide: bool, state: _ReadState) -> None:
-    """Record a (re)definition of a command: an argument-less one whose body reads files is
-    expanded where it is used; one with arguments that reads files is reported where it is used;
-    any other definition of the name ends its being either. ``provide`` (``\\providecommand``)
-    changes nothing for a name already defined so."""
+    """Record a (re)definition of a command: its body is kept (an argument-less one is read where it
+    is used when it reads files then; one with arguments that reads files is reported where it is
+    used). ``provide`` (``\\providecommand``) changes nothing for a name any definition has defined."""
     name = found.command
-    if provide and (name in state.input_macros or name in state.arg_macros):
+    if provide and name in state.defined:
         return
-    state.input_macros.pop(name, None)
-    state.arg_macros.discard(name)
-    if _reads_files(found.bodies[0], state):
-        if found.takes_arguments:
-            state.arg_macros.add(name)
-        else:
-            state.input_macros[name] = found.bodies[0]
+    state.defined.add(name)
+    state.reads.clear()
+    state.macros.pop(name, None)
+    state.arg_macros.pop(name, None)
+    (state.arg_macros if found.takes_arguments else state.macros)[name] = found.bodies[0]
+
+
+def _skip_let_space(text: str, i: int) -> int:
+    """Past the spaces and the one optional ``=`` between ``\\let\\a`` and what it is let to."""
+    while i < len(text) and text[i] in " \t\n":
+        i += 1
+    if i < len(text) and text[i] == "=":
+        i += 1
+        if i < len(text) and text[i] == " ":
+            i += 1
+    return i
+
+
+def _let_macro(name: str, copied: str | None, state: _ReadState) -> None:
+    """``\\let\\name\\copied``: ``name`` is what ``copied`` is now (a macro whose body is kept, or
+    anything else)."""
+    state.defined.add(name)
+    state.reads.clear()
+    state.macros.pop(name, None)
+    state.arg_macros.pop(name, None)
+    if copied in state.macros:
+        state.macros[name] = state.macros[copied]
+    elif copied in state.arg_macros:
+        state.arg_macros[name] = state.arg_macros[copied]
 
 
 def _switch_set(name: str, state: _ReadState) -> bool:
