@@ -1179,3 +1179,29 @@ def test_whether_a_macro_reads_files_is_decided_where_it_is_used(tmp_path: Path)
     paper = papers.read_paper(tmp_path / "paper.tex")
     assert [e.label for e in paper.environments] == ["a", "d"]
     assert paper.unread == ("not followed: \\withargs (a macro with arguments that reads files)",)
+
+
+def test_inputifexists_and_at_input_are_followed_and_what_is_not_is_said(tmp_path: Path):
+    """\\InputIfFileExists{f}{then}{else} reads then and f where f exists, else its else code;
+    \\@input{f} reads f; a file name holding a macro (\\input{\\dir/a}, \\input\\name) and an
+    environment whose code reads files are not followed, and the coverage says so."""
+    _tex(tmp_path, "paper.tex", r"""
+        \newcommand{\dir}{sub}
+        \newcommand{\name}{a}
+        \newenvironment{chapterfile}{\input{c}}{}
+        \begin{document}
+        \InputIfFileExists{a}{\begin{lemma}\label{then-a} x \end{lemma}}{\begin{lemma}\label{else-a} x \end{lemma}}
+        \InputIfFileExists{missing}{\begin{lemma}\label{then-m} x \end{lemma}}{\begin{lemma}\label{else-m} x \end{lemma}}
+        \makeatletter\@input{b}\makeatother
+        \input{\dir/a}
+        \input\name
+        \begin{chapterfile}\end{chapterfile}
+        \end{document}
+        """, cls="llncs")
+    for name in ("a", "b", "c", "sub/a"):
+        _tex(tmp_path, f"{name}.tex", rf"\begin{{lemma}}\label{{{name}}} x \end{{lemma}}")
+    paper = papers.read_paper(tmp_path / "paper.tex")
+    assert sorted(e.label for e in paper.environments) == ["a", "b", "else-m", "then-a"]
+    assert paper.unread == ("not followed: \\input{\\dir/a} (a file name with a macro)",
+                            "not followed: \\input\\name (a file name with a macro)",
+                            "not followed: \\begin{chapterfile} (an environment whose code reads files)")

@@ -120,6 +120,8 @@ _BODY_DEFINERS = {
 IMPORT_COMMANDS = frozenset({"import", "subimport", "inputfrom", "subinputfrom", "includefrom", "subincludefrom"})
 #: Commands that read a file as part of the paper.
 INPUT_COMMANDS = frozenset({"input", "include", "subfile"}) | IMPORT_COMMANDS
+#: Commands that read a file (``\\InputIfFileExists{f}{then}{else}`` and ``\\@input{f}``: when it exists).
+READING_COMMANDS = INPUT_COMMANDS | {"InputIfFileExists", "@input"}
 #: Commands whose argument numbers something of its own: a ``\\label`` in it is not the theorem's.
 _OTHER_COUNTERS = ("footnote", "footnotetext", "footnotemark", "caption", "captionof", "subcaption", "thanks",
                    "marginpar", "marginnote", "sidenote", "item", "bibitem", "tag", "subfloat")
@@ -213,6 +215,7 @@ class _ReadState:
     defined: set[str] = field(default_factory=set)  # every command name a definition read so far defines
     reads: dict[str, bool] = field(default_factory=dict)  # macro → whether it reads files (as defined now)
     expanding: set[str] = field(default_factory=set)  # the input macros being expanded (a loop is read once)
+    environment_code: dict[str, str] = field(default_factory=dict)  # defined environment → its begin and end code
     unread: list[str] = field(default_factory=list)  # what LaTeX reads and this reader does not, or why a file is not read
 
 
@@ -430,6 +433,7 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
             if found is not None:
                 state.bodies += found.bodies
                 if found.env is not None and found.bodies:
+                    state.environment_code[found.env] = "\n".join(found.bodies)
                     opens = _BEGIN.search(_strip_comments_only(found.bodies[0]))
                     if opens:
                         state.wrappers[found.env] = opens.group(1)
@@ -443,6 +447,8 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
         if name in ("begin", "end"):
             arg = _BRACED.match(text, end)
             env = arg.group(1) if arg else ""
+            if name == "begin" and env in state.environment_code and _reads_files(state.environment_code[env], state):
+                state.unread.append(f"not followed: \\begin{{{env}}} (an environment whose code reads files)")
             if name == "begin" and env in state.skipped:
                 close = re.compile(r"\\end\s*\{" + re.escape(env) + r"\}").search(text, arg.end())
                 stop = close.end() if close else n
@@ -516,10 +522,25 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
                 stack.pop()
         elif name in state.conditionals:
             stack.append("true" if name == "iftrue" or state.switches.get(name[2:]) is True else "other")
-        elif name in ("input", "include", "subfile"):
+        elif name in ("input", "include", "subfile", "@input"):
             found = _input_name(text, end)
             if found and (found[2] or name == "input"):
-                on_input(found[0], found[2], name)
+                on_input(found[0], found[2], "input" if name == "@input" else name)
+                i = found[1]
+                continue
+            after = _CS.match(text, _skip_space(text, end)) if name == "input" else None
+            if after and after.group(1) != "jobname":  # \input\secfile: a file name from a macro
+                state.unread.append(f"not followed: \\input\\{after.group(1)} (a file name with a macro)")
+        elif name == "InputIfFileExists":  # \InputIfFileExists{f}{then}{else}: then and f, or else
+            found = _input_name(text, end)
+            if found and found[2]:
+                exists = on_input(found[0], True, "input")
+                k = _skip_space(text, found[1])
+                then = _group_end(text, k)
+                k2 = _skip_space(text, max(then, k))
+                otherwise = _group_end(text, k2)
+                if then > 0 and otherwise > 0:
+                    _blank(chars, k2, otherwise) if exists else _blank(chars, k, then)
                 i = found[1]
                 continue
         elif name in IMPORT_COMMANDS:
@@ -568,6 +589,14 @@ def _import_arguments(text: str, i: int) -> tuple[str, str, int] | None:
             second)
 
 
+def _reads_files(body: str, state: _ReadState, visiting: frozenset[str] = frozenset()) -> bool:
+    """Whether ``body`` reads a file, with the definitions known now: it has an ``\\input``-family
+    command, or uses a macro that reads one (:func:`_macro_reads_files`)."""
+    names = {m.group(1) for m in _CS.finditer(_strip_comments_only(body))}
+    return bool(names & READING_COMMANDS) or any(
+        _macro_reads_files(n, state, visiting) for n in names if n in state.macros or n in state.arg_macros)
+
+
 def _macro_reads_files(name: str, state: _ReadState, visiting: frozenset[str] = frozenset()) -> bool:
     """Whether the macro ``name`` reads a file, with the definitions known now: its body has an
     ``\\input``-family command, or uses a macro that reads one (decided where it is used, not where it
@@ -577,9 +606,7 @@ def _macro_reads_files(name: str, state: _ReadState, visiting: frozenset[str] = 
     body = state.macros.get(name, state.arg_macros.get(name))
     if body is None or name in visiting:
         return False
-    names = {m.group(1) for m in _CS.finditer(_strip_comments_only(body))}
-    found = bool(names & INPUT_COMMANDS) or any(
-        _macro_reads_files(n, state, visiting | {name}) for n in names if n in state.macros or n in state.arg_macros)
+    found = _reads_files(body, state, visiting | {name})
     if not visiting:
         state.reads[name] = found
     return found
@@ -815,21 +842,25 @@ def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
         """What a file read with the import folders ``imports`` does with each file it names
         (``included``: the file is read by an ``\\include``, or by a file that is)."""
 
-        def on_input(name: str, braced: bool, command: str, folder: str = "") -> None:
+        def on_input(name: str, braced: bool, command: str, folder: str = "") -> bool:
+            """Read (or report) the file ``name``; whether it exists."""
             if command in ("usepackage", "RequirePackage"):
                 # a package of the paper's own: its declarations count (its text is not the paper's)
                 found = _resolve(name + ".sty", False, main.stem, root, search) if name else None
                 if found is not None and not search.installed(found) and found.resolve() not in seen:
                     seen.add(found.resolve())
                     state.packages.append(_strip_ignored(_read(found), state, on_input))
-                return
+                return found is not None
             if command in ("documentclass", "LoadClass"):
                 found = _resolve(name + ".cls", False, main.stem, root, search) if name else None
                 if found is not None and not search.installed(found):
                     read_class(name, found, on_input)
                 elif name and (found := installed(name + ".cls")) is not None:
                     read_class(name, found, class_reader(found.parent))
-                return
+                return found is not None
+            if "\\" in name.replace("\\jobname", ""):  # \input{\dir/a}: what \dir is at this point is not followed
+                state.unread.append(f"not followed: \\{command}{{{name}}} (a file name with a macro)")
+                return False
             inner = imports
             if command in IMPORT_COMMANDS:
                 inner = (_import_folder(command, folder, imports),) + imports
@@ -842,13 +873,14 @@ def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
             if include and included:  # LaTeX stops with "\include cannot be nested" and reads on
                 state.unread.append(f"not read: {_relative(found, root) if found else name.strip() + '.tex'} "
                                     "(\\include inside an \\include'd file)")
-                return
+                return found is not None
             if include and state.includeonly is not None and name.strip() not in state.includeonly:
                 state.unread.append(f"not read: {_relative(found, root) if found else name.strip() + '.tex'} "
                                     "(not in \\includeonly)")
-                return
+                return found is not None
             if found is not None:
                 visit(found, inner, command == "subfile", included or include)
+            return found is not None
 
         return on_input
 
