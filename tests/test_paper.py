@@ -930,7 +930,8 @@ def test_an_argument_less_macro_that_inputs_is_expanded_where_it_is_used(tmp_pat
     for name in ("a", "b", "c", "never"):
         _tex(tmp_path, f"sections/{name}.tex", rf"\begin{{lemma}}\label{{{name}}}\obligation{{doc.p}} x \end{{lemma}}")
     paper = papers.read_paper(tmp_path / "paper.tex")
-    assert [e.label for e in paper.environments] == ["t0", "a", "b"]
+    # \again reads sections/a again (a second time: TeX would go on until its stack overflows)
+    assert [e.label for e in paper.environments] == ["t0", "a", "b", "a"]
     assert paper.unread == ("not followed: \\secC (a macro with arguments that reads files)",)
     out = papers.render_coverage(papers.coverage(paper, _doc(_proved("doc.p"))))
     assert "not followed: \\secC (a macro with arguments that reads files)" in out
@@ -1205,3 +1206,23 @@ def test_inputifexists_and_at_input_are_followed_and_what_is_not_is_said(tmp_pat
     assert paper.unread == ("not followed: \\input{\\dir/a} (a file name with a macro)",
                             "not followed: \\input\\name (a file name with a macro)",
                             "not followed: \\begin{chapterfile} (an environment whose code reads files)")
+
+
+def test_a_file_input_twice_is_read_twice(tmp_path: Path):
+    """\\input{thm} twice typesets its theorem twice, with one label: the label is ambiguous (no
+    status is shown for it), as for any two environments with one label; a file that inputs
+    itself is read once."""
+    _tex(tmp_path, "paper.tex", r"""
+        \begin{document}
+        \input{thm}
+        \input{thm}
+        \input{self}
+        \end{document}
+        """, cls="llncs")
+    _tex(tmp_path, "thm.tex", r"\begin{lemma}\label{thm:a}\obligation{doc.p} x \end{lemma}")
+    _tex(tmp_path, "self.tex", r"\begin{lemma}\label{self} x \end{lemma}\input{self}")
+    paper = papers.read_paper(tmp_path / "paper.tex")
+    assert [e.label for e in paper.environments] == ["thm:a", "thm:a", "self"]
+    assert paper.files == ("paper.tex", "thm.tex", "self.tex")
+    cov = papers.coverage(paper, _doc(_proved("doc.p")))
+    assert papers.label_status(cov, "thm:a")[1] == "ambiguous"

@@ -834,7 +834,8 @@ def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
     its import folders first (the import package's ``\\input@path``), then on TeX's path."""
     root = main.parent
     state = _ReadState(main)
-    seen: set[Path] = set()
+    seen: set[Path] = set()  # the packages and classes read (LaTeX loads each once)
+    reading: list[Path] = []  # the files being read, each inside the one before
     out: list[tuple[str, str] | None] = []
     search = TexSearch(root, os.environ.get("TEXINPUTS"), state.unread, shutil.which("kpsewhich"))
 
@@ -903,13 +904,16 @@ def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
         return on_input
 
     def visit(file: Path, imports: tuple[str, ...] = (), subfile: bool = False, included: bool = False) -> None:
+        # a file read twice is read twice (its labels are then duplicated); one that reads itself,
+        # which TeX would read until its input stack overflows, is read once
         file = file.resolve()
-        if file in seen or not file.is_file() or state.ended:
+        if file in reading or not file.is_file() or state.ended:
             return
-        seen.add(file)
+        reading.append(file)
         slot = len(out)
         out.append(None)
         out[slot] = (_relative(file, root), _strip_ignored(_read(file), state, reader(imports, included), subfile=subfile))
+        reading.pop()
 
     visit(main)
     return [o for o in out if o is not None], state
@@ -982,7 +986,7 @@ def read_paper(path: str | Path, project: str | Path | None = None) -> Paper:
     envs: list[Environment] = []
     for rel, text in sources:
         envs += _environments(text, rel, declared)
-    return Paper(main, tuple(rel for rel, _ in sources), declared, tuple(envs),
+    return Paper(main, tuple(dict.fromkeys(rel for rel, _ in sources)), declared, tuple(envs),
                  Path(project) if project is not None else None, tuple(dict.fromkeys(state.unread)))
 
 
