@@ -904,9 +904,10 @@ def test_texinputs_folders_are_searched_as_tex_does(tmp_path: Path, monkeypatch)
     assert [e.label for e in papers.read_paper(tmp_path / "paper/paper.tex").environments] == [
         "far", "both-local", "local"]
     root = tmp_path / "paper"
-    assert papers.tex_path(root, "") == [root]
-    assert papers.tex_path(root, "../lib") == [root, root / "../lib"]
-    assert papers.tex_path(root, "../lib//:") == [root / "../lib", root / "../lib/sty", root / "../lib/sub", root]
+    folders = lambda texinputs: [list(e.folders) for e in papers.tex_path(root, texinputs)]  # noqa: E731
+    assert folders("") == [[root]]
+    assert folders("../lib") == [[root / "../lib"]]
+    assert folders("../lib//:") == [[root / "../lib", root / "../lib/sty", root / "../lib/sub"], [root]]
 
 
 def test_an_argument_less_macro_that_inputs_is_expanded_where_it_is_used(tmp_path: Path):
@@ -929,7 +930,8 @@ def test_an_argument_less_macro_that_inputs_is_expanded_where_it_is_used(tmp_pat
     for name in ("a", "b", "c", "never"):
         _tex(tmp_path, f"sections/{name}.tex", rf"\begin{{lemma}}\label{{{name}}}\obligation{{doc.p}} x \end{{lemma}}")
     paper = papers.read_paper(tmp_path / "paper.tex")
-    assert [e.label for e in paper.environments] == ["t0", "a", "b"]
+    # \again reads sections/a again (a second time: TeX would go on until its stack overflows)
+    assert [e.label for e in paper.environments] == ["t0", "a", "b", "a"]
     assert paper.unread == ("not followed: \\secC (a macro with arguments that reads files)",)
     out = papers.render_coverage(papers.coverage(paper, _doc(_proved("doc.p"))))
     assert "not followed: \\secC (a macro with arguments that reads files)" in out
@@ -998,3 +1000,229 @@ def test_a_class_file_of_the_tex_installation_is_read_before_the_known_list(tmp_
     monkeypatch.setattr(papers, "installed", lambda f: None)
     paper = papers.read_paper(tmp_path / "paper/paper.tex")
     assert [e.label for e in paper.environments] == ["t", "l", "c"]
+
+
+def test_file_name_arguments_are_read_without_their_comments(tmp_path: Path):
+    """\\includeonly{%⏎ a,%⏎ b%⏎} names a and b (TeX drops a comment with its line break), and so
+    does a name split by a comment in \\input or an import command; pdflatex reads a and b only."""
+    _tex(tmp_path, "paper.tex", r"""
+        \usepackage{import}
+        \includeonly{%
+          a,%
+          b%
+        }
+        \begin{document}
+        \include{a}
+        \include{b}
+        \include{c}
+        \input{d%
+          d}
+        \import{sub%
+        /}{e}
+        \end{document}
+        """, cls="llncs")
+    for name in ("a", "b", "c", "dd", "sub/e"):
+        _tex(tmp_path, f"{name}.tex", rf"\begin{{lemma}}\label{{{name}}} x \end{{lemma}}")
+    paper = papers.read_paper(tmp_path / "paper.tex")
+    assert [e.label for e in paper.environments] == ["a", "b", "dd", "sub/e"]
+    assert paper.unread == ("not read: c.tex (not in \\includeonly)",)
+
+
+def test_an_include_name_ending_in_tex_is_the_name_without_it(tmp_path: Path):
+    """\\include{a.tex} is \\include{a} (LaTeX strips the extension), also for \\includeonly."""
+    _tex(tmp_path, "paper.tex", r"""
+        \includeonly{a}
+        \begin{document}
+        \include{a.tex}
+        \include{b.tex}
+        \end{document}
+        """, cls="llncs")
+    for name in ("a", "b"):
+        _tex(tmp_path, f"{name}.tex", rf"\begin{{lemma}}\label{{{name}}} x \end{{lemma}}")
+    paper = papers.read_paper(tmp_path / "paper.tex")
+    assert [e.label for e in paper.environments] == ["a"]
+    assert paper.unread == ("not read: b.tex (not in \\includeonly)",)
+
+
+def test_an_include_inside_an_included_file_is_not_read(tmp_path: Path):
+    """LaTeX stops at an \\include in a file read by \\include (``\\include cannot be nested``) and
+    reads on without it: its file is not read, and the coverage says why; \\input there is read."""
+    _tex(tmp_path, "paper.tex", r"""
+        \begin{document}
+        \include{a}
+        \end{document}
+        """, cls="llncs")
+    _tex(tmp_path, "a.tex", r"""
+        \input{c}
+        \include{b}
+        \begin{lemma}\label{a} x \end{lemma}
+        """)
+    for name in ("b", "c"):
+        _tex(tmp_path, f"{name}.tex", rf"\begin{{lemma}}\label{{{name}}} x \end{{lemma}}")
+    _tex(tmp_path, "c.tex", r"\begin{lemma}\label{c} x \end{lemma}\include{b}")
+    paper = papers.read_paper(tmp_path / "paper.tex")
+    assert [e.label for e in paper.environments] == ["a", "c"]
+    assert paper.unread == ("not read: b.tex (\\include inside an \\include'd file)",)
+
+
+def test_in_an_imported_file_dot_names_are_sought_in_the_import_folders_first(tmp_path: Path):
+    """In a file read by \\import{parts/sec/}{body}, \\input{../common} and \\input{./local} are
+    parts/common.tex and parts/sec/local.tex (import.sty tries its folders first), not the files of
+    those names beside the main file, as pdflatex reads them."""
+    _tex(tmp_path, "paper.tex", r"""
+        \usepackage{import}
+        \begin{document}
+        \import{parts/sec/}{body}
+        \end{document}
+        """, cls="llncs")
+    _tex(tmp_path, "parts/sec/body.tex", "\\input{../common}\n\\input{./local}\n")
+    for name in ("common", "local", "parts/common", "parts/sec/local"):
+        _tex(tmp_path, f"{name}.tex", rf"\begin{{lemma}}\label{{{name}}} x \end{{lemma}}")
+    paper = papers.read_paper(tmp_path / "paper.tex")
+    assert [e.label for e in paper.environments] == ["parts/common", "parts/sec/local"]
+
+
+
+def _texinputs_papers(tmp_path: Path) -> Path:
+    """Papers that each \\input{mythmq}, with copies of it where TEXINPUTS may lead."""
+    for case, files in {"listed": ("lib/", ""), "middle": ("parts/x/sec/",), "bang": ("lib/",),
+                        "two": ("lib/a/", "lib/b/")}.items():
+        _tex(tmp_path, f"{case}/paper.tex", r"\begin{document}\input{mythmq}\end{document}", cls="llncs")
+        for folder in files:
+            _tex(tmp_path, f"{case}/{folder}mythmq.tex",
+                 rf"\begin{{lemma}}\label{{{folder or 'main'}}} x \end{{lemma}}")
+    return tmp_path
+
+
+def _read_with(tmp_path: Path, monkeypatch, case: str, texinputs: str) -> papers.Paper:
+    monkeypatch.setenv("TEXINPUTS", texinputs)
+    return papers.read_paper(tmp_path / case / "paper.tex")
+
+
+@pytest.mark.skipif(shutil.which("kpsewhich") is None, reason="kpsewhich not installed")
+def test_texinputs_is_followed_by_asking_kpsewhich(tmp_path: Path, monkeypatch):
+    """Where kpsewhich is installed it says which file TeX reads, with kpathsea's own rules (as
+    pdflatex reads them): with no empty entry the main file's folder is not searched; ``//`` in the
+    middle of an entry searches below it; a ``!!`` entry is sought in its ls-R database only."""
+    _texinputs_papers(tmp_path)
+    labels = lambda p: [e.label for e in p.environments]  # noqa: E731
+    assert labels(_read_with(tmp_path, monkeypatch, "listed", "lib")) == ["lib/"]
+    assert labels(_read_with(tmp_path, monkeypatch, "listed", ".:lib")) == ["main"]
+    assert labels(_read_with(tmp_path, monkeypatch, "middle", "parts//sec")) == ["parts/x/sec/"]
+    assert labels(_read_with(tmp_path, monkeypatch, "bang", "!!lib:")) == []
+
+
+def test_texinputs_without_kpsewhich_is_emulated_and_says_what_it_cannot_place(tmp_path: Path, monkeypatch):
+    """Without kpsewhich, TEXINPUTS is read as kpathsea reads it, where that does not depend on
+    TeX's installation: a ``!!`` entry is not searched on disk and a file in several subfolders of
+    a ``//`` entry (TeX's choice depends on the file system) is not read; the coverage says so."""
+    _texinputs_papers(tmp_path)
+    which = shutil.which
+    monkeypatch.setattr(papers.shutil, "which", lambda n: None if n == "kpsewhich" else which(n))
+    labels = lambda p: [e.label for e in p.environments]  # noqa: E731
+    assert labels(_read_with(tmp_path, monkeypatch, "listed", "lib")) == ["lib/"]
+    assert labels(_read_with(tmp_path, monkeypatch, "listed", ".:lib")) == ["main"]
+    assert labels(_read_with(tmp_path, monkeypatch, "middle", "parts//sec")) == ["parts/x/sec/"]
+    bang = _read_with(tmp_path, monkeypatch, "bang", "!!lib:")
+    assert (labels(bang), bang.unread) == (
+        [], ("not read: mythmq.tex (in TEXINPUTS entry !!lib, which TeX seeks in its ls-R database only)",))
+    two = _read_with(tmp_path, monkeypatch, "two", "lib//")
+    assert (labels(two), two.unread) == (
+        [], ("not read: mythmq.tex (found in lib/a and lib/b; TeX's choice depends on the file system)",))
+
+
+@pytest.mark.parametrize("kpsewhich", [True, False])
+def test_a_name_with_another_suffix_is_name_tex_first(tmp_path: Path, monkeypatch, kpsewhich: bool):
+    """\\input{data.v1} reads data.v1.tex where it exists (TeX adds .tex to any name not ending in
+    .tex), else data.v1; \\input{b.tex} reads b.tex only."""
+    if kpsewhich and shutil.which("kpsewhich") is None:
+        pytest.skip("kpsewhich not installed")
+    if not kpsewhich:
+        which = shutil.which
+        monkeypatch.setattr(papers.shutil, "which", lambda n: None if n == "kpsewhich" else which(n))
+    monkeypatch.delenv("TEXINPUTS", raising=False)
+    _tex(tmp_path, "paper.tex", r"\begin{document}\input{data.v1}\input{other.v2}\input{b.tex}\end{document}",
+         cls="llncs")
+    _tex(tmp_path, "data.v1", r"\begin{lemma}\label{plain} x \end{lemma}")
+    _tex(tmp_path, "data.v1.tex", r"\begin{lemma}\label{with-tex} x \end{lemma}")
+    _tex(tmp_path, "other.v2", r"\begin{lemma}\label{other} x \end{lemma}")
+    _tex(tmp_path, "b.tex", r"\begin{lemma}\label{b} x \end{lemma}")
+    _tex(tmp_path, "b.tex.tex", r"\begin{lemma}\label{b-tex-tex} x \end{lemma}")
+    assert [e.label for e in papers.read_paper(tmp_path / "paper.tex").environments] == ["with-tex", "other", "b"]
+
+
+def test_whether_a_macro_reads_files_is_decided_where_it_is_used(tmp_path: Path):
+    """As pdflatex reads them: \\let\\secB\\secA makes \\secB read what \\secA reads; \\providecommand
+    of a name a \\newcommand defined does nothing (even when the first body reads no file); a macro
+    whose body uses one defined only after it reads that one's files where it is used; a \\let to
+    something else, and a macro with arguments used through an argument-less one, are as before."""
+    _tex(tmp_path, "paper.tex", r"""
+        \newcommand{\secA}{\input{a}}
+        \let\secB = \secA
+        \newcommand{\secC}{Plain text}
+        \providecommand{\secC}{\input{c}}
+        \newcommand{\all}{\secD}
+        \newcommand{\secD}{\input{d}}
+        \newcommand{\secE}{\input{e}}
+        \let\secE\relax
+        \newcommand{\withargs}[1]{\input{#1}}
+        \newcommand{\viaargs}{\withargs{f}}
+        \begin{document}
+        \secB
+        \secC
+        \all
+        \secE
+        \viaargs
+        \end{document}
+        """, cls="llncs")
+    for name in "acdef":
+        _tex(tmp_path, f"{name}.tex", rf"\begin{{lemma}}\label{{{name}}} x \end{{lemma}}")
+    paper = papers.read_paper(tmp_path / "paper.tex")
+    assert [e.label for e in paper.environments] == ["a", "d"]
+    assert paper.unread == ("not followed: \\withargs (a macro with arguments that reads files)",)
+
+
+def test_inputifexists_and_at_input_are_followed_and_what_is_not_is_said(tmp_path: Path):
+    """\\InputIfFileExists{f}{then}{else} reads then and f where f exists, else its else code;
+    \\@input{f} reads f; a file name holding a macro (\\input{\\dir/a}, \\input\\name) and an
+    environment whose code reads files are not followed, and the coverage says so."""
+    _tex(tmp_path, "paper.tex", r"""
+        \newcommand{\dir}{sub}
+        \newcommand{\name}{a}
+        \newenvironment{chapterfile}{\input{c}}{}
+        \begin{document}
+        \InputIfFileExists{a}{\begin{lemma}\label{then-a} x \end{lemma}}{\begin{lemma}\label{else-a} x \end{lemma}}
+        \InputIfFileExists{missing}{\begin{lemma}\label{then-m} x \end{lemma}}{\begin{lemma}\label{else-m} x \end{lemma}}
+        \makeatletter\@input{b}\makeatother
+        \input{\dir/a}
+        \input\name
+        \begin{chapterfile}\end{chapterfile}
+        \end{document}
+        """, cls="llncs")
+    for name in ("a", "b", "c", "sub/a"):
+        _tex(tmp_path, f"{name}.tex", rf"\begin{{lemma}}\label{{{name}}} x \end{{lemma}}")
+    paper = papers.read_paper(tmp_path / "paper.tex")
+    assert sorted(e.label for e in paper.environments) == ["a", "b", "else-m", "then-a"]
+    assert paper.unread == ("not followed: \\input{\\dir/a} (a file name with a macro)",
+                            "not followed: \\input\\name (a file name with a macro)",
+                            "not followed: \\begin{chapterfile} (an environment whose code reads files)")
+
+
+def test_a_file_input_twice_is_read_twice(tmp_path: Path):
+    """\\input{thm} twice typesets its theorem twice, with one label: the label is ambiguous (no
+    status is shown for it), as for any two environments with one label; a file that inputs
+    itself is read once."""
+    _tex(tmp_path, "paper.tex", r"""
+        \begin{document}
+        \input{thm}
+        \input{thm}
+        \input{self}
+        \end{document}
+        """, cls="llncs")
+    _tex(tmp_path, "thm.tex", r"\begin{lemma}\label{thm:a}\obligation{doc.p} x \end{lemma}")
+    _tex(tmp_path, "self.tex", r"\begin{lemma}\label{self} x \end{lemma}\input{self}")
+    paper = papers.read_paper(tmp_path / "paper.tex")
+    assert [e.label for e in paper.environments] == ["thm:a", "thm:a", "self"]
+    assert paper.files == ("paper.tex", "thm.tex", "self.tex")
+    cov = papers.coverage(paper, _doc(_proved("doc.p")))
+    assert papers.label_status(cov, "thm:a")[1] == "ambiguous"

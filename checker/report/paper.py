@@ -7,8 +7,8 @@ predefines (llncs: ``theorem``, ``lemma``, ``claim``, …) and each environment 
 them (``\\newenvironment{mainthm}{\\begin{thm}}{\\end{thm}}``) — with its optional title, its
 ``\\label`` and its statement, in the files the paper ``\\input``s, ``\\include``s (those
 ``\\includeonly`` allows), ``\\subfile``s or ``\\import``s, directly or through an argument-less macro
-(named relative to the main file's folder, then on ``TEXINPUTS``, as LaTeX does; the import package's
-files in their import folders first). An undeclared ``\\begin{theorem}`` is
+(sought as TeX seeks them: by ``kpsewhich`` where it is installed, so ``TEXINPUTS`` counts as
+kpathsea reads it; the import package's files in their import folders first). An undeclared ``\\begin{theorem}`` is
 none (LaTeX stops at it). What LaTeX does not read is not read (comments, ``comment`` and verbatim
 environments, ``\\iffalse`` branches, definitions' bodies, what follows ``\\end{document}``); a
 nested environment is one of its own, and an environment's label and ``\\obligation``s are those
@@ -120,6 +120,8 @@ _BODY_DEFINERS = {
 IMPORT_COMMANDS = frozenset({"import", "subimport", "inputfrom", "subinputfrom", "includefrom", "subincludefrom"})
 #: Commands that read a file as part of the paper.
 INPUT_COMMANDS = frozenset({"input", "include", "subfile"}) | IMPORT_COMMANDS
+#: Commands that read a file (``\\InputIfFileExists{f}{then}{else}`` and ``\\@input{f}``: when it exists).
+READING_COMMANDS = INPUT_COMMANDS | {"InputIfFileExists", "@input"}
 #: Commands whose argument numbers something of its own: a ``\\label`` in it is not the theorem's.
 _OTHER_COUNTERS = ("footnote", "footnotetext", "footnotemark", "caption", "captionof", "subcaption", "thanks",
                    "marginpar", "marginnote", "sidenote", "item", "bibitem", "tag", "subfloat")
@@ -208,9 +210,12 @@ class _ReadState:
     classes: set[str] = field(default_factory=set)  # the document classes whose files were read
     class_texts: list[str] = field(default_factory=list)  # their texts, and their own packages' (declarations only)
     includeonly: set[str] | None = None  # the names \includeonly lets \include read (None: all)
-    input_macros: dict[str, str] = field(default_factory=dict)  # argument-less macro → its body, which reads files
-    arg_macros: set[str] = field(default_factory=set)  # macros with arguments whose bodies read files
+    macros: dict[str, str] = field(default_factory=dict)  # argument-less macro → its body (read where used)
+    arg_macros: dict[str, str] = field(default_factory=dict)  # macro with arguments → its body (not followed)
+    defined: set[str] = field(default_factory=set)  # every command name a definition read so far defines
+    reads: dict[str, bool] = field(default_factory=dict)  # macro → whether it reads files (as defined now)
     expanding: set[str] = field(default_factory=set)  # the input macros being expanded (a loop is read once)
+    environment_code: dict[str, str] = field(default_factory=dict)  # defined environment → its begin and end code
     unread: list[str] = field(default_factory=list)  # what LaTeX reads and this reader does not, or why a file is not read
 
 
@@ -249,8 +254,15 @@ def _skip_branch(text: str, i: int, state: _ReadState, stop_at_else: bool) -> tu
     return n, False
 
 
+def _argument_text(text: str) -> str:
+    """A braced argument as TeX reads it: each ``%`` comment removed with its line break and the
+    next line's leading spaces (``\\includeonly{%⏎ chapa,%⏎ chapb%⏎}`` is ``chapa,chapb``)."""
+    return re.sub(r"(?<!\\)((?:\\\\)*)%[^\n]*(?:\n[ \t]*)?", r"\1", text)
+
+
 def _input_name(text: str, i: int) -> tuple[str, int, bool] | None:
-    """The file name after ``\\input`` at ``i``: ``{name}`` or, as TeX reads it, up to a space."""
+    """The file name after ``\\input`` at ``i``: ``{name}`` (comments removed) or, as TeX reads it,
+    up to a space."""
     j = i
     while j < len(text) and text[j] in " \t":
         j += 1
@@ -258,7 +270,7 @@ def _input_name(text: str, i: int) -> tuple[str, int, bool] | None:
         close = _group_end(text, j)
         if close < 0:
             return None
-        return text[j + 1:close - 1].strip(), close, True
+        return _argument_text(text[j + 1:close - 1]).strip(), close, True
     m = re.compile(r"[^\s{}%\\]+").match(text, j)
     return (m.group(0), m.end(), False) if m else None
 
@@ -421,6 +433,7 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
             if found is not None:
                 state.bodies += found.bodies
                 if found.env is not None and found.bodies:
+                    state.environment_code[found.env] = "\n".join(found.bodies)
                     opens = _BEGIN.search(_strip_comments_only(found.bodies[0]))
                     if opens:
                         state.wrappers[found.env] = opens.group(1)
@@ -434,6 +447,8 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
         if name in ("begin", "end"):
             arg = _BRACED.match(text, end)
             env = arg.group(1) if arg else ""
+            if name == "begin" and env in state.environment_code and _reads_files(state.environment_code[env], state):
+                state.unread.append(f"not followed: \\begin{{{env}}} (an environment whose code reads files)")
             if name == "begin" and env in state.skipped:
                 close = re.compile(r"\\end\s*\{" + re.escape(env) + r"\}").search(text, arg.end())
                 stop = close.end() if close else n
@@ -472,9 +487,9 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
                 d = _CS.match(text, k)
                 if not d:
                     break
-                if name == "let" and j == end:  # \let\secA\relax: no longer a macro that reads files
-                    state.input_macros.pop(d.group(1), None)
-                    state.arg_macros.discard(d.group(1))
+                if name == "let" and j == end:  # \let\secB\secA: \secB is \secA as defined now
+                    copied = _CS.match(text, _skip_let_space(text, d.end()))
+                    _let_macro(d.group(1), copied.group(1) if copied else None, state)
                 if name == "newif" and d.group(1).startswith("if"):
                     state.conditionals.add(d.group(1))
                     state.switches[d.group(1)[2:]] = False
@@ -507,10 +522,25 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
                 stack.pop()
         elif name in state.conditionals:
             stack.append("true" if name == "iftrue" or state.switches.get(name[2:]) is True else "other")
-        elif name in ("input", "include", "subfile"):
+        elif name in ("input", "include", "subfile", "@input"):
             found = _input_name(text, end)
             if found and (found[2] or name == "input"):
-                on_input(found[0], found[2], name)
+                on_input(found[0], found[2], "input" if name == "@input" else name)
+                i = found[1]
+                continue
+            after = _CS.match(text, _skip_space(text, end)) if name == "input" else None
+            if after and after.group(1) != "jobname":  # \input\secfile: a file name from a macro
+                state.unread.append(f"not followed: \\input\\{after.group(1)} (a file name with a macro)")
+        elif name == "InputIfFileExists":  # \InputIfFileExists{f}{then}{else}: then and f, or else
+            found = _input_name(text, end)
+            if found and found[2]:
+                exists = on_input(found[0], True, "input")
+                k = _skip_space(text, found[1])
+                then = _group_end(text, k)
+                k2 = _skip_space(text, max(then, k))
+                otherwise = _group_end(text, k2)
+                if then > 0 and otherwise > 0:
+                    _blank(chars, k2, otherwise) if exists else _blank(chars, k, then)
                 i = found[1]
                 continue
         elif name in IMPORT_COMMANDS:
@@ -520,15 +550,18 @@ def _strip_ignored(text: str, state: _ReadState, on_input, subfile: bool = False
                 on_input(file, True, name, folder)
                 continue
         elif name == "includeonly":
-            arg = _BRACED.match(text, end)
-            if arg:
-                state.includeonly = {n.strip() for n in arg.group(1).split(",") if n.strip()}
-        elif name in state.input_macros:
-            if name not in state.expanding:  # the body, read where the macro is used
+            k = _skip_space(text, end)
+            close = _group_end(text, k)
+            if close > 0:
+                names = _argument_text(text[k + 1:close - 1]).split(",")
+                state.includeonly = {n.strip() for n in names if n.strip()}
+        elif name in state.macros:
+            # the body, read where the macro is used, when it reads files through the macros known here
+            if name not in state.expanding and _macro_reads_files(name, state):
                 state.expanding.add(name)
-                _strip_ignored(state.input_macros[name], state, on_input)
+                _strip_ignored(state.macros[name], state, on_input)
                 state.expanding.discard(name)
-        elif name in state.arg_macros:
+        elif name in state.arg_macros and _macro_reads_files(name, state):
             state.unread.append(f"not followed: \\{name} (a macro with arguments that reads files)")
         elif name in ("usepackage", "RequirePackage", "documentclass", "LoadClass"):
             k = _skip_space(text, end)
@@ -552,30 +585,69 @@ def _import_arguments(text: str, i: int) -> tuple[str, str, int] | None:
     second = _group_end(text, k)
     if second < 0:
         return None
-    return text[j + 1:first - 1].strip(), text[k + 1:second - 1].strip(), second
+    return (_argument_text(text[j + 1:first - 1]).strip(), _argument_text(text[k + 1:second - 1]).strip(),
+            second)
 
 
-def _reads_files(body: str, state: _ReadState) -> bool:
-    """Whether a macro's body reads a file: an ``\\input``-family command, or a macro that does."""
+def _reads_files(body: str, state: _ReadState, visiting: frozenset[str] = frozenset()) -> bool:
+    """Whether ``body`` reads a file, with the definitions known now: it has an ``\\input``-family
+    command, or uses a macro that reads one (:func:`_macro_reads_files`)."""
     names = {m.group(1) for m in _CS.finditer(_strip_comments_only(body))}
-    return bool(names & (INPUT_COMMANDS | state.input_macros.keys() | state.arg_macros))
+    return bool(names & READING_COMMANDS) or any(
+        _macro_reads_files(n, state, visiting) for n in names if n in state.macros or n in state.arg_macros)
+
+
+def _macro_reads_files(name: str, state: _ReadState, visiting: frozenset[str] = frozenset()) -> bool:
+    """Whether the macro ``name`` reads a file, with the definitions known now: its body has an
+    ``\\input``-family command, or uses a macro that reads one (decided where it is used, not where it
+    is defined: ``\\newcommand{\\all}{\\secD}`` before ``\\secD`` is defined reads what ``\\secD`` does)."""
+    if name in state.reads:
+        return state.reads[name]
+    body = state.macros.get(name, state.arg_macros.get(name))
+    if body is None or name in visiting:
+        return False
+    found = _reads_files(body, state, visiting | {name})
+    if not visiting:
+        state.reads[name] = found
+    return found
 
 
 def _define_macro(found: _Definition, provide: bool, state: _ReadState) -> None:
-    """Record a (re)definition of a command: an argument-less one whose body reads files is
-    expanded where it is used; one with arguments that reads files is reported where it is used;
-    any other definition of the name ends its being either. ``provide`` (``\\providecommand``)
-    changes nothing for a name already defined so."""
+    """Record a (re)definition of a command: its body is kept (an argument-less one is read where it
+    is used when it reads files then; one with arguments that reads files is reported where it is
+    used). ``provide`` (``\\providecommand``) changes nothing for a name any definition has defined."""
     name = found.command
-    if provide and (name in state.input_macros or name in state.arg_macros):
+    if provide and name in state.defined:
         return
-    state.input_macros.pop(name, None)
-    state.arg_macros.discard(name)
-    if _reads_files(found.bodies[0], state):
-        if found.takes_arguments:
-            state.arg_macros.add(name)
-        else:
-            state.input_macros[name] = found.bodies[0]
+    state.defined.add(name)
+    state.reads.clear()
+    state.macros.pop(name, None)
+    state.arg_macros.pop(name, None)
+    (state.arg_macros if found.takes_arguments else state.macros)[name] = found.bodies[0]
+
+
+def _skip_let_space(text: str, i: int) -> int:
+    """Past the spaces and the one optional ``=`` between ``\\let\\a`` and what it is let to."""
+    while i < len(text) and text[i] in " \t\n":
+        i += 1
+    if i < len(text) and text[i] == "=":
+        i += 1
+        if i < len(text) and text[i] == " ":
+            i += 1
+    return i
+
+
+def _let_macro(name: str, copied: str | None, state: _ReadState) -> None:
+    """``\\let\\name\\copied``: ``name`` is what ``copied`` is now (a macro whose body is kept, or
+    anything else)."""
+    state.defined.add(name)
+    state.reads.clear()
+    state.macros.pop(name, None)
+    state.arg_macros.pop(name, None)
+    if copied in state.macros:
+        state.macros[name] = state.macros[copied]
+    elif copied in state.arg_macros:
+        state.arg_macros[name] = state.arg_macros[copied]
 
 
 def _switch_set(name: str, state: _ReadState) -> bool:
@@ -593,47 +665,156 @@ def _strip_comments_only(text: str) -> str:
     return re.sub(r"(?<!\\)((?:\\\\)*)%[^\n]*", lambda m: m.group(1) + " " * (len(m.group(0)) - len(m.group(1))), text)
 
 
-def tex_path(root: Path, texinputs: str | None) -> list[Path]:
-    """The folders TeX searches for a file, in order, as kpathsea reads ``TEXINPUTS``: entries
-    separated by the path separator (``:``), each relative to the folder LaTeX runs in (the main
-    file's); one ending in ``//`` is that folder and every folder under it; an empty entry is the
-    default path, which here is the main file's folder (TeX's own trees hold no file of the paper).
-    Without ``TEXINPUTS``, or with no empty entry in it, the main file's folder comes first."""
-    if not texinputs:
-        return [root]
-    entries = texinputs.split(os.pathsep)
-    folders = [] if "" in entries else [root]
-    for entry in entries:
-        entry = os.path.expandvars(os.path.expanduser(entry.removeprefix("!!")))
-        if not entry:
-            folders.append(root)
-            continue
-        recursive = entry.endswith("//")
-        folder = root / entry.rstrip("/") if entry.rstrip("/") else Path("/")
-        folders.append(folder)
-        if recursive and folder.is_dir():
-            folders += [Path(d) / s for d, subs, _ in os.walk(folder) for s in sorted(subs)]
+@dataclass(frozen=True, slots=True)
+class PathEntry:
+    """One entry of ``TEXINPUTS`` as kpathsea reads it: its text, the folders it stands for in
+    order, whether it is searched recursively (``//``), and whether it is ``!!`` (searched in its
+    ``ls-R`` database only, never on disk)."""
+
+    text: str
+    folders: tuple[Path, ...]
+    recursive: bool = False
+    database_only: bool = False
+
+
+def _expand_entry(root: Path, entry: str) -> list[Path]:
+    """The folders of a ``TEXINPUTS`` entry (relative to ``root``): ``dir//`` is ``dir`` and every
+    folder under it, ``dir//sub`` every folder named ``sub`` under ``dir`` (``dir/sub`` too), at
+    any depth; subfolders sorted by name."""
+    parts = entry.split("//")
+    head = parts[0].rstrip("/") if parts[0].rstrip("/") else "/"
+    folders = [root / head]
+    for part in parts[1:]:
+        below = []
+        for folder in folders:
+            if folder.is_dir():
+                below.append(folder)
+                for d, subs, _ in os.walk(folder):
+                    subs.sort()
+                    below += [Path(d) / s for s in subs]
+        part = part.strip("/")
+        folders = [f / part for f in below if (f / part).is_dir()] if part else below
     return list(dict.fromkeys(folders))
 
 
-def _resolve(name: str, include: bool, jobname: str, root: Path, folders: Sequence[Path]) -> Path | None:
-    """The file ``\\input{name}`` (``\\include`` with ``include``) reads, as TeX finds it: an absolute
-    name, or one starting ``./`` or ``../``, relative to the folder LaTeX runs in (``root``, taken to
-    be the main file's, not the including file's); any other in each of ``folders`` in turn (the
-    import package's folders, then TeX's path: :func:`tex_path`). ``name`` with no extension is
-    ``name.tex`` first, in every folder, then ``name`` (``\\include``: always ``name.tex``)."""
+def tex_path(root: Path, texinputs: str | None) -> list[PathEntry]:
+    """The entries of TeX's path, in order, as kpathsea reads ``TEXINPUTS`` (the emulation used
+    where ``kpsewhich`` is not installed): entries separated by the path separator (``:``), each
+    relative to the folder LaTeX runs in (the main file's); ``//`` anywhere in an entry searches
+    the folders under it (:func:`_expand_entry`); an empty entry is the default path, which here is
+    the main file's folder (TeX's own trees hold no file of the paper). Without ``TEXINPUTS`` the
+    path is the main file's folder; with it, only its entries are searched (the main file's folder
+    only where an entry names it, ``.`` or an empty one)."""
+    if not texinputs:
+        return [PathEntry("", (root,))]
+    out = []
+    for text in texinputs.split(os.pathsep):
+        entry = os.path.expandvars(os.path.expanduser(text.removeprefix("!!")))
+        if not entry:
+            out.append(PathEntry(text, (root,)))
+            continue
+        out.append(PathEntry(text, tuple(_expand_entry(root, entry)), "//" in entry, text.startswith("!!")))
+    return out
+
+
+def _tex_names(name: str, include: bool) -> list[str]:
+    """The names TeX tries for ``\\input{name}``, in each folder in turn: ``name.tex`` then
+    ``name``; only ``name`` when it ends in ``.tex``; ``\\include`` always ``name.tex``."""
+    if include:
+        return [name + ".tex"]
+    return [name] if name.endswith(".tex") else [name + ".tex", name]
+
+
+@functools.lru_cache(maxsize=None)
+def _texmf_roots() -> tuple[Path, ...]:
+    """The TeX installation's trees (kpsewhich's ``$TEXMF``): no file in them is the paper's own."""
+    try:
+        found = subprocess.run(["kpsewhich", "-expand-braces=$TEXMF"], capture_output=True, text=True,
+                               timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    return tuple(Path(p.removeprefix("!!")).resolve() for p in found.split(os.pathsep) if p.removeprefix("!!"))
+
+
+class TexSearch:
+    """Where TeX finds a file on its path from the folder LaTeX runs in (``root``, the main file's).
+    Where ``kpsewhich`` is installed it is asked, run in ``root`` with the user's environment
+    (``-progname=pdflatex -format=tex``), so kpathsea's own rules apply (``TEXINPUTS`` entries in
+    order, ``!!``, ``//`` anywhere in an entry, the default path for an empty entry, ``name.tex``
+    before ``name``); one call per name (about 5 ms), each answer kept for the reading. Without
+    it, :func:`tex_path` is searched; a file that such a search cannot place as TeX would (in a
+    ``!!`` entry, or in several subfolders of one ``//`` entry) is not read, and ``unread`` says why."""
+
+    def __init__(self, root: Path, texinputs: str | None, unread: list[str], kpsewhich: str | None = None):
+        self.root = root
+        self.unread = unread
+        self.kpsewhich = kpsewhich
+        self.path = None if kpsewhich else tex_path(root, texinputs)
+        self.found: dict[str, Path | None] = {}
+
+    def find(self, name: str, include: bool = False) -> Path | None:
+        """The file TeX reads for ``\\input{name}`` (``\\include{name}`` with ``include``)."""
+        key = (name + ".tex") if include else name
+        if key not in self.found:
+            self.found[key] = self._kpsewhich(key) if self.kpsewhich else self._emulated(name, include)
+        return self.found[key]
+
+    def _kpsewhich(self, name: str) -> Path | None:
+        if name.startswith("-"):
+            name = "./" + name
+        try:
+            out = subprocess.run([self.kpsewhich, "-progname=pdflatex", "-format=tex", name], cwd=self.root,
+                                 capture_output=True, text=True, timeout=30).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return None
+        found = self.root / out if out else None
+        return found if found is not None and found.is_file() else None
+
+    def _emulated(self, name: str, include: bool) -> Path | None:
+        names = _tex_names(name, include)
+        if Path(name).is_absolute() or name.startswith(("./", "../")):
+            return next((self.root / n for n in names if (self.root / n).is_file()), None)
+        for entry in self.path:
+            for n in names:
+                hits = list(dict.fromkeys((f / n).resolve() for f in entry.folders if (f / n).is_file()))
+                if not hits:
+                    continue
+                shown = names[0]
+                if entry.database_only:
+                    self.unread.append(f"not read: {shown} (in TEXINPUTS entry {entry.text}, which TeX seeks in "
+                                       "its ls-R database only)")
+                    return None
+                if len(hits) > 1:
+                    places = [_relative(h.parent, self.root) for h in hits]
+                    self.unread.append(f"not read: {shown} (found in {', '.join(places[:-1])} and {places[-1]}; "
+                                       "TeX's choice depends on the file system)")
+                    return None
+                return hits[0]
+        return None
+
+    def installed(self, file: Path) -> bool:
+        """Whether ``file`` is in the TeX installation's trees (not one of the paper's own)."""
+        resolved = file.resolve()
+        return any(resolved.is_relative_to(r) for r in _texmf_roots()) if self.kpsewhich else False
+
+
+def _resolve(name: str, include: bool, jobname: str, root: Path, search: TexSearch,
+             imports: Sequence[Path] = ()) -> Path | None:
+    """The file ``\\input{name}`` (``\\include`` with ``include``) reads, as TeX finds it: first in
+    the import package's folders ``imports`` (its ``\\input@path``, tried first for every name but
+    an absolute one), then where TeX's own search finds it (:class:`TexSearch`: an absolute name,
+    or one starting ``./`` or ``../``, relative to the folder LaTeX runs in, ``root``, taken to be
+    the main file's, not the including file's; any other on TeX's path). In each folder
+    ``name.tex`` is tried first, then ``name`` (:func:`_tex_names`)."""
     name = name.replace("\\jobname", jobname).strip().strip('"')
     if not name or "\\" in name or "#" in name:
         return None
-    base = Path(name)
-    if include:
-        names = [base.with_name(base.name + ".tex")]
-    elif base.suffix:
-        names = [base, base.with_name(base.name + ".tex")]
-    else:
-        names = [base.with_name(base.name + ".tex"), base]
-    places = [root] if base.is_absolute() or name.startswith(("./", "../")) else folders
-    return next((f / n for n in names for f in places if (f / n).is_file()), None)
+    if not Path(name).is_absolute():
+        names = _tex_names(name, include)
+        found = next((f / n for f in imports for n in names if (f / n).is_file()), None)
+        if found is not None:
+            return found
+    return search.find(name, include)
 
 
 def _import_folder(command: str, folder: str, imports: tuple[str, ...]) -> str:
@@ -653,41 +834,54 @@ def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
     its import folders first (the import package's ``\\input@path``), then on TeX's path."""
     root = main.parent
     state = _ReadState(main)
-    seen: set[Path] = set()
+    seen: set[Path] = set()  # the packages and classes read (LaTeX loads each once)
+    reading: list[Path] = []  # the files being read, each inside the one before
     out: list[tuple[str, str] | None] = []
-    path = tex_path(root, os.environ.get("TEXINPUTS"))
+    search = TexSearch(root, os.environ.get("TEXINPUTS"), state.unread, shutil.which("kpsewhich"))
 
-    def reader(imports: tuple[str, ...]):
-        """What a file read with the import folders ``imports`` does with each file it names."""
+    def reader(imports: tuple[str, ...], included: bool = False):
+        """What a file read with the import folders ``imports`` does with each file it names
+        (``included``: the file is read by an ``\\include``, or by a file that is)."""
 
-        def on_input(name: str, braced: bool, command: str, folder: str = "") -> None:
+        def on_input(name: str, braced: bool, command: str, folder: str = "") -> bool:
+            """Read (or report) the file ``name``; whether it exists."""
             if command in ("usepackage", "RequirePackage"):
                 # a package of the paper's own: its declarations count (its text is not the paper's)
-                found = _resolve(name + ".sty", False, main.stem, root, path) if name else None
-                if found is not None and found.resolve() not in seen:
+                found = _resolve(name + ".sty", False, main.stem, root, search) if name else None
+                if found is not None and not search.installed(found) and found.resolve() not in seen:
                     seen.add(found.resolve())
                     state.packages.append(_strip_ignored(_read(found), state, on_input))
-                return
+                return found is not None
             if command in ("documentclass", "LoadClass"):
-                found = _resolve(name + ".cls", False, main.stem, root, path) if name else None
-                if found is not None:
+                found = _resolve(name + ".cls", False, main.stem, root, search) if name else None
+                if found is not None and not search.installed(found):
                     read_class(name, found, on_input)
                 elif name and (found := installed(name + ".cls")) is not None:
                     read_class(name, found, class_reader(found.parent))
-                return
+                return found is not None
+            if "\\" in name.replace("\\jobname", ""):  # \input{\dir/a}: what \dir is at this point is not followed
+                state.unread.append(f"not followed: \\{command}{{{name}}} (a file name with a macro)")
+                return False
             inner = imports
             if command in IMPORT_COMMANDS:
                 inner = (_import_folder(command, folder, imports),) + imports
                 name = inner[0] + name
-            folders = [root / d for d in inner] + path
+            import_folders = [root / d for d in inner]
             include = command in ("include", "includefrom", "subincludefrom")
-            found = _resolve(name, include or command == "subfile", main.stem, root, folders)
+            if include and name.strip().endswith(".tex"):  # LaTeX strips the extension \include adds
+                name = name.strip()[:-len(".tex")]
+            found = _resolve(name, include or command == "subfile", main.stem, root, search, import_folders)
+            if include and included:  # LaTeX stops with "\include cannot be nested" and reads on
+                state.unread.append(f"not read: {_relative(found, root) if found else name.strip() + '.tex'} "
+                                    "(\\include inside an \\include'd file)")
+                return found is not None
             if include and state.includeonly is not None and name.strip() not in state.includeonly:
                 state.unread.append(f"not read: {_relative(found, root) if found else name.strip() + '.tex'} "
                                     "(not in \\includeonly)")
-                return
+                return found is not None
             if found is not None:
-                visit(found, inner, command == "subfile")
+                visit(found, inner, command == "subfile", included or include)
+            return found is not None
 
         return on_input
 
@@ -709,14 +903,17 @@ def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
 
         return on_input
 
-    def visit(file: Path, imports: tuple[str, ...] = (), subfile: bool = False) -> None:
+    def visit(file: Path, imports: tuple[str, ...] = (), subfile: bool = False, included: bool = False) -> None:
+        # a file read twice is read twice (its labels are then duplicated); one that reads itself,
+        # which TeX would read until its input stack overflows, is read once
         file = file.resolve()
-        if file in seen or not file.is_file() or state.ended:
+        if file in reading or not file.is_file() or state.ended:
             return
-        seen.add(file)
+        reading.append(file)
         slot = len(out)
         out.append(None)
-        out[slot] = (_relative(file, root), _strip_ignored(_read(file), state, reader(imports), subfile=subfile))
+        out[slot] = (_relative(file, root), _strip_ignored(_read(file), state, reader(imports, included), subfile=subfile))
+        reading.pop()
 
     visit(main)
     return [o for o in out if o is not None], state
@@ -789,7 +986,7 @@ def read_paper(path: str | Path, project: str | Path | None = None) -> Paper:
     envs: list[Environment] = []
     for rel, text in sources:
         envs += _environments(text, rel, declared)
-    return Paper(main, tuple(rel for rel, _ in sources), declared, tuple(envs),
+    return Paper(main, tuple(dict.fromkeys(rel for rel, _ in sources)), declared, tuple(envs),
                  Path(project) if project is not None else None, tuple(dict.fromkeys(state.unread)))
 
 
