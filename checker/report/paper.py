@@ -725,14 +725,18 @@ def _tex_names(name: str, include: bool) -> list[str]:
     return [name] if name.endswith(".tex") else [name + ".tex", name]
 
 
+def _kpsewhich(*args: str, cwd: Path | None = None, program: str = "kpsewhich") -> str:
+    """What ``kpsewhich ARGS`` prints (stripped), or ``""`` when it cannot be run or finds nothing."""
+    try:
+        return subprocess.run([program, *args], cwd=cwd, capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
 @functools.lru_cache(maxsize=None)
 def _texmf_roots() -> tuple[Path, ...]:
     """The TeX installation's trees (kpsewhich's ``$TEXMF``): no file in them is the paper's own."""
-    try:
-        found = subprocess.run(["kpsewhich", "-expand-braces=$TEXMF"], capture_output=True, text=True,
-                               timeout=30).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return ()
+    found = _kpsewhich("-expand-braces=$TEXMF")
     return tuple(Path(p.removeprefix("!!")).resolve() for p in found.split(os.pathsep) if p.removeprefix("!!"))
 
 
@@ -762,11 +766,7 @@ class TexSearch:
     def _kpsewhich(self, name: str) -> Path | None:
         if name.startswith("-"):
             name = "./" + name
-        try:
-            out = subprocess.run([self.kpsewhich, "-progname=pdflatex", "-format=tex", name], cwd=self.root,
-                                 capture_output=True, text=True, timeout=30).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            return None
+        out = _kpsewhich("-progname=pdflatex", "-format=tex", name, cwd=self.root, program=self.kpsewhich)
         found = self.root / out if out else None
         return found if found is not None and found.is_file() else None
 
@@ -792,7 +792,7 @@ class TexSearch:
                 return hits[0]
         return None
 
-    def installed(self, file: Path) -> bool:
+    def in_tex_trees(self, file: Path) -> bool:
         """Whether ``file`` is in the TeX installation's trees (not one of the paper's own)."""
         resolved = file.resolve()
         return any(resolved.is_relative_to(r) for r in _texmf_roots()) if self.kpsewhich else False
@@ -848,13 +848,13 @@ def _sources(main: Path) -> tuple[list[tuple[str, str]], _ReadState]:
             if command in ("usepackage", "RequirePackage"):
                 # a package of the paper's own: its declarations count (its text is not the paper's)
                 found = _resolve(name + ".sty", False, main.stem, root, search) if name else None
-                if found is not None and not search.installed(found) and found.resolve() not in seen:
+                if found is not None and not search.in_tex_trees(found) and found.resolve() not in seen:
                     seen.add(found.resolve())
                     state.packages.append(_strip_ignored(_read(found), state, on_input))
                 return found is not None
             if command in ("documentclass", "LoadClass"):
                 found = _resolve(name + ".cls", False, main.stem, root, search) if name else None
-                if found is not None and not search.installed(found):
+                if found is not None and not search.in_tex_trees(found):
                     read_class(name, found, on_input)
                 elif name and (found := installed(name + ".cls")) is not None:
                     read_class(name, found, class_reader(found.parent))
@@ -924,10 +924,7 @@ def installed(file: str) -> Path | None:
     """Where the TeX installation has ``file`` (``kpsewhich``; ``None`` without TeX Live or the file)."""
     if not re.fullmatch(r"[\w.+-]+", file) or shutil.which("kpsewhich") is None:
         return None
-    try:
-        found = subprocess.run(["kpsewhich", file], capture_output=True, text=True, timeout=30).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
+    found = _kpsewhich(file)
     return Path(found) if found and Path(found).is_file() else None
 
 
