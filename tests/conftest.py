@@ -68,7 +68,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     for started in _STARTED:
         if alone or exitstatus == pytest.ExitCode.INTERRUPTED:
             shared_run.stop(started)
-        started.wait()
+        else:
+            started.wait()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -60,8 +60,7 @@ def stop(started: subprocess.Popen[bytes]) -> None:
 def results(folder: Path) -> dict[str, dict[str, Any]]:
     """The run's results by id (JSON, as the report has them), once it has ended; an
     ``AssertionError`` with the check's own message when it wrote no report."""
-    if not (folder / STARTED).exists():
-        start(folder)
+    start(folder)  # a no-op where the session has started it
     deadline = time.monotonic() + WAIT_S
     while not (folder / DONE).exists():
         assert time.monotonic() < deadline, f"the shared catalogue check did not end within {WAIT_S:g} s"
