@@ -367,7 +367,7 @@ def missing_notes() -> list[str]:
     return notes
 
 
-def cvc5_check(query: Query, rlimit: int | None = None, cpu_s: float | None = None) -> Answer:
+def cvc5_check(query: Query, rlimit: int | None = None, cpu_s: float | None = None, first_try_only: bool = False) -> Answer:
     """cvc5's answer to ``query``: ``unsat`` or ``sat`` from the first of its tries
     (:func:`tries_for`) that gives one, each under ``rlimit`` resource units (default
     :data:`CVC5_RLIMIT`) in a child limited to its own processor seconds (every try ``cpu_s`` when
@@ -380,7 +380,9 @@ def cvc5_check(query: Query, rlimit: int | None = None, cpu_s: float | None = No
     A query with integers is first put as its real relaxation (:func:`real_relaxation`), where
     cvc5's coverings apply: an ``unsat`` there is an ``unsat`` of the query (its reason says so).
     Otherwise the query itself is put, and its answer stands (a ``sat`` of the relaxation says
-    nothing; the reason names it)."""
+    nothing; the reason names it). ``first_try_only``: only the first of the tries, on the
+    relaxation and on the query alike (:func:`resolved` asks so for a step of a proof that is
+    unconfirmed already)."""
     rlimit = CVC5_RLIMIT if rlimit is None else rlimit
     cvc5 = cvc5_module()
     if cvc5 is None:
@@ -388,11 +390,11 @@ def cvc5_check(query: Query, rlimit: int | None = None, cpu_s: float | None = No
     version = cvc5_version()
     relaxed = real_relaxation(query)
     if relaxed is None:
-        return _staged(cvc5, version, query, rlimit, cpu_s)
-    first = _staged(cvc5, version, relaxed, rlimit, cpu_s)
+        return _staged(cvc5, version, query, rlimit, cpu_s, first_try_only)
+    first = _staged(cvc5, version, relaxed, rlimit, cpu_s, first_try_only)
     if first.answer == "unsat":  # every model of the query is one of its relaxation
         return dataclasses.replace(first, reason=RELAXED)
-    second = _staged(cvc5, version, query, rlimit, cpu_s)
+    second = _staged(cvc5, version, query, rlimit, cpu_s, first_try_only)
     spent = {"time_s": first.time_s + second.time_s, "cpu_s": (first.cpu_s or 0.0) + (second.cpu_s or 0.0),
              "cut": first.cut or second.cut, "shared": first.shared and second.shared}
     if second.answer == "unknown":
@@ -422,10 +424,11 @@ def real_relaxation(query: Query) -> Query | None:
     return Query(text, real, f"{query.what} (real relaxation)")
 
 
-def _staged(cvc5: Any, version: str, query: Query, rlimit: int, cpu_s: float | None) -> Answer:
-    """cvc5's tries at ``query`` in order (each under ``cpu_s`` processor seconds when given), as
-    :func:`cvc5_check` describes them."""
-    tries = tries_for(query.logic)
+def _staged(cvc5: Any, version: str, query: Query, rlimit: int, cpu_s: float | None,
+            first_try_only: bool = False) -> Answer:
+    """cvc5's tries at ``query`` in order (each under ``cpu_s`` processor seconds when given; only the
+    first when ``first_try_only``), as :func:`cvc5_check` describes them."""
+    tries = tries_for(query.logic)[:1] if first_try_only else tries_for(query.logic)
     if cpu_s is not None:
         tries = tuple(dataclasses.replace(t, cpu_s=cpu_s) for t in tries)
     start = time.perf_counter()
@@ -678,10 +681,16 @@ def bitwuzla_check(query: Query, bits: Sequence[str] = (), timeout_ms: int = BIT
 # ------------------------------------------------------------------------------ confirmation
 
 
-def confirm_unsat(queries: Sequence[Query], first: Answer, what: str) -> kernel.Entry:
+def confirm_unsat(queries: Sequence[Query], first: Answer, what: str, unconfirmed_at: str | None = None) -> kernel.Entry:
     """The ledger entry confirming ``first``'s ``unsat`` (z3's) on every query of one proof step
     (``what``: ``"¬(claim)"``) by cvc5. Raises :class:`SolverDisagreement` when cvc5 answers ``sat`` on
-    any of them (the step is then no proof)."""
+    any of them (the step is then no proof).
+
+    ``unconfirmed_at``: the step of the same proof that cvc5 left unconfirmed already. The proof is
+    then unconfirmed whatever this step gets, so cvc5 makes only its first try at each query
+    (:func:`cvc5_check`): a quick ``unsat`` still confirms the step, and a ``sat`` — mostly quick —
+    still shows a disagreement; the longer tries, which could only confirm a step of a proof that
+    stays unconfirmed, are not made (the entry says so)."""
     if not enabled():
         return unconfirmed("cvc5", "second-solver confirmation is off (confirm = false / --no-confirm)", len(queries))
     if cvc5_module() is None:
@@ -690,17 +699,17 @@ def confirm_unsat(queries: Sequence[Query], first: Answer, what: str) -> kernel.
         return unconfirmed("cvc5", "no SMT-LIB query was recorded for this step", 0)
     answers = []
     for q in queries:
-        a = cvc5_check(q)
+        a = cvc5_check(q, first_try_only=unconfirmed_at is not None)
         if a.answer == "sat":
             disagree(q, first, a, what)
         answers.append(a)
         if a.answer != "unsat":
             break  # the step is unconfirmed already: its other queries are not worth cvc5's time
-    return confirmation_entry(answers, queries, what)
+    return confirmation_entry(answers, queries, what, unconfirmed_at)
 
 
 _PENDING: dict[str, tuple[tuple[Query, ...], Answer, str]] = {}  # token -> a step's queries, until a result rests on it
-_RESOLVED: dict[str, kernel.Entry] = {}  # token -> the confirmation entry computed for it (once per process)
+_RESOLVED: dict[tuple[str, str | None], kernel.Entry] = {}  # (token, step unconfirmed before it) -> its entry (once per process)
 
 
 def on_demand(queries: Sequence[Query | None], first: Answer, what: str) -> kernel.Entry:
@@ -729,24 +738,36 @@ def resolved(entries: Iterable[kernel.Entry]) -> tuple[kernel.Entry, ...]:
     """``entries`` with each pending confirmation (:func:`on_demand`) replaced by cvc5's answers on
     its step's queries (:func:`confirm_unsat`: may raise :class:`SolverDisagreement`). A pending
     entry made in another process has no queries here: it becomes unconfirmed, saying so."""
-    out = []
+    out: list[kernel.Entry] = []
     for e in entries:
         if not is_pending(e):
             out.append(e)
             continue
         token = str(e.detail["pending"])
-        if token not in _RESOLVED:
-            if token not in _PENDING:
-                out.append(unconfirmed("cvc5", "the step's queries were not recorded in this process", int(e.detail.get("queries", 0))))
-                continue
-            _RESOLVED[token] = confirm_unsat(*_PENDING[token])
-        out.append(_RESOLVED[token])
+        if token not in _PENDING:
+            out.append(unconfirmed("cvc5", "the step's queries were not recorded in this process", int(e.detail.get("queries", 0))))
+            continue
+        # a step after one left unconfirmed gets cvc5's first tries only (:func:`confirm_unsat`)
+        at = next((str(c.detail.get("about", "")) for c in out if _left_unconfirmed(c)), None)
+        key = (token, at)
+        if key not in _RESOLVED:
+            _RESOLVED[key] = confirm_unsat(*_PENDING[token], unconfirmed_at=at)
+        out.append(_RESOLVED[key])
     return tuple(out)
 
 
-def confirmation_entry(answers: Sequence[Answer], queries: Sequence[Query], what: str) -> kernel.Entry:
+def _left_unconfirmed(entry: kernel.Entry) -> bool:
+    """Did cvc5 answer on this confirmation entry without confirming its step?"""
+    return (entry.kind == "confirmation" and isinstance(entry.detail, Mapping) and entry.detail.get("confirmed") is False
+            and entry.detail.get("answer") in ("unknown", "unavailable") and "about" in entry.detail)
+
+
+def confirmation_entry(answers: Sequence[Answer], queries: Sequence[Query], what: str,
+                       unconfirmed_at: str | None = None) -> kernel.Entry:
     """One ``confirmation`` ledger entry for the second solver's ``answers`` (none ``sat``) to the
-    first ``len(answers)`` of ``queries``: confirmed only when every query has an ``unsat``."""
+    first ``len(answers)`` of ``queries``: confirmed only when every query has an ``unsat``.
+    ``unconfirmed_at``: the answers are first tries only, as the proof's step ``unconfirmed_at`` was
+    left unconfirmed already (:func:`confirm_unsat`)."""
     label = answers[0].label
     logics = sorted({q.logic for q in queries})
     detail: dict[str, Any] = {
@@ -770,6 +791,9 @@ def confirmation_entry(answers: Sequence[Answer], queries: Sequence[Query], what
     bad = next((i, a) for i, a in enumerate(answers) if a.answer != "unsat")
     where = f" on query {bad[0] + 1} of {len(queries)}" if len(queries) > 1 else ""
     reason = f"{bad[1].answer}{where}: {bad[1].reason}" if bad[1].reason else f"{bad[1].answer}{where}"
+    if unconfirmed_at is not None:
+        reason += f" (its first try only: the proof is unconfirmed already at {unconfirmed_at})"
+        detail["first_try_only"] = True
     return kernel.Entry("confirmation", f"unconfirmed: {label} answered {reason}",
                         {**detail, "answer": bad[1].answer, "confirmed": False, "reason": reason, "about": what})
 

@@ -110,7 +110,7 @@ def test_the_real_relaxation_reads_integers_as_reals_and_only_where_that_is_soun
 
 
 def _staged_answers(monkeypatch, original, relaxed):
-    def staged(cvc5, version, query, rlimit, cpu_s):
+    def staged(cvc5, version, query, rlimit, cpu_s, first_try_only=False):
         answer = relaxed if query.what.endswith("(real relaxation)") else original
         return confirm.Answer("cvc5", version, answer, "" if answer != "unknown" else "no proof within its limits")
     monkeypatch.setattr(confirm, "_staged", staged)
@@ -144,7 +144,7 @@ def test_the_real_relaxation_is_put_first(monkeypatch):
     """Its unsat settles the query: the query itself is not put."""
     asked = []
 
-    def staged(cvc5, version, query, rlimit, cpu_s):
+    def staged(cvc5, version, query, rlimit, cpu_s, first_try_only=False):
         asked.append(query.what)
         return confirm.Answer("cvc5", version, "unsat" if query.what.endswith("(real relaxation)") else "unknown")
 
@@ -703,3 +703,54 @@ def test_a_try_is_stopped_at_its_limit_even_where_the_parent_blocks_the_signal()
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
     assert a.answer == "unknown" and a.cut and "0.3 s" in a.reason
     assert a.cpu_s is not None and a.cpu_s < 1.5  # the backstop (RLIMIT_CPU) would have let it run 2 s
+
+
+def test_after_a_step_left_unconfirmed_the_later_steps_get_cvc5s_first_tries_only(monkeypatch):
+    """A proof is unconfirmed once one of its steps is: its later steps are each put to cvc5's first
+    try only (an unsat still confirms the step, a sat is still a disagreement), and the entry says
+    why when that try gives no proof. The same step resting on a proof with nothing unconfirmed
+    before it gets every try."""
+    asked = []
+
+    def check(query, *args, first_try_only=False, **kwargs):
+        asked.append((query.what, first_try_only))
+        answer = "unknown" if query.what in ("¬(hard)", "¬(later hard)") else "unsat"
+        return confirm.Answer("cvc5", confirm.cvc5_version(), answer, "" if answer == "unsat" else "no proof within its limits")
+
+    monkeypatch.setattr(confirm, "cvc5_check", check)
+    z3_unsat = confirm.Answer("z3", "4", "unsat")
+
+    def step(what):
+        return confirm.on_demand([confirm.Query("(assert false)\n", "QF_LRA", what)], z3_unsat, what)
+
+    easy, hard, later, later_hard = step("¬(easy)"), step("¬(hard)"), step("¬(later)"), step("¬(later hard)")
+    out = confirm.resolved([easy, hard, later, later_hard])
+    assert asked == [("¬(easy)", False), ("¬(hard)", False), ("¬(later)", True), ("¬(later hard)", True)]
+    assert [e.detail["confirmed"] for e in out] == [True, False, True, False]
+    assert "first_try_only" not in out[1].detail and "first try" not in out[1].text
+    assert out[3].detail["first_try_only"] and "its first try only: the proof is unconfirmed already at ¬(hard)" in out[3].text
+    asked.clear()
+    assert confirm.resolved([later])[0].detail["confirmed"] and asked == [("¬(later)", False)]
+    alone = confirm.resolved([later_hard])[0]
+    assert asked[-1] == ("¬(later hard)", False) and "first try" not in alone.text
+    monkeypatch.setattr(confirm, "cvc5_check", _planted("sat"))
+    with pytest.raises(confirm.SolverDisagreement):
+        confirm.resolved([step("¬(hard)"), step("¬(a sat)")])
+
+
+def test_first_try_only_makes_one_try(monkeypatch):
+    """Over the nonlinear reals, where up to four tries are made, ``first_try_only`` makes the first;
+    its reason names that try's limits."""
+    made = []
+    orig = confirm._cvc5_try
+
+    def spy(cvc5, version, query, rlimit, t):
+        made.append(t)
+        return orig(cvc5, version, query, rlimit, t)
+
+    monkeypatch.setattr(confirm, "_cvc5_try", spy)
+    nra = confirm.Query("(declare-fun x () Real)\n(declare-fun y () Real)\n(assert (> (* x y) (+ (* x x) (* y y))))\n",
+                        "QF_NRA")
+    a = confirm.cvc5_check(nra, rlimit=1, first_try_only=True)
+    assert made == [confirm.REAL_TRIES[0]] and a.answer == "unknown"
+    assert confirm.limits_text(confirm.REAL_TRIES[:1]) in a.reason
