@@ -153,6 +153,23 @@ def test_the_real_relaxation_is_put_first(monkeypatch):
     assert asked == ["¬(c) (real relaxation)"]
 
 
+def test_the_real_relaxation_gets_the_first_try_only_and_the_query_its_own(monkeypatch):
+    """The relaxation is a shortcut: cvc5's first try at it, then every try at the query itself (the
+    first only where the proof is unconfirmed already)."""
+    asked = []
+
+    def staged(cvc5, version, query, rlimit, cpu_s, first_try_only=False):
+        asked.append((query.what, first_try_only))
+        return confirm.Answer("cvc5", version, "unknown", "no proof within its limits")
+
+    monkeypatch.setattr(confirm, "_staged", staged)
+    confirm.cvc5_check(INTEGER_QUERY)
+    assert asked == [("¬(c) (real relaxation)", True), ("¬(c)", False)]
+    asked.clear()
+    confirm.cvc5_check(INTEGER_QUERY, first_try_only=True)
+    assert asked == [("¬(c) (real relaxation)", True), ("¬(c)", True)]
+
+
 # ------------------------------------------------------------------ asked only for what a result rests on
 
 
@@ -754,3 +771,39 @@ def test_first_try_only_makes_one_try(monkeypatch):
     a = confirm.cvc5_check(nra, rlimit=1, first_try_only=True)
     assert made == [confirm.REAL_TRIES[0]] and a.answer == "unknown"
     assert confirm.limits_text(confirm.REAL_TRIES[:1]) in a.reason
+
+
+def test_a_jobs_queries_share_one_cvc5_child_until_one_is_stopped(monkeypatch):
+    """One child answers a process's queries in turn (a fork costs more than a query); a try stopped
+    at its limit ends that child, and the next query gets a fresh one that answers alike. After
+    :data:`CHILD_REQUESTS` a fresh child is forked, and a forked process never writes to its
+    parent's child."""
+    import os
+
+    monkeypatch.setattr(confirm, "_SERVER", [])
+    cvc5, version = confirm.cvc5_module(), confirm.cvc5_version()
+    easy = confirm.Query("(declare-fun x () Real)\n(assert (< (* x x) 0.0))\n", "QF_NRA", "¬(easy)")
+    short = confirm.Try("coverings", (), 0.3)
+
+    def ask(query=easy, t=short):
+        return confirm._cvc5_child(cvc5, version, query, confirm.CVC5_RLIMIT, t)
+
+    assert ask().answer == "unsat"
+    first = confirm._SERVER[0]
+    assert ask().answer == "unsat" and confirm._SERVER == [first] and first.served == 2
+    stopped = ask(confirm.Query(STUCK, "QF_NRA", "¬(stuck)"))
+    assert stopped.answer == "unknown" and stopped.cut and "0.3 s" in stopped.reason and confirm._SERVER == []
+    assert ask().answer == "unsat" and confirm._SERVER[0].pid != first.pid
+    monkeypatch.setattr(confirm, "CHILD_REQUESTS", 2)
+    second = confirm._SERVER[0]
+    ask(), ask()
+    assert confirm._SERVER[0].pid != second.pid
+    with pytest.raises(ChildProcessError):
+        os.waitpid(second.pid, os.WNOHANG)  # reaped
+    pid = os.fork()
+    if pid == 0:  # a forked process: its own child, not its parent's
+        ok = ask().answer == "unsat" and confirm._SERVER[0].owner == os.getpid()
+        os._exit(0 if ok else 1)
+    assert os.waitpid(pid, 0)[1] == 0
+    parents = confirm._SERVER[0]
+    assert ask().answer == "unsat" and confirm._SERVER[0] is parents
