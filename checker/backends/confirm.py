@@ -644,7 +644,8 @@ def _reap(child: _Child) -> tuple[int, float | None]:
 
 def _server(cvc5: Any, version: str) -> _Child:
     """This process's cvc5 child, forked at its first query (and again after :data:`CHILD_REQUESTS`,
-    or when the last one ended): one fork for a job's queries, not one for each."""
+    or when the last one ended): one fork for the queries of a result's ledger (:func:`resolved`
+    ends it, :func:`_one_child`), not one for each."""
     if _SERVER and (_SERVER[0].owner != os.getpid() or _SERVER[0].served >= CHILD_REQUESTS):
         old = _SERVER.pop()
         if old.owner == os.getpid():
@@ -684,6 +685,18 @@ def _guarded(run: Callable[[], "Answer"], cpu_s: float) -> "Answer":
     if how == "answered":
         _reap(child)
     return _answer_of(record, how, used, cpu_s)
+
+
+@contextlib.contextmanager
+def _one_child() -> Iterator[None]:
+    """The queries asked inside share one cvc5 child (:func:`_server`), which ends with the block: a
+    child that outlived it would make this process copy every page it writes afterwards (the two
+    share their memory copy-on-write) and double its resident memory as the job's tree is counted."""
+    try:
+        yield
+    finally:
+        if _SERVER and _SERVER[0].owner == os.getpid():
+            _reap(_SERVER[0])
 
 
 def _cvc5_child(cvc5: Any, version: str, query: Query, rlimit: int, t: Try) -> Answer:
@@ -861,6 +874,11 @@ def resolved(entries: Iterable[kernel.Entry]) -> tuple[kernel.Entry, ...]:
     """``entries`` with each pending confirmation (:func:`on_demand`) replaced by cvc5's answers on
     its step's queries (:func:`confirm_unsat`: may raise :class:`SolverDisagreement`). A pending
     entry made in another process has no queries here: it becomes unconfirmed, saying so."""
+    with _one_child():
+        return _resolve(entries)
+
+
+def _resolve(entries: Iterable[kernel.Entry]) -> tuple[kernel.Entry, ...]:
     out: list[kernel.Entry] = []
     for e in entries:
         if not is_pending(e):

@@ -8,6 +8,7 @@ the obligation is an error naming both answers, never proved.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -807,3 +808,25 @@ def test_a_jobs_queries_share_one_cvc5_child_until_one_is_stopped(monkeypatch):
     assert os.waitpid(pid, 0)[1] == 0
     parents = confirm._SERVER[0]
     assert ask().answer == "unsat" and confirm._SERVER[0] is parents
+
+
+def test_resolving_a_ledger_forks_one_cvc5_child_and_ends_it(monkeypatch):
+    """The steps of one ledger share a child; it does not outlive the resolution (a live child would
+    make the job copy every page it writes, and double its counted memory)."""
+    monkeypatch.setattr(confirm, "_SERVER", [])
+    forked = []
+    fork = confirm._fork_child
+
+    def counting(handle):
+        forked.append(fork(handle))
+        return forked[-1]
+
+    monkeypatch.setattr(confirm, "_fork_child", counting)
+    z3_unsat = confirm.Answer("z3", "4", "unsat")
+    steps = [confirm.on_demand([confirm.Query(f"(declare-fun x () Real)\n(assert (< (* x x) (- {k}.0)))\n", "QF_NRA",
+                                              f"¬(s{k})")], z3_unsat, f"¬(s{k})") for k in range(1, 4)]
+    out = confirm.resolved(steps)
+    assert [e.detail["confirmed"] for e in out] == [True, True, True]
+    assert len(forked) == 1 and confirm._SERVER == []
+    with pytest.raises(ChildProcessError):
+        os.waitpid(forked[0].pid, os.WNOHANG)  # reaped
