@@ -22,9 +22,10 @@ elsewhere costs no second-solver time (a parent refuses a result frame that stil
   one with cvc5's cylindrical-algebraic-coverings procedure, which counts no resources in parts of
   its work (it can run for minutes on a query of a few hundred units), one without it, one with
   it on the relevant terms only, and a longer one with it where the first was stopped; any other
-  query one (:data:`OTHER_TRIES`). Each
-  try runs in a forked child under a processor-time limit of its own (``ITIMER_PROF``, which load
-  does not change). What the ledger records of a query is only what is the same on every machine:
+  query one (:data:`OTHER_TRIES`); a query's real relaxation, and every query of a step after one
+  of the same proof was left unconfirmed, only the first. Each try runs under a processor-time
+  limit of its own (``ITIMER_PROF``, which load does not change) in a child forked for the ledger
+  being confirmed (:func:`_server`; a fork costs more than most queries). What the ledger records of a query is only what is the same on every machine:
   an ``unsat`` (confirmed), a ``sat`` (a disagreement), or that no try gave one (unconfirmed, with
   one reason however the tries ended). Whether a try was out of resource units or stopped at its
   processor-time limit — the one thing that depends on the machine — is an observation kept
@@ -605,13 +606,16 @@ def _read_message(fd: int, deadline: float | None) -> Any:
 def _ask(child: _Child, request: Any, cpu_s: float) -> tuple[Any, str, float | None]:
     """``child``'s answer to ``request`` under ``cpu_s`` processor seconds: ``(record, how, used)``,
     ``how`` being ``answered``, ``stopped`` (a processor-time limit ended the child), ``stalled`` (no
-    answer within :data:`CVC5_WALL_S` of wall clock: stopped here) or ``ended`` (the child ended
-    without an answer). A child that did not answer has ended, and is reaped."""
+    answer within :data:`CVC5_WALL_S` of wall clock: stopped here), ``ended`` (the child ended
+    without an answer) or ``unsent`` (it had ended before the request). A child that did not answer
+    has ended, and is reaped."""
     try:
         _write_message(child.requests, {"request": request, "cpu_s": cpu_s})
+    except BrokenPipeError:  # it had ended before this request
+        _reap(child)
+        return None, "unsent", None
+    try:
         message = _read_message(child.answers, time.monotonic() + CVC5_WALL_S)
-    except BrokenPipeError:
-        message = None
     except TimeoutError:
         with contextlib.suppress(ProcessLookupError):
             os.kill(child.pid, signal.SIGKILL)
@@ -707,6 +711,8 @@ def _cvc5_child(cvc5: Any, version: str, query: Query, rlimit: int, t: Try) -> A
     request = {"text": query.text, "logic": query.logic, "what": query.what, "rlimit": rlimit,
                "options": [list(o) for o in t.options]}
     record, how, used = _ask(_server(cvc5, version), request, t.cpu_s)
+    if how == "unsent":  # a child killed between two requests: the next one is fresh
+        record, how, used = _ask(_server(cvc5, version), request, t.cpu_s)
     return _answer_of(record, how, used, t.cpu_s)
 
 

@@ -808,6 +808,9 @@ def test_a_jobs_queries_share_one_cvc5_child_until_one_is_stopped(monkeypatch):
     assert os.waitpid(pid, 0)[1] == 0
     parents = confirm._SERVER[0]
     assert ask().answer == "unsat" and confirm._SERVER[0] is parents
+    os.kill(parents.pid, 9)  # killed between two requests: the next goes to a fresh child
+    os.waitpid(parents.pid, 0)
+    assert ask().answer == "unsat" and confirm._SERVER[0].pid != parents.pid
 
 
 def test_resolving_a_ledger_forks_one_cvc5_child_and_ends_it(monkeypatch):
