@@ -533,8 +533,9 @@ def _fork_child(handle: Callable[[Any], Any]) -> _Child:
         pid = os.fork()
     if pid == 0:
         try:
-            for fd in (down_w, up_r):
-                os.close(fd)
+            low, high = sorted((down_r, up_w))  # the child holds no other descriptor of the job's
+            for start, stop in ((3, low), (low + 1, high), (high + 1, os.sysconf("SC_OPEN_MAX"))):
+                os.closerange(start, stop)
             _serve(handle, down_r, up_w)
         finally:
             os._exit(0)  # never the parent's exit handlers
