@@ -25,9 +25,9 @@ elsewhere costs no second-solver time (a parent refuses a result frame that stil
   query one (:data:`OTHER_TRIES`); a query's real relaxation, and every query of a step after one
   of the same proof was left unconfirmed, only the first. Each try runs under a processor-time
   limit of its own (``ITIMER_PROF``, which load does not change) in a child forked for the ledger
-  being confirmed (:func:`_server`; a fork costs more than most queries). What the ledger records of a query is only what is the same on every machine:
-  an ``unsat`` (confirmed), a ``sat`` (a disagreement), or that no try gave one (unconfirmed, with
-  one reason however the tries ended). Whether a try was out of resource units or stopped at its
+  being confirmed (:func:`_server`; a fork costs more than most queries). What the ledger records
+  of a query is only what is the same on every machine: an ``unsat`` (confirmed), a ``sat`` (a
+  disagreement), or that no try gave one (unconfirmed, with one reason however the tries ended). Whether a try was out of resource units or stopped at its
   processor-time limit — the one thing that depends on the machine — is an observation kept
   beside the timings (:attr:`Answer.cut`, ``OBLIGATIONS_CONFIRM_LOG``). The residue: a last try
   that would answer ``unsat`` just past its limit on one machine and just within it on another
@@ -560,7 +560,7 @@ def _serve(handle: Callable[[Any], Any], requests: int, answers: int) -> None:
         if message is None:
             return
         before = _own_cpu()
-        soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        _, hard = resource.getrlimit(resource.RLIMIT_CPU)
         backstop = math.ceil(before) + math.ceil(message["cpu_s"]) + 1
         resource.setrlimit(resource.RLIMIT_CPU, (backstop if hard == resource.RLIM_INFINITY else min(backstop, hard), hard))
         signal.setitimer(signal.ITIMER_PROF, message["cpu_s"])
