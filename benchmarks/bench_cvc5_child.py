@@ -47,7 +47,7 @@ def measure(queries: int, ballast_mib: int) -> None:
         ("in this process", lambda: confirm._cvc5_run(cvc5, version, query, confirm.CVC5_RLIMIT, t.options)),
         ("a fork per try", lambda: confirm._guarded(
             lambda: confirm._cvc5_run(cvc5, version, query, confirm.CVC5_RLIMIT, t.options), t.cpu_s)),
-        ("one child", lambda: confirm._cvc5_child(cvc5, version, query, confirm.CVC5_RLIMIT, t)),
+        ("one child", lambda: confirm._cvc5_child(cvc5, version, query, confirm.CVC5_RLIMIT, t)[0]),
     ):
         with confirm._one_child():
             run()  # warm

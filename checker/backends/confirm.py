@@ -125,8 +125,11 @@ limit does bound and which proves what coverings cannot (the catalogue's larger 
 then coverings restricted to the relevant nonlinear terms (``nl-rlv=always``), which mostly give
 up within a tenth of a second but prove three catalogue queries nothing else here does; then, only
 where the first was stopped at its limit, coverings for longer (``x·y ≤ (x² + y²)/2`` and the
-float composition lemmas need up to about 1.5 s). Both coverings tries start from the linear part's
-model (:data:`LINEAR_MODEL_FIRST`). Measured on the catalogue (README, Performance)."""
+float composition lemmas need up to about 1.5 s). The longer try goes on from where the first
+stopped: the first is paused at its limit, not ended, and resumed up to 1.5 s in all
+(:func:`_cvc5_child`; where ``/proc`` cannot be read, it starts again). Both coverings tries start
+from the linear part's model (:data:`LINEAR_MODEL_FIRST`). Measured on the catalogue (README,
+Performance)."""
 OTHER_TRIES = (Try("default", (), 1.0),)
 """cvc5's one try at any other query (linear, integer, uninterpreted functions, floating point):
 coverings do not apply, so a second try would repeat the first step for step."""
@@ -436,14 +439,23 @@ def _staged(cvc5: Any, version: str, query: Query, rlimit: int, cpu_s: float | N
         tries = tuple(dataclasses.replace(t, cpu_s=cpu_s) for t in tries)
     start = time.perf_counter()
     made: list[tuple[Try, Answer]] = []
-    for t in tries:
-        if made and made[-1][1].answer in ("unsat", "sat", "unavailable"):
-            break
-        if t.after_stop:
-            earlier = [(p, a) for p, a in made if p.options == t.options]
-            if not earlier or not earlier[-1][1].cut or earlier[-1][0].cpu_s >= t.cpu_s:
-                continue
-        made.append((t, _cvc5_try(cvc5, version, query, rlimit, t)))
+    held: dict[tuple[tuple[str, str], ...], _Held] = {}  # options -> a try paused for a later, longer one
+    try:
+        for i, t in enumerate(tries):
+            if made and made[-1][1].answer in ("unsat", "sat", "unavailable"):
+                break
+            if t.after_stop:
+                earlier = [(p, a) for p, a in made if p.options == t.options]
+                if not earlier or not earlier[-1][1].cut or earlier[-1][0].cpu_s >= t.cpu_s:
+                    continue
+            longer = next((u.cpu_s for u in tries[i + 1:] if u.after_stop and u.options == t.options), None)
+            answer, kept = _cvc5_try(cvc5, version, query, rlimit, t, longer, held.pop(t.options, None))
+            if kept is not None:
+                held[t.options] = kept
+            made.append((t, answer))
+    finally:
+        for paused in held.values():
+            _discard(paused.child)
     answers = [a for _, a in made]
     elapsed = time.perf_counter() - start
     last = answers[-1]
@@ -467,8 +479,11 @@ def coverings_apply(logic: str) -> bool:
     return logic == "ALL" or "NRA" in logic
 
 
-def _cvc5_try(cvc5: Any, version: str, query: Query, rlimit: int, t: Try) -> Answer:
-    """One try at ``query``: read back from the run's store, or run in a child."""
+def _cvc5_try(cvc5: Any, version: str, query: Query, rlimit: int, t: Try, longer: float | None = None,
+              held: _Held | None = None) -> tuple[Answer, _Held | None]:
+    """One try at ``query``: read back from the run's store, or run in a child — one ``held`` from an
+    earlier try with the same options resumed, or, with ``longer``, one held back for a later try
+    (:func:`_cvc5_child`; the held try is the second value)."""
     from checker.backends import memo
 
     digest = memo.key("cvc5", version, " ".join(f"{k}={v}" for k, v in t.options), query.logic, str(rlimit),
@@ -476,15 +491,23 @@ def _cvc5_try(cvc5: Any, version: str, query: Query, rlimit: int, t: Try) -> Ans
     if memo.active():
         recorded = memo.get("cvc5", digest)
         if isinstance(recorded, dict) and recorded.get("answer") in ("unsat", "sat", "unknown", "unavailable"):
+            if held is not None:
+                _discard(held.child)
             return Answer("cvc5", version, recorded["answer"], recorded.get("reason", ""), recorded.get("resources"),
-                          0.0, shared=True, cut=bool(recorded.get("cut")))
-    answer = _cvc5_child(cvc5, version, query, rlimit, t)
+                          0.0, shared=True, cut=bool(recorded.get("cut"))), None
+    kept: _Held | None = None
+    if held is not None and held.limit_s == t.cpu_s:
+        answer = _resumed(version, held)
+    else:
+        if held is not None:
+            _discard(held.child)
+        answer, kept = _cvc5_child(cvc5, version, query, rlimit, t, longer)
     if memo.active():
         # An answer under the resource limit depends only on the key: another job would compute the
         # same. A try stopped at its processor-time limit is shared too: on the same machine, in the
         # same run, the next job's try would be stopped alike (it leaves the same ledger either way).
         memo.record_second_answer(digest, {**answer.to_json(), **({"cut": True} if answer.cut else {})})
-    return answer
+    return answer, kept
 
 
 def _observe(query: Query, made: Sequence[tuple[Try, Answer]]) -> None:
@@ -517,6 +540,8 @@ class _Child:
 
 
 CHILD_REQUESTS = 64
+PAUSE_POLL_S = 0.005
+"""How often a try to be paused at its limit has its processor time read (:func:`_ask`)."""
 """Requests a cvc5 child answers before a fresh one is forked (whatever cvc5 keeps between queries stays bounded)."""
 _SERVER: list[_Child] = []  # this process's cvc5 child, while it lives
 
@@ -604,19 +629,42 @@ def _read_message(fd: int, deadline: float | None) -> Any:
     return None if body is None else json.loads(body.decode("utf-8"))
 
 
-def _ask(child: _Child, request: Any, cpu_s: float) -> tuple[Any, str, float | None]:
+def _ask(child: _Child, request: Any, cpu_s: float, pause_at: float | None = None) -> tuple[Any, str, float | None]:
     """``child``'s answer to ``request`` under ``cpu_s`` processor seconds: ``(record, how, used)``,
     ``how`` being ``answered``, ``stopped`` (a processor-time limit ended the child), ``stalled`` (no
     answer within :data:`CVC5_WALL_S` of wall clock: stopped here), ``ended`` (the child ended
-    without an answer) or ``unsent`` (it had ended before the request). A child that did not answer
-    has ended, and is reaped."""
+    without an answer), ``unsent`` (it had ended before the request) or ``paused``: with
+    ``pause_at``, the child is stopped (``SIGSTOP``) once it has spent that many processor seconds on
+    the request without an answer, and waits, holding its progress, for :func:`_resume`. A child that
+    did not answer, and was not paused, has ended, and is reaped."""
+    base = _cpu_of(child.pid) if pause_at is not None else None
     try:
         _write_message(child.requests, {"request": request, "cpu_s": cpu_s})
     except BrokenPipeError:  # it had ended before this request
         _reap(child)
         return None, "unsent", None
+    deadline = time.monotonic() + CVC5_WALL_S
+    if base is not None and pause_at is not None:
+        while not select.select([child.answers], [], [], PAUSE_POLL_S)[0]:
+            used = _cpu_of(child.pid)
+            if used is None or time.monotonic() > deadline:
+                break
+            if used - base >= pause_at:
+                os.kill(child.pid, signal.SIGSTOP)
+                _, status = os.waitpid(child.pid, os.WUNTRACED)  # until it has stopped (or ended)
+                if not os.WIFSTOPPED(status):
+                    return _ended(child, status, _reap(child, status)[1])
+                if not select.select([child.answers], [], [], 0)[0]:
+                    return None, "paused", (_cpu_of(child.pid) or used) - base
+                os.kill(child.pid, signal.SIGCONT)  # it answered as it was stopped
+                break
+    return _await(child, deadline)
+
+
+def _await(child: _Child, deadline: float) -> tuple[Any, str, float | None]:
+    """The answer ``child`` is working on (see :func:`_ask`)."""
     try:
-        message = _read_message(child.answers, time.monotonic() + CVC5_WALL_S)
+        message = _read_message(child.answers, deadline)
     except TimeoutError:
         with contextlib.suppress(ProcessLookupError):
             os.kill(child.pid, signal.SIGKILL)
@@ -626,20 +674,53 @@ def _ask(child: _Child, request: Any, cpu_s: float) -> tuple[Any, str, float | N
         child.spent += message["cpu_s"]
         child.served += 1
         return message["record"], "answered", message["cpu_s"]
-    status, used = _reap(child)
+    return _ended(child, *_reap(child))
+
+
+def _ended(child: _Child, status: int, used: float | None) -> tuple[Any, str, float | None]:
+    """How a child that gave no answer ended: stopped by a processor-time limit (or here), or not."""
     if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGPROF, signal.SIGXCPU, signal.SIGKILL):
         return None, "stopped", used
     return None, "ended", used
 
 
-def _reap(child: _Child) -> tuple[int, float | None]:
-    """Close this end of ``child``'s pipes and wait for it: its exit status and the processor seconds
-    it spent past its answered requests."""
+def _resume(child: _Child, spent: float) -> tuple[Any, str, float | None]:
+    """Go on with the request ``child`` was paused on (:func:`_ask`), ``spent`` processor seconds in,
+    up to the limit it was sent with; then end it. ``used``: the seconds past ``spent``."""
+    os.kill(child.pid, signal.SIGCONT)
+    record, how, used = _await(child, time.monotonic() + CVC5_WALL_S)
+    if how == "answered":
+        _reap(child)
+    return record, how, None if used is None else max(0.0, used - spent)
+
+
+def _discard(child: _Child) -> None:
+    """End a paused child whose progress is not needed (a stopped process reads no end of file)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(child.pid, signal.SIGKILL)
+    _reap(child)
+
+
+def _cpu_of(pid: int) -> float | None:
+    """The processor seconds process ``pid`` has used (``/proc``, to a clock tick), or ``None``."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _reap(child: _Child, status: int | None = None) -> tuple[int, float | None]:
+    """Close this end of ``child``'s pipes and wait for it (``status``: it was waited for already):
+    its exit status and the processor seconds it spent past its answered requests."""
     for fd in (child.requests, child.answers):
         with contextlib.suppress(OSError):
             os.close(fd)
     if _SERVER and _SERVER[0] is child:
         _SERVER.clear()
+    if status is not None:
+        return status, None
     try:
         _, status, usage = os.wait4(child.pid, 0)
     except ChildProcessError:
@@ -704,17 +785,43 @@ def _one_child() -> Iterator[None]:
             _reap(_SERVER[0])
 
 
-def _cvc5_child(cvc5: Any, version: str, query: Query, rlimit: int, t: Try) -> Answer:
+@dataclass
+class _Held:
+    """A try paused at its limit in a child of its own (:func:`_ask`), kept for a longer try with the
+    same options: that try goes on from where it stopped instead of starting again."""
+
+    child: _Child
+    spent: float
+    limit_s: float
+
+
+def _cvc5_child(cvc5: Any, version: str, query: Query, rlimit: int, t: Try,
+                longer: float | None = None) -> tuple[Answer, _Held | None]:
     """One try at ``query`` in this process's cvc5 child (:func:`_server`), under the try's
-    processor-time limit. Where there is no ``fork``, here."""
+    processor-time limit. With ``longer`` (the limit of a later try with the same options), a try
+    reaching its own limit is paused, not stopped, and handed back held: its child leaves the
+    ledger's, and the later try resumes it (:func:`_resumed`). Where there is no ``fork``, here."""
     if not hasattr(os, "fork"):  # pragma: no cover - Linux and macOS have it
-        return _cvc5_run(cvc5, version, query, rlimit, t.options)
+        return _cvc5_run(cvc5, version, query, rlimit, t.options), None
     request = {"text": query.text, "logic": query.logic, "what": query.what, "rlimit": rlimit,
                "options": [list(o) for o in t.options]}
-    record, how, used = _ask(_server(cvc5, version), request, t.cpu_s)
+    limit, pause_at = (longer, t.cpu_s) if longer is not None and longer > t.cpu_s else (t.cpu_s, None)
+    child = _server(cvc5, version)
+    record, how, used = _ask(child, request, limit, pause_at)
     if how == "unsent":  # a child killed between two requests: the next one is fresh
-        record, how, used = _ask(_server(cvc5, version), request, t.cpu_s)
-    return _answer_of(record, how, used, t.cpu_s)
+        child = _server(cvc5, version)
+        record, how, used = _ask(child, request, limit, pause_at)
+    if how == "paused":
+        _SERVER.remove(child)
+        return (Answer("cvc5", version, "unknown", f"processor-time limit of {t.cpu_s:g} s reached (cvc5 paused)",
+                       cut=True, cpu_s=used), _Held(child, used or 0.0, limit))
+    return _answer_of(record, how, used, limit if how == "stopped" else t.cpu_s), None
+
+
+def _resumed(version: str, held: _Held) -> Answer:
+    """The longer try that goes on with a paused one (:func:`_cvc5_child`)."""
+    record, how, used = _resume(held.child, held.spent)
+    return _answer_of(record, how, used, held.limit_s)
 
 
 def _cvc5_run(cvc5: Any, version: str, query: Query, rlimit: int, options: Sequence[tuple[str, str]] = ()) -> Answer:

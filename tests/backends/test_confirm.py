@@ -762,9 +762,9 @@ def test_first_try_only_makes_one_try(monkeypatch):
     made = []
     orig = confirm._cvc5_try
 
-    def spy(cvc5, version, query, rlimit, t):
+    def spy(cvc5, version, query, rlimit, t, *rest):
         made.append(t)
-        return orig(cvc5, version, query, rlimit, t)
+        return orig(cvc5, version, query, rlimit, t, *rest)
 
     monkeypatch.setattr(confirm, "_cvc5_try", spy)
     nra = confirm.Query("(declare-fun x () Real)\n(declare-fun y () Real)\n(assert (> (* x y) (+ (* x x) (* y y))))\n",
@@ -787,7 +787,9 @@ def test_a_jobs_queries_share_one_cvc5_child_until_one_is_stopped(monkeypatch):
     short = confirm.Try("coverings", (), 0.3)
 
     def ask(query=easy, t=short):
-        return confirm._cvc5_child(cvc5, version, query, confirm.CVC5_RLIMIT, t)
+        answer, held = confirm._cvc5_child(cvc5, version, query, confirm.CVC5_RLIMIT, t)
+        assert held is None
+        return answer
 
     assert ask().answer == "unsat"
     first = confirm._SERVER[0]
@@ -833,3 +835,69 @@ def test_resolving_a_ledger_forks_one_cvc5_child_and_ends_it(monkeypatch):
     assert len(forked) == 1 and confirm._SERVER == []
     with pytest.raises(ChildProcessError):
         os.waitpid(forked[0].pid, os.WNOHANG)  # reaped
+
+
+def _spinner(request):
+    """A child's handler that spends ``request["spin"]`` processor seconds, then answers unsat."""
+    import time
+
+    end = time.process_time() + request["spin"]
+    while time.process_time() < end:
+        pass
+    return {"solver": "cvc5", "version": "", "answer": "unsat"}
+
+
+def _state(pid):
+    with open(f"/proc/{pid}/stat", "rb") as fh:
+        return fh.read().rsplit(b")", 1)[1].split()[0].decode()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="pausing reads /proc")
+def test_a_try_paused_at_its_limit_goes_on_where_it_stopped():
+    """A try that a longer one with the same options would repeat is paused at its limit (SIGSTOP)
+    instead of stopped; resumed, it goes on from there: the work of the two is done once. Resumed
+    past the longer limit, it is stopped there, the paused time counting towards it."""
+    child = confirm._fork_child(_spinner)
+    record, how, used = confirm._ask(child, {"spin": 0.6}, 3.0, pause_at=0.2)
+    assert how == "paused" and record is None and 0.2 <= used < 0.45 and _state(child.pid) == "T"
+    record, how, more = confirm._resume(child, used)
+    assert how == "answered" and record["answer"] == "unsat"
+    assert 0.6 - 0.1 < used + more < 0.6 + 0.15  # one run's work, not the first 0.2 s twice (0.8)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(child.pid, os.WNOHANG)  # reaped
+    child = confirm._fork_child(_spinner)
+    record, how, used = confirm._ask(child, {"spin": 30}, 0.7, pause_at=0.2)
+    assert how == "paused"
+    record, how, more = confirm._resume(child, used)
+    assert how == "stopped" and record is None and 0.7 - 0.1 < used + more < 0.7 + 1.2
+    child = confirm._fork_child(_spinner)
+    _, how, _ = confirm._ask(child, {"spin": 30}, 5.0, pause_at=0.1)
+    assert how == "paused"
+    confirm._discard(child)  # a paused child not needed: ended, not left stopped
+    with pytest.raises(ChildProcessError):
+        os.waitpid(child.pid, os.WNOHANG)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="pausing reads /proc")
+def test_the_long_coverings_try_resumes_the_short_one(monkeypatch, tmp_path):
+    """Through cvc5's tries: the short coverings try is paused at its limit, the other tries run in a
+    fresh child, and the long try goes on with the paused one — the coverings' processor time is the
+    long limit's, not the short's plus the long's, and no child is left stopped."""
+    log = tmp_path / "tries.jsonl"
+    monkeypatch.setenv(confirm.ENV_LOG, str(log))
+    monkeypatch.setattr(confirm, "_SERVER", [])
+    monkeypatch.setattr(confirm, "REAL_TRIES", (
+        confirm.Try("coverings", confirm.LINEAR_MODEL_FIRST, 0.2),
+        confirm.Try("linearisation", (("nl-cov", "false"),), 0.2),
+        confirm.Try("coverings", confirm.LINEAR_MODEL_FIRST, 0.8, after_stop=True),
+    ))
+    with confirm._one_child():
+        a = confirm.cvc5_check(confirm.Query(STUCK, "QF_NRA", "¬(stuck)"))
+        assert confirm._SERVER == [] or _state(confirm._SERVER[0].pid) != "T"
+    assert a.answer == "unknown" and a.cut
+    (line,) = [json.loads(x) for x in log.read_text().splitlines()]
+    short, _, long = line["tries"]
+    assert short["cut"] and long["cut"]
+    assert 0.8 - 0.15 < short["cpu_s"] + long["cpu_s"] < 0.8 + 0.15  # the short try's 0.2 s not spent twice (1.0)
+    children = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read_text().split()
+    assert all(_state(int(pid)) != "T" for pid in children)
