@@ -76,8 +76,8 @@ def observations(tries: list[dict[str, Any]]) -> None:
     slowest: dict[tuple[str, float], float] = {}
     for t in run:
         if t["answer"] == "unsat" and t.get("cpu_s") is not None and "try" in t:
-            key = (t["try"], t["limit_s"])
-            slowest[key] = max(slowest.get(key, 0.0), t["cpu_s"])
+            key = (t["try"], t["limit_s"])  # a try resumed from a paused one counts what it spent before
+            slowest[key] = max(slowest.get(key, 0.0), t["cpu_s"] + t.get("resumed_s", 0.0))
     if slowest:  # how close an unsat came to the limit that would have stopped it: the machine-dependent margin
         print("  slowest unsat of each try against its limit: " + ", ".join(
             f"{name} {cpu:.2f} of {limit:g} s" for (name, limit), cpu in sorted(slowest.items(), key=lambda kv: kv[0][1])))

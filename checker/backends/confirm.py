@@ -319,6 +319,7 @@ class Answer:
     model: dict[str, str] = field(default_factory=dict)  # variable -> IEEE bit string (bitwuzla, on sat)
     cut: bool = False  # a try was stopped at its processor-time limit: machine-dependent, an observation (never in a ledger)
     cpu_s: float | None = None  # the child's processor time, an observation (never in a ledger)
+    resumed_s: float = 0.0  # a try resumed from a paused one: the processor time spent before the pause (likewise)
 
     @property
     def label(self) -> str:
@@ -520,7 +521,8 @@ def _observe(query: Query, made: Sequence[tuple[Try, Answer]]) -> None:
     line = json.dumps({"query": query.digest[:16], "what": query.what, "logic": query.logic,
                        "tries": [{"try": t.name, "limit_s": t.cpu_s, "answer": a.answer, "reason": a.reason,
                                   "resources": a.resources, "cut": a.cut,
-                                  "cpu_s": None if a.cpu_s is None else round(a.cpu_s, 3), "shared": a.shared}
+                                  "cpu_s": None if a.cpu_s is None else round(a.cpu_s, 3), "shared": a.shared,
+                                  **({"resumed_s": round(a.resumed_s, 3)} if a.resumed_s else {})}
                                  for t, a in made]})
     with contextlib.suppress(OSError), open(path, "a", encoding="utf-8") as fh:
         fh.write(line + "\n")
@@ -821,7 +823,7 @@ def _cvc5_child(cvc5: Any, version: str, query: Query, rlimit: int, t: Try,
 def _resumed(version: str, held: _Held) -> Answer:
     """The longer try that goes on with a paused one (:func:`_cvc5_child`)."""
     record, how, used = _resume(held.child, held.spent)
-    return _answer_of(record, how, used, held.limit_s)
+    return dataclasses.replace(_answer_of(record, how, used, held.limit_s), resumed_s=held.spent)
 
 
 def _cvc5_run(cvc5: Any, version: str, query: Query, rlimit: int, options: Sequence[tuple[str, str]] = ()) -> Answer:

@@ -897,7 +897,7 @@ def test_the_long_coverings_try_resumes_the_short_one(monkeypatch, tmp_path):
     assert a.answer == "unknown" and a.cut
     (line,) = [json.loads(x) for x in log.read_text().splitlines()]
     short, _, long = line["tries"]
-    assert short["cut"] and long["cut"]
+    assert short["cut"] and long["cut"] and long["resumed_s"] == short["cpu_s"]  # went on from the pause
     assert 0.8 - 0.15 < short["cpu_s"] + long["cpu_s"] < 0.8 + 0.15  # the short try's 0.2 s not spent twice (1.0)
     children = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read_text().split()
     assert all(_state(int(pid)) != "T" for pid in children)
