@@ -83,7 +83,11 @@ def test_a_counterexample_found_at_fixed_sizes_refutes_the_sized_theorem():
                     discharge=lambda ctx: None, theorem=(upto4,))
     v = smt.prove(upto4.at(n=5))
     assert v.status is Status.REFUTED and "n" not in v.certificate.witness
-    assert recheck_refutation(ob, v.certificate.witness, v.certificate.data["claim"]).verdict is Recheck.REFUTES
+    found = recheck_refutation(ob, v.certificate.witness, v.certificate.data["claim"])
+    assert found.verdict is Recheck.REFUTES and found.sizes == (("n", 5),)  # the runner adds them to the witness
+    with_sizes = {"n": "5", **v.certificate.witness}
+    assert recheck_refutation(ob, with_sizes, None).verdict is Recheck.REFUTES  # re-checks with no claim named
+    assert recheck_refutation(ob, with_sizes, v.certificate.data["claim"]).sizes == ()
     zeros = {k: "0" for k in v.certificate.witness}
     assert recheck_refutation(ob, zeros, v.certificate.data["claim"]).verdict is Recheck.DOES_NOT_REFUTE
     assert recheck_refutation(ob, v.certificate.witness, "sum<=4max[m=5]").verdict is Recheck.NOT_RECHECKED
@@ -254,3 +258,24 @@ def test_a_witness_no_claim_can_take_says_why():
     assert out.verdict is Recheck.NOT_RECHECKED and "does not refute an existence" in out.reason
     out = recheck_witness([plain], {"y": "2"}, what="the declared theorem")
     assert out.verdict is Recheck.NOT_RECHECKED and "no claim of the declared theorem" in out.reason and "(y)" in out.reason
+
+
+def test_a_refutation_at_fixed_sizes_shows_the_sizes_in_its_witness(tmp_path):
+    """Refuted through ``T.at(n=5)``, whose model names only the entries: the certificate's witness
+    says n = 5, so a reader re-checks it against the sized theorem as declared."""
+    import json
+
+    from tests.faults.catalogues import cli, make_catalogue, ob
+
+    src = ('\nfrom checker.claims import sized_claim\nfrom checker.backends import smt\n'
+           'T = sized_claim("sum<=4max", "n:nat[1,]", "x[n]", lambda o, v: o.le(o.sum(v.x), 4 * o.maxv(v.x)), '
+           '{"x >= 0": lambda o, v: o.all(o.ge(v.x, 0))})\n')
+    make_catalogue(tmp_path, "szw", {"m": src + ob("szw", "at5", "return smt.prove(T.at(n=5))", expect="FAILS",
+                                                   extra=", theorem=T")})
+    out = tmp_path / "r.json"
+    done = cli(tmp_path, "--package", "szw", "check", "--no-cache", "--no-baseline", "--no-confirm", "--format", "json",
+               "-o", str(out))
+    row = json.loads(out.read_text(encoding="utf-8"))["results"][0]
+    assert row["status"] == "refuted", done.stderr
+    witness = row["certificate"]["witness"]
+    assert witness["n"] == "5" and {f"x_{i}" for i in range(5)} <= set(witness)

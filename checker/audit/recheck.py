@@ -24,6 +24,7 @@ class RecheckResult:
     verdict: Recheck
     claim: str | None
     reason: str
+    sizes: tuple[tuple[str, int], ...] = ()  # a sized theorem refuted at sizes the witness does not name
 
 
 def _exact(claim: Any, witness: Mapping[str, str]) -> bool | None:
@@ -137,6 +138,12 @@ def _at_witness_sizes(c: Any, witness: Mapping[str, Any], named: Any = None) -> 
         return None
 
 
+def _sizes_named(name: str) -> tuple[tuple[str, int], ...]:
+    """The sizes in the name of a sized claim's instance (``"masked-opnorm[n=2,m=2]"``)."""
+    inside = name[name.rindex("[") + 1:-1] if name.endswith("]") and "[" in name else ""
+    return tuple((k, int(v)) for k, v in (part.split("=", 1) for part in inside.split(",") if "=" in part))
+
+
 def _no_candidate(declared: Sequence[Any], at_sizes: Sequence[Any], witness: Mapping[str, Any], what: str) -> str:
     """Why no claim of ``declared`` can re-check ``witness``, in the words a user can act on."""
     outside = [c for c, s in zip(declared, at_sizes) if s is None and hasattr(c, "size_names")
@@ -165,6 +172,7 @@ def recheck_witness(claims: Sequence[Any], witness: Mapping[str, Any] | None, na
         return RecheckResult(Recheck.DOES_NOT_REFUTE, None, "the witness is not a map of names to exact values")
     declared = list(claims)
     claims = [_at_witness_sizes(c, witness, named) for c in declared]
+    sized_from = {id(c): d for c, d in zip(claims, declared) if c is not None and c is not d}
     candidates = [c for c in claims if c is not None and set(c.variables) <= set(witness)]
     if isinstance(named, str) and any(c.name == named for c in candidates):
         candidates = [c for c in candidates if c.name == named]
@@ -184,7 +192,9 @@ def recheck_witness(claims: Sequence[Any], witness: Mapping[str, Any] | None, na
         if verdict is None:
             verdict = _interval(c, witness)
         if verdict is True:
-            return RecheckResult(Recheck.REFUTES, c.name, f"the witness refutes {c.name} when re-evaluated")
+            sized = sized_from.get(id(c))
+            sizes = () if sized is None or all(n in witness for n in sized.size_names) else _sizes_named(c.name)
+            return RecheckResult(Recheck.REFUTES, c.name, f"the witness refutes {c.name} when re-evaluated", sizes)
         if verdict is None:
             undecided.append(c.name)
     if undecided:

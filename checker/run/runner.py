@@ -291,7 +291,11 @@ def validated(ob: Obligation, verdict: Verdict, *, received: bool = False) -> Ve
             check = recheck_refutation(ob, c.witness, c.data.get("claim"), c.ledger or ())
             match check.verdict:
                 case Recheck.REFUTES:
-                    pass
+                    if check.sizes and isinstance(c.witness, Mapping):
+                        # refuted at the sizes of the claim the certificate names: the witness says them,
+                        # so it re-checks against the declared theorem as it stands
+                        c = dataclasses.replace(c, witness={**{k: str(v) for k, v in check.sizes}, **c.witness})
+                        verdict = Verdict(verdict.status, c, fact=verdict.fact)
                 case Recheck.DOES_NOT_REFUTE:
                     what = "the declared theorem" if ob.theorem else "the declared claims"
                     return Verdict(Status.UNKNOWN, Certificate(
