@@ -451,3 +451,19 @@ def test_markdown_passes_no_raw_html_carriage_return_or_control_character():
     assert "<script" not in md and "\r" not in md
     assert not any(ord(ch) < 32 and ch not in "\n" for ch in md)
     assert "&lt;script&gt;" in md and "x00" in md
+
+
+def test_a_refutation_shows_the_failing_comparisons_before_the_named_terms():
+    """The named terms at a witness only illustrate it (an edited conclusion can leave them reading
+    as no violation); the conclusion's false comparisons are what refutes, and every view that shows
+    the terms shows them first."""
+    from checker.report.reports import render_certificate
+
+    cert = Certificate("z3", (), witness={"x": "1"}, sides={"drift": "1", "bound": "3/2"},
+                       data={"conclusion_fails": ["1 ≤ 3/4"]})
+    r = Result("doc.edited", Source("x.txt", "T"), "drift ≤ bound/2", "∀", Expect.HOLDS, Status.REFUTED, cert, 0.1)
+    shown = render_certificate(r)
+    assert shown.index("fails      1 ≤ 3/4") < shown.index("sides      drift = 1") and "named terms" in shown
+    for fmt in ("junit", "html"):
+        out = render([r], fmt)
+        assert out.index("fails: 1 ≤ 3/4") < out.index("sides: drift = 1"), fmt

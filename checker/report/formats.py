@@ -353,6 +353,8 @@ def _junit(doc: Mapping[str, Any]) -> str:
         detail = [reason or _stated(r)]
         if cell.witness:
             detail.append("witness: " + cell.witness)
+        if (cert.get("data") or {}).get("conclusion_fails"):
+            detail.append("fails: " + "; ".join(str(x) for x in cert["data"]["conclusion_fails"]))
         if cert.get("sides"):
             detail.append("sides: " + ", ".join(f"{k} = {v}" for k, v in cert["sides"].items()))
         if r["outcome"] == "vacuous":
@@ -706,7 +708,9 @@ def _panel(r: Mapping[str, Any], cell: Any, audited: bool) -> str:
         fields.append(("reason", f'<span class="reason">{e(cell.reason)}</span>'))
     if cell.witness:
         sides = ", ".join(f"{k} = {v}" for k, v in (cert.get("sides") or {}).items())
-        fields.append(("witness", e(cell.witness) + (f"<br><small>sides: {e(sides)}</small>" if sides else "")))
+        fails = "; ".join(str(x) for x in (cert.get("data") or {}).get("conclusion_fails") or ())
+        fields.append(("witness", e(cell.witness) + (f"<br><small>fails: {e(fails)}</small>" if fails else "")
+                       + (f"<br><small>sides: {e(sides)}</small>" if sides else "")))
     uses = [f'<a href="#{e(_anchor(u))}"><code>{e(u)}</code></a>' for u in r.get("uses") or ()]
     fields.append(("depends", e(deps.get("state", "")) + (" — uses " + ", ".join(uses) if uses else "")))
     fields.append(("method", e(r["method"])))

@@ -651,11 +651,12 @@ def render_certificate(result: Result, context: Sequence[Result] = ()) -> str:
         out.append(f"  reason     {c['reason']}")
     if c["witness"] is not None:
         out.append("  witness    " + ", ".join(f"{k} = {v}" for k, v in c["witness"].items()))
-    if c["sides"]:
-        out.append("  sides      " + ", ".join(f"{k} = {v}" for k, v in c["sides"].items()))
-    if c["data"].get("conclusion_fails"):
+    if c["data"].get("conclusion_fails"):  # what refutes, before the named terms that only illustrate it
         out.append("  fails      " + "; ".join(str(x) for x in c["data"]["conclusion_fails"])
                    + "  (the conclusion's false comparisons at the witness)")
+    if c["sides"]:
+        out.append("  sides      " + ", ".join(f"{k} = {v}" for k, v in c["sides"].items())
+                   + ("  (the claim's named terms at the witness)" if c["data"].get("conclusion_fails") else ""))
     if c.get("shrunk_witness") is not None:
         out.append("  shrunk     " + ", ".join(f"{k} = {v}" for k, v in c["shrunk_witness"].items()))
     if d.get("audit") is not None:
