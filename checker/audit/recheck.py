@@ -130,18 +130,20 @@ def _at_witness_sizes(c: Any, witness: Mapping[str, Any], named: Any = None) -> 
     if not (isinstance(named, str) and named.startswith(f"{c.name}[") and named.endswith("]")):
         return None
     try:
-        sizes = dict(part.split("=", 1) for part in named[len(c.name) + 1:-1].split(","))
-        if set(sizes) != set(c.size_names):
+        named_sizes = dict(_sizes_named(named))
+        if set(named_sizes) != set(c.size_names):
             return None
-        return c.at(**{n: int(k) for n, k in sizes.items()})
+        return c.at(**named_sizes)
     except (ValueError, TypeError):
         return None
 
 
 def _sizes_named(name: str) -> tuple[tuple[str, int], ...]:
-    """The sizes in the name of a sized claim's instance (``"masked-opnorm[n=2,m=2]"``)."""
-    inside = name[name.rindex("[") + 1:-1] if name.endswith("]") and "[" in name else ""
-    return tuple((k, int(v)) for k, v in (part.split("=", 1) for part in inside.split(",") if "=" in part))
+    """The sizes in the name of a sized claim's instance (``"masked-opnorm[n=2,m=2]"``); ``ValueError``
+    for a name that is not one."""
+    if not name.endswith("]") or "[" not in name:
+        raise ValueError(f"{name!r} names no sizes")
+    return tuple((k, int(v)) for k, v in (part.split("=", 1) for part in name[name.rindex("[") + 1:-1].split(",")))
 
 
 def _no_candidate(declared: Sequence[Any], at_sizes: Sequence[Any], witness: Mapping[str, Any], what: str) -> str:

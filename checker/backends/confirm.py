@@ -808,11 +808,11 @@ def _cvc5_child(cvc5: Any, version: str, query: Query, rlimit: int, t: Try,
     request = {"text": query.text, "logic": query.logic, "what": query.what, "rlimit": rlimit,
                "options": [list(o) for o in t.options]}
     limit, pause_at = (longer, t.cpu_s) if longer is not None and longer > t.cpu_s else (t.cpu_s, None)
-    child = _server(cvc5, version)
-    record, how, used = _ask(child, request, limit, pause_at)
-    if how == "unsent":  # a child killed between two requests: the next one is fresh
+    for _ in range(2):  # a child killed between two requests leaves the request unsent: the next child is fresh
         child = _server(cvc5, version)
         record, how, used = _ask(child, request, limit, pause_at)
+        if how != "unsent":
+            break
     if how == "paused":
         _SERVER.remove(child)
         return (Answer("cvc5", version, "unknown", f"processor-time limit of {t.cpu_s:g} s reached (cvc5 paused)",
@@ -996,20 +996,19 @@ def resolved(entries: Iterable[kernel.Entry]) -> tuple[kernel.Entry, ...]:
 
 def _resolve(entries: Iterable[kernel.Entry]) -> tuple[kernel.Entry, ...]:
     out: list[kernel.Entry] = []
+    at: str | None = None  # the first step cvc5 left unconfirmed: later steps get its first tries only
     for e in entries:
-        if not is_pending(e):
-            out.append(e)
-            continue
-        token = str(e.detail["pending"])
-        if token not in _PENDING:
-            out.append(unconfirmed("cvc5", "the step's queries were not recorded in this process", int(e.detail.get("queries", 0))))
-            continue
-        # a step after one left unconfirmed gets cvc5's first tries only (:func:`confirm_unsat`)
-        at = next((str(c.detail.get("about", "")) for c in out if _left_unconfirmed(c)), None)
-        key = (token, at)
-        if key not in _RESOLVED:
-            _RESOLVED[key] = confirm_unsat(*_PENDING[token], unconfirmed_at=at)
-        out.append(_RESOLVED[key])
+        if is_pending(e):
+            token = str(e.detail["pending"])
+            if token not in _PENDING:
+                e = unconfirmed("cvc5", "the step's queries were not recorded in this process", int(e.detail.get("queries", 0)))
+            else:
+                if (token, at) not in _RESOLVED:
+                    _RESOLVED[(token, at)] = confirm_unsat(*_PENDING[token], unconfirmed_at=at)
+                e = _RESOLVED[(token, at)]
+        out.append(e)
+        if at is None and _left_unconfirmed(e):
+            at = str(e.detail.get("about", ""))
     return tuple(out)
 
 

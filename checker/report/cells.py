@@ -97,6 +97,12 @@ def shorten(text: str, limit: int) -> str:
 AUDIT_COLUMNS = ("vacuity", "necessity", "tightness", "shrink", "brittleness")
 
 
+def failing_text(cert: Mapping[str, Any]) -> str:
+    """A refutation's false comparisons of the conclusion at its witness (``"1 ≤ 3/4; …"``), or ``""``:
+    what refutes, which every view shows before the claim's named terms."""
+    return "; ".join(str(x) for x in (cert.get("data") or {}).get("conclusion_fails") or ())
+
+
 def audit_cells(d: Mapping[str, Any]) -> tuple[str, ...]:
     c = cells(d.get("audit"))
     return tuple(c[k] for k in AUDIT_COLUMNS)

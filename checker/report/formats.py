@@ -10,6 +10,7 @@ from typing import Any, Mapping
 from xml.sax.saxutils import quoteattr
 
 from checker.report.cells import cells as audit_verdict_cells
+from checker.report.cells import failing_text
 from checker.report.cells import shorten, short_over, status_cell, summary_text, terminal_safe, xml_text  # noqa: F401  (re-exported)
 from checker.report.texify import texify, texttt
 from checker.kernel.model import STATED_FORMULA_CHARS, stated
@@ -353,8 +354,8 @@ def _junit(doc: Mapping[str, Any]) -> str:
         detail = [reason or _stated(r)]
         if cell.witness:
             detail.append("witness: " + cell.witness)
-        if (cert.get("data") or {}).get("conclusion_fails"):
-            detail.append("fails: " + "; ".join(str(x) for x in cert["data"]["conclusion_fails"]))
+        if fails := failing_text(cert):
+            detail.append("fails: " + fails)
         if cert.get("sides"):
             detail.append("sides: " + ", ".join(f"{k} = {v}" for k, v in cert["sides"].items()))
         if r["outcome"] == "vacuous":
@@ -708,7 +709,7 @@ def _panel(r: Mapping[str, Any], cell: Any, audited: bool) -> str:
         fields.append(("reason", f'<span class="reason">{e(cell.reason)}</span>'))
     if cell.witness:
         sides = ", ".join(f"{k} = {v}" for k, v in (cert.get("sides") or {}).items())
-        fails = "; ".join(str(x) for x in (cert.get("data") or {}).get("conclusion_fails") or ())
+        fails = failing_text(cert)
         fields.append(("witness", e(cell.witness) + (f"<br><small>fails: {e(fails)}</small>" if fails else "")
                        + (f"<br><small>sides: {e(sides)}</small>" if sides else "")))
     uses = [f'<a href="#{e(_anchor(u))}"><code>{e(u)}</code></a>' for u in r.get("uses") or ()]

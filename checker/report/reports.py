@@ -32,7 +32,8 @@ from typing import Any, Iterable, Mapping, Sequence
 from checker.kernel.model import CHECKER_VERSION as __version__
 from checker.kernel.errors import SchemaError
 from checker.report.cells import (  # noqa: F401  (re-exported: the wording of every format)
-    AUDIT_COLUMNS, OVER_CHARS, REASON_CHARS, WITNESS_CHARS, StatusCell, _short, audit_cells, dependency_mark, reason_text,
+    AUDIT_COLUMNS, OVER_CHARS, REASON_CHARS, WITNESS_CHARS, StatusCell, _short, audit_cells, dependency_mark, failing_text,
+    reason_text,
     shorten, short_over, status_cell, summary_text, terminal_safe, vacuity_mark, witness_text,
 )
 from checker.kernel.model import READABLE_SCHEMA_VERSIONS, stated, SCHEMA_VERSION, Grade, Outcome, Result, Status, strict
@@ -651,12 +652,12 @@ def render_certificate(result: Result, context: Sequence[Result] = ()) -> str:
         out.append(f"  reason     {c['reason']}")
     if c["witness"] is not None:
         out.append("  witness    " + ", ".join(f"{k} = {v}" for k, v in c["witness"].items()))
-    if c["data"].get("conclusion_fails"):  # what refutes, before the named terms that only illustrate it
-        out.append("  fails      " + "; ".join(str(x) for x in c["data"]["conclusion_fails"])
-                   + "  (the conclusion's false comparisons at the witness)")
+    fails = failing_text(c)  # what refutes, before the named terms that only illustrate it
+    if fails:
+        out.append(f"  fails      {fails}  (the conclusion's false comparisons at the witness)")
     if c["sides"]:
         out.append("  sides      " + ", ".join(f"{k} = {v}" for k, v in c["sides"].items())
-                   + ("  (the claim's named terms at the witness)" if c["data"].get("conclusion_fails") else ""))
+                   + ("  (the claim's named terms at the witness)" if fails else ""))
     if c.get("shrunk_witness") is not None:
         out.append("  shrunk     " + ", ".join(f"{k} = {v}" for k, v in c["shrunk_witness"].items()))
     if d.get("audit") is not None:
