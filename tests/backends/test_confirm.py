@@ -723,14 +723,15 @@ def test_a_try_is_stopped_at_its_limit_even_where_the_parent_blocks_the_signal()
     assert a.cpu_s is not None and a.cpu_s < 1.5  # the backstop (RLIMIT_CPU) would have let it run 2 s
 
 
-def test_after_a_step_left_unconfirmed_the_later_steps_get_cvc5s_first_tries_only(monkeypatch):
+def test_after_a_step_left_unconfirmed_the_later_steps_get_a_short_look_only(monkeypatch):
     """A proof is unconfirmed once one of its steps is: its later steps are each put to cvc5's first
-    try only (an unsat still confirms the step, a sat is still a disagreement), and the entry says
-    why when that try gives no proof. The same step resting on a proof with nothing unconfirmed
-    before it gets every try."""
+    try only, limited to LOOK_S (an unsat still confirms the step, a sat is still a disagreement),
+    and the entry says why when that try gives no proof. The same step resting on a proof with
+    nothing unconfirmed before it gets every try at their own limits."""
     asked = []
 
-    def check(query, *args, first_try_only=False, **kwargs):
+    def check(query, rlimit=None, cpu_s=None, first_try_only=False):
+        assert cpu_s == (confirm.LOOK_S if first_try_only else None)
         asked.append((query.what, first_try_only))
         answer = "unknown" if query.what in ("¬(hard)", "¬(later hard)") else "unsat"
         return confirm.Answer("cvc5", confirm.cvc5_version(), answer, "" if answer == "unsat" else "no proof within its limits")
@@ -745,12 +746,12 @@ def test_after_a_step_left_unconfirmed_the_later_steps_get_cvc5s_first_tries_onl
     out = confirm.resolved([easy, hard, later, later_hard])
     assert asked == [("¬(easy)", False), ("¬(hard)", False), ("¬(later)", True), ("¬(later hard)", True)]
     assert [e.detail["confirmed"] for e in out] == [True, False, True, False]
-    assert "first_try_only" not in out[1].detail and "first try" not in out[1].text
-    assert out[3].detail["first_try_only"] and "its first try only: the proof is unconfirmed already at ¬(hard)" in out[3].text
+    assert "first_try_only" not in out[1].detail and "short look" not in out[1].text
+    assert out[3].detail["first_try_only"] and "a short look only: the proof is unconfirmed already at ¬(hard)" in out[3].text
     asked.clear()
     assert confirm.resolved([later])[0].detail["confirmed"] and asked == [("¬(later)", False)]
     alone = confirm.resolved([later_hard])[0]
-    assert asked[-1] == ("¬(later hard)", False) and "first try" not in alone.text
+    assert asked[-1] == ("¬(later hard)", False) and "short look" not in alone.text
     monkeypatch.setattr(confirm, "cvc5_check", _planted("sat"))
     with pytest.raises(confirm.SolverDisagreement):
         confirm.resolved([step("¬(hard)"), step("¬(a sat)")])
