@@ -18,7 +18,7 @@ from checker.backends import CannotDecide, exact
 from checker.kernel.claims import Claim
 from checker.kernel.model import Certificate, Context, Grade, Status, Verdict
 from checker.kernel import proof as kernel
-from checker.kernel.verdicts import proved_by, timed, unknown
+from checker.kernel.verdicts import all_of, proved_by, timed, unknown
 
 NAME = "smt"
 
@@ -33,14 +33,33 @@ def version() -> str:
     return f"z3 {_z3().get_version_string()}"
 
 
+UNINTERPRETABLE = ("erf", "exp", "log")
+"""The functions z3 can read as uninterpreted (:func:`prove`'s ``uninterpreted``): a function of one
+real argument whose value z3 knows nothing of but what the proof's lemmas say."""
+
+
 class Z3Ops:
-    """The ops namespace over z3 terms: ``If`` for relu/abs/max/min."""
+    """The ops namespace over z3 terms: ``If`` for relu/abs/max/min. ``uninterpreted``: the
+    transcendental functions (of :data:`UNINTERPRETABLE`) read as uninterpreted functions of one real
+    argument, each the same function wherever it occurs; any other is not interpreted by z3."""
 
     name = NAME
 
-    def __init__(self, context: Any = None) -> None:
+    def __init__(self, context: Any = None, uninterpreted: Sequence[str] = ()) -> None:
         self.z3 = _z3()
         self.context = context
+        self.uninterpreted = frozenset(uninterpreted)
+        self._functions: dict[str, Any] = {}
+
+    def _function(self, name: str, x: Any) -> Any:
+        """``name(x)`` with ``name`` an uninterpreted function, when the proof reads it so; else not decidable."""
+        if name not in self.uninterpreted:
+            raise CannotDecide(f"{name} is not interpreted by z3 (no transcendental functions); use the interval "
+                               f"backend, or give z3 proved lemmas about it (prove(..., uninterpreted=({name!r},)))")
+        if name not in self._functions:
+            real = self.z3.RealSort(self.context)
+            self._functions[name] = self.z3.Function(name, real, real)
+        return self._functions[name](self._real(x))
 
     def q(self, num: int, den: int = 1) -> Any:
         return self.z3.RealVal(Fraction(num, den), self.context)
@@ -93,13 +112,13 @@ class Z3Ops:
         return out if n >= 0 else 1 / out
 
     def exp(self, x: Any) -> Any:
-        raise CannotDecide("exp is not interpreted by z3 (no transcendental functions); use the interval backend")
+        return self._function("exp", x)
 
     def erf(self, x: Any) -> Any:
-        raise CannotDecide("erf is not interpreted by z3 (no transcendental functions); use the interval backend")
+        return self._function("erf", x)
 
     def log(self, x: Any) -> Any:
-        raise CannotDecide("log is not interpreted by z3 (no transcendental functions); use the interval backend")
+        return self._function("log", x)
 
     # A comparison of two plain numbers (an empty sum at size 0, a constant conclusion) is a Python bool:
     # every comparison and connective lifts its operands into this call's context.
@@ -208,13 +227,13 @@ def _check(solver: Any, *limits: Any, queries: list | None = None, what: str = "
 
 
 def _solve(formula_of, claim: Claim, ctx: Context | None, timeout_ms: int | None, lemmas: Sequence[Lemma] = (),
-           rlimit: int | None = None, queries: list | None = None, what: str = ""):
+           rlimit: int | None = None, queries: list | None = None, what: str = "", uninterpreted: Sequence[str] = ()):
     # A fresh z3 context per call: z3's answers and timings otherwise depend on what the same
     # process solved before, and results must not depend on scheduling.
     z3 = _z3()
     context = z3.Context()
     variables = {name: (z3.Int if claim.domain(name).integral else z3.Real)(name, context) for name in claim.variables}
-    ops = Z3Ops(context)
+    ops = Z3Ops(context, uninterpreted)
     solver = z3.Solver(ctx=context)
     limit = timeout_ms if timeout_ms is not None else (ctx.smt_timeout_ms if ctx else 60_000)
     solver.set(timeout=limit)
@@ -251,7 +270,8 @@ ITE_SMT: Tactic = ("simplify", "elim-term-ite", "smt")
 
 
 def _negation_unsat(claim: Claim, ctx: Context | None, lemmas: Sequence[Lemma], tactic: Tactic | None, limit: int,
-                    signs: Sequence[bool] = (), cases: Cases | None = None, queries: list | None = None) -> bool:
+                    signs: Sequence[bool] = (), cases: Cases | None = None, queries: list | None = None,
+                    uninterpreted: Sequence[str] = ()) -> bool:
     """The query of :func:`prove` for an untyped ``claim`` (its negation, with the lemmas'
     instances), in a fresh context, conjoined with one sign pattern of ``cases``' terms; put to
     the tactic pipeline (or to the default solver, seeded as :func:`_solve` seeds it). True only
@@ -259,7 +279,7 @@ def _negation_unsat(claim: Claim, ctx: Context | None, lemmas: Sequence[Lemma], 
     z3 = _z3()
     context = z3.Context()
     v = claim.env({name: z3.Real(name, context) for name in claim.variables})
-    o = Z3Ops(context)
+    o = Z3Ops(context, uninterpreted)
     if tactic is None:
         solver = z3.Solver(ctx=context)
         if ctx is not None:
@@ -277,34 +297,40 @@ def _negation_unsat(claim: Claim, ctx: Context | None, lemmas: Sequence[Lemma], 
 
 
 def _fast_unsat(claim: Claim, ctx: Context | None, lemmas: Sequence[Lemma], tactic: Tactic | None,
-                cases: Cases | None, limit: int, queries: list | None = None) -> bool:
+                cases: Cases | None, limit: int, queries: list | None = None, uninterpreted: Sequence[str] = ()) -> bool:
     """Is the negation unsat by the faster route: the tactic pipeline, and with ``cases`` in every
     sign pattern of their terms (each point of ℝⁿ lies in one pattern, so all unsat means the
     negation has no model)?"""
     if cases is None:
-        return _negation_unsat(claim, ctx, lemmas, tactic, limit, queries=queries)
+        return _negation_unsat(claim, ctx, lemmas, tactic, limit, queries=queries, uninterpreted=uninterpreted)
     z3 = _z3()
-    count = len(cases(Z3Ops(), claim.env({name: z3.Real(name) for name in claim.variables})))
-    return all(_negation_unsat(claim, ctx, lemmas, tactic, limit, signs, cases, queries)
+    count = len(cases(Z3Ops(None, uninterpreted), claim.env({name: z3.Real(name) for name in claim.variables})))
+    return all(_negation_unsat(claim, ctx, lemmas, tactic, limit, signs, cases, queries, uninterpreted)
                for signs in itertools.product((True, False), repeat=count))
 
 
-def _fact(claim: Claim, lemmas: Sequence[Lemma], step: Any, queries: Sequence[Any], ctx: Context | None = None) -> Any:
+def _fact(claim: Claim, lemmas: Sequence[Lemma], step: Any, queries: Sequence[Any], ctx: Context | None = None,
+          uninterpreted: Sequence[str] = ()) -> Any:
     """The kernel fact of an ``unsat`` negation: ``claim`` over its declared domains, relative to the
     lemmas whose instances the solver was given (assumed until a proof of them is conjoined). Every
     query z3 answered ``unsat`` is put to cvc5 when a result comes to rest on the fact
     (:func:`checker.backends.confirm.on_demand`): its answers go into the ledger, and a ``sat`` makes
-    the result an error instead of a proof."""
+    the result an error instead of a proof. With ``uninterpreted`` functions the ``unsat`` holds for
+    every function in their place, the true ones included (the entry says so)."""
     from checker.backends import confirm
 
     over = "the declared domains" if claim.typed else "ℝ"
+    many = len(set(uninterpreted)) > 1
+    read = (f", {', '.join(sorted(uninterpreted))} read as {'uninterpreted functions' if many else 'an uninterpreted function'} "
+            f"(so for every function in {'their' if many else 'its'} place, the true {'ones' if many else 'one'} included)"
+            ) if uninterpreted else ""
     what = f"¬({claim.name})"
     z3_version = step.version.removeprefix("z3 ")
     confirmation = confirm.on_demand(queries, confirm.Answer("z3", z3_version, "unsat"), what)
     return kernel.issue(claim, Grade.UNIVERSAL, "", [kernel.Entry(
-        "solver", f"{step.version}: ¬({claim.name}) unsat over {over}",
+        "solver", f"{step.version}: ¬({claim.name}) unsat over {over}{read}",
         {"solver": "z3", "version": step.version, "answer": "unsat", "query": step.action,
-         "queries": len(queries)}), confirmation],
+         "queries": len(queries), **({"uninterpreted": sorted(uninterpreted)} if uninterpreted else {})}), confirmation],
         assumes=[lemma.claim for lemma in lemmas])
 
 
@@ -317,10 +343,17 @@ def prove(
     lemmas: Sequence[Lemma] = (),
     tactic: Tactic | None = None,
     cases: Cases | None = None,
+    uninterpreted: Sequence[str] = (),
 ) -> Verdict:
     """Prove ``∀ vars. hypotheses ⇒ conclusion`` over ℝ, or refute it with a re-checked model.
 
     With ``lemmas``, the proof is relative to those (already proved) claims' instances.
+    ``uninterpreted`` names transcendental functions (:data:`UNINTERPRETABLE`: ``erf``, ``exp``,
+    ``log``) that z3 reads as uninterpreted functions, knowing of them only what the lemmas' instances
+    say (``erf`` increasing, its value bounded at a point): an ``unsat`` then holds for every function
+    in their place, the true ones included, so it proves the claim. A model proves nothing about the
+    true functions: it is re-checked with them (exact arithmetic, else rigorous intervals), and one that
+    does not re-check leaves the claim ``unknown``.
     ``rlimit`` bounds z3's deterministic resource count, on top of the wall-clock ``timeout_ms``.
 
     ``tactic`` and ``cases`` give z3 a faster route to the same ``unsat`` (a tactic pipeline; an
@@ -330,31 +363,36 @@ def prove(
     Typed claims and lemmas (whose domains the default route asserts) and ``rlimit`` take the
     default route only."""
     z3 = _z3()
+    strange = sorted(set(uninterpreted) - set(UNINTERPRETABLE))
+    if strange:
+        raise ValueError(f"prove({claim.name!r}): z3 reads only {', '.join(UNINTERPRETABLE)} as uninterpreted functions, "
+                         f"not {', '.join(strange)}")
     over = "over the declared domains (integers as Int)" if claim.typed else "over ℝ"
-    method = f"z3: check the negation {over}" + (", from proved lemmas" if lemmas else "")
+    method = f"z3: check the negation {over}" + (", from proved lemmas" if lemmas else "") + (
+        f", {', '.join(sorted(uninterpreted))} uninterpreted" if uninterpreted else "")
     names = [lemma.claim.name for lemma in lemmas]
     untyped = not claim.typed and not any(lemma.claim.typed for lemma in lemmas)
     if (tactic is not None or cases is not None) and untyped and rlimit is None:
         limit = timeout_ms if timeout_ms is not None else (ctx.smt_timeout_ms if ctx else 60_000)
         queries: list = []
         with timed() as t:
-            holds = _fast_unsat(claim, ctx, lemmas, tactic, cases, limit, queries)
+            holds = _fast_unsat(claim, ctx, lemmas, tactic, cases, limit, queries, uninterpreted)
             step = t.step(NAME, version(), f"check ¬({claim.name})", "unsat", timeout_ms=limit, rlimit=None, lemmas=names)
         if holds:
-            return proved_by(method, _fact(claim, lemmas, step, queries, ctx), step, claim=claim.name,
+            return proved_by(method, _fact(claim, lemmas, step, queries, ctx, uninterpreted), step, claim=claim.name,
                              variables=list(claim.variables), lemmas=names)
     queries = []
     with timed() as t:
         try:
             solver, answer, variables, limit = _solve(
-                lambda o, v: o.not_(claim.formula(o, v)), claim, ctx, timeout_ms, lemmas, rlimit, queries, f"¬({claim.name})"
-            )
+                lambda o, v: o.not_(claim.formula(o, v)), claim, ctx, timeout_ms, lemmas, rlimit, queries, f"¬({claim.name})",
+                uninterpreted)
         except CannotDecide as why:
             return unknown(method, str(why))
         step = t.step(NAME, version(), f"check ¬({claim.name})", str(answer), timeout_ms=limit,
                       rlimit=rlimit, lemmas=[lemma.claim.name for lemma in lemmas])
     if answer == z3.unsat:
-        return proved_by(method, _fact(claim, lemmas, step, queries, ctx), step, claim=claim.name,
+        return proved_by(method, _fact(claim, lemmas, step, queries, ctx, uninterpreted), step, claim=claim.name,
                          variables=list(claim.variables), lemmas=[lemma.claim.name for lemma in lemmas])
     if answer == z3.unknown:
         return unknown(method, f"z3 answered unknown: {solver.reason_unknown()}", step)
@@ -506,17 +544,21 @@ def refute_instance(claim: Claim, ctx: Context | None = None, *, timeout_ms: int
 
 
 def refute_existence(theorem: Any, family: Mapping[str, Callable[[Any, Any], Any]], ctx: Context | None = None, *,
-                     at: Mapping[str, Any], **options: Any) -> Verdict:
+                     at: Mapping[str, Any], proofs: Mapping[str, Verdict] | None = None, **options: Any) -> Verdict:
     """Refute ``theorem``, "there are constants such that …" (:func:`checker.kernel.existence.exists`), by a
     witness ``family``: for each universal variable of its body, a term in the constants. z3 proves, for
     every choice of the constants ``where`` allows, that the family's point lies in the body's domains,
     meets its hypotheses and violates its conclusion (:func:`checker.kernel.existence.family_claim`, built
     from the theorem, not by the caller); the kernel turns that proof into the theorem's negation. The
-    certificate's witness is the family at the constants ``at``, re-checked exactly against the body.
+    certificate's witness is the family at the constants ``at``, re-checked against the body (exact
+    rationals, else rigorous intervals: a body with erf, exp or log).
 
     A family that fails somewhere (z3's model, re-checked) is a failed proof step: ``unknown`` naming the
     constants where it fails, never a refutation; so is a family z3 cannot settle. ``options`` go to
-    :func:`prove` (``timeout_ms``, ``rlimit``, ``lemmas``, ``tactic``)."""
+    :func:`prove` (``timeout_ms``, ``rlimit``, ``lemmas``, ``tactic``, ``uninterpreted``). ``proofs``: the
+    proved verdicts of the ``lemmas`` (and of any other universal fact the refutation rests on), conjoined
+    with the family's proof before the kernel's rule is applied, so that the refutation assumes nothing
+    (a lemma left unproved makes it ``unknown``, naming the lemma)."""
     from checker.kernel.existence import family_claim
     from checker.kernel.witness import fmt_map, to_fraction
 
@@ -524,7 +566,7 @@ def refute_existence(theorem: Any, family: Mapping[str, Callable[[Any, Any], Any
         raise ValueError(f"refute_existence({theorem.name!r}): at= must give a value for each constant "
                          f"({', '.join(theorem.constants)}), got {at!r}")
     wanted = family_claim(theorem, family)
-    method = f"witness family for every {', '.join(theorem.constants)} (z3), re-checked exactly at one choice"
+    method = f"witness family for every {', '.join(theorem.constants)} (z3), re-checked at one choice"
     shown = prove(wanted, ctx, **options)
     steps = shown.certificate.steps
     if shown.status is Status.REFUTED:
@@ -534,6 +576,15 @@ def refute_existence(theorem: Any, family: Mapping[str, Callable[[Any, Any], Any
     if shown.status is not Status.PROVED:
         return unknown(method, f"the witness family is not proved for every choice of the constants: "
                                f"{shown.certificate.reason or shown.status.value}", *steps)
+    if proofs:
+        shown = all_of(method, {"witness family": shown, **proofs}, lemmas=True)
+        steps = shown.certificate.steps
+        if shown.status is not Status.PROVED:
+            return unknown(method, f"the witness family rests on a part that is not proved: "
+                                   f"{shown.certificate.reason or shown.status.value}", *steps)
+        if shown.fact.grade is not Grade.UNIVERSAL:
+            return unknown(method, f"the witness family rests on a part proved {shown.fact.grade.value} only "
+                                   f"({shown.fact.over}), not for every choice of the constants", *steps)
     fact = kernel.refute_existence(theorem, family, shown.fact)
     constants = {c: to_fraction(at[c]) for c in theorem.constants}
     shown_at = ", ".join(f"{k} = {v}" for k, v in fmt_map(constants).items())

@@ -276,7 +276,9 @@ def summary_text(s: Mapping[str, Any]) -> str:
         line += f" | fully proved: {full['total']}" + (f" ({_grades(full)})" if full["total"] else "")
     kernel = s.get("kernel") or {}
     rests = [f"{kernel[k]} {label}" for k, label in (("trusted", "resting on a trusted computation"),
-                                                      ("theorem_unchecked", "without a declared theorem")) if kernel.get(k)]
+                                                      ("theorem_unchecked", "without a declared theorem"),
+                                                      ("standard", "resting on a standard fact assumed without proof"))
+             if kernel.get(k)]
     if rests:
         line += " | proofs: " + ", ".join(rests)
     if kernel.get("false_as_printed"):

@@ -225,16 +225,18 @@ def summary(results: Iterable[Result]) -> dict[str, Any]:
         "total": {"obligations": len(rs)},
         "proved_by_grade": _by_grade(proved),
         "fully_proved": {"total": len(full), **_by_grade(full)},
-        "kernel": _kernel_counts(proved),
+        "kernel": _kernel_counts(proved, [r for r in rs if r.status is Status.REFUTED]),
     }
 
 
-def _kernel_counts(proved: Sequence[Result]) -> dict[str, int]:
+def _kernel_counts(proved: Sequence[Result], refuted: Sequence[Result] = ()) -> dict[str, int]:
     """What the proofs rest on, from their trust ledgers: how many rest on a catalogue computation
     trusted through the kernel's escape hatch, how many have no declared theorem (the kernel did
     not check that the proof is about the statement), how many state a hypothesis z3 shows no proof
     needs (:mod:`checker.audit.hypotheses`), and of the proofs resting on an SMT solver's
-    ``unsat``, how many a second solver confirmed at every step and how many it did not."""
+    ``unsat``, how many a second solver confirmed at every step and how many it did not; and how
+    many proofs and kernel refutations (``refuted``, of "there are constants such that …") rest on
+    a standard fact assumed without proof (:mod:`checker.backends.standard`)."""
     def has(r: Result, kind: str) -> bool:
         return any(isinstance(e, Mapping) and e.get("kind") == kind for e in r.certificate.ledger)
 
@@ -243,6 +245,7 @@ def _kernel_counts(proved: Sequence[Result]) -> dict[str, int]:
             "theorem_unchecked": sum(has(r, "unchecked") for r in proved),
             "unused_hypotheses": sum(has(r, "unused") for r in proved),
             "false_as_printed": sum(has(r, "false_as_printed") for r in proved),
+            "standard": sum(has(r, "standard") for r in (*proved, *refuted)),
             "confirmed": states.count("confirmed"),
             "unconfirmed": states.count("unconfirmed")}
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from checker.backends import exact, smt
+from checker.backends import exact, interval, smt
 from checker.claims import claim
 from checker.kernel.model import Context, Outcome, Status
 from checker.kernel.verdicts import all_of
@@ -187,10 +187,10 @@ def test_disjointness_is_proved_on_its_whole_domain_and_fails_for_an_involution_
     assert bad.status is Status.REFUTED and bad.certificate.witness["pi"] == "2"
 
 
-def test_the_closed_lower_bound_on_2p1_minus_1_is_decided_by_sympy():
-    """2p_1 − 1 ≥ 0.866 holds (2p_1 − 1 ≈ 0.8667); 0.867 is false, and the step says so."""
-    assert construction.lower_bound_step(Fraction(1), Fraction(866, 1000))[0]
-    assert not construction.lower_bound_step(Fraction(1), Fraction(867, 1000))[0]
+def test_the_floor_of_erf_at_three_halves_is_a_closed_claim_settled_by_intervals():
+    """erf(3/2) ≈ 0.96611: the floor 0.966 is proved (universal: the claim is closed) and 0.967 refuted."""
+    assert interval.prove_on(construction.erf_floor_claim(Fraction(966, 1000)), {}).status is Status.PROVED
+    assert interval.prove_on(construction.erf_floor_claim(Fraction(967, 1000)), {}).status is Status.REFUTED
 
 
 def test_the_nesting_claim_states_the_definition_and_needs_k2_at_most_k1():
@@ -211,20 +211,30 @@ def test_the_learning_witness_is_exact_and_a_wrong_stated_step_is_not():
     assert exact.evaluate(pruning.LEARNING, {**pruning.LEARNING_POINT, "t1": Fraction(2)}).conclusion is False
 
 
-def test_the_universal_threshold_witness_is_rechecked_and_a_tampered_one_rejected():
-    """The witness (d, C, ν₀, ν) re-checks against the threshold claim (2p_ν − 1 ≤ 1/2 + Cν, rigorous
-    intervals): a ν where 1/2 + Cν is far above 2p_ν − 1, or a density other than the member's, is
-    rejected by the runner, whatever the discharge says."""
+def test_the_universal_threshold_is_refuted_by_the_kernels_rule_and_a_hand_built_refutation_is_not():
+    """The declared theorem is an existence over C and ν₀: the refutation carries the kernel's rule, the
+    standard fact it assumes and the erf reading z3 used; a refutation built by hand with the same
+    witness is rejected by the runner (one choice of C, ν₀ says nothing of the others)."""
     from checker.kernel.model import Certificate, Verdict
     from checker.run.discovery import discover
     from checker.run.runner import validated
 
     ob = next(o for o in discover("obligations").obligations if o.id == "psy01a.universal_cue_threshold")
+    assert ob.theorem and not ob.no_theorem
+    r = run_obligation("psy01a.universal_cue_threshold")
+    assert r.status is Status.REFUTED
+    kinds = [e["kind"] for e in r.certificate.ledger]
+    assert "rule" in kinds and "standard" in kinds
+    assert any("uninterpreted function" in e["text"] for e in r.certificate.ledger if e["kind"] == "solver")
+    hand = Verdict(Status.REFUTED, Certificate(method="test", witness=dict(r.certificate.witness), sides={}))
+    assert validated(ob, hand).status is Status.UNKNOWN
 
-    def run(witness):
-        return validated(ob, Verdict(Status.REFUTED, Certificate(method="test", witness=witness, sides={}))).status
 
-    good = {"network": "sparse construction", "d": "1/10", "C": "1000", "nu0": "1", "nu": "183/1001000"}
-    assert run(good) is Status.REFUTED
-    assert run({**good, "C": "1000000000", "nu": "1/1000"}) is Status.UNKNOWN
-    assert run({**good, "d": "1/5"}) is Status.UNKNOWN
+@pytest.mark.parametrize("family", [
+    lambda lower: {"nu": lambda o, v: v.nu0},  # ν* = ν₀ is outside 0 < ν < ν₀
+    lambda lower: {"nu": lambda o, v: o.min(v.nu0 / 2, o.q(1))},  # ignores C: 1/2 + Cν* is not below L for large C
+])
+def test_a_witness_family_that_fails_somewhere_refutes_nothing(monkeypatch, family):
+    """A family that does not defeat every (C, ν₀) is a failed proof step: unknown, never refuted."""
+    monkeypatch.setattr(construction, "witness_family", family)
+    assert run_obligation("psy01a.universal_cue_threshold").status is Status.UNKNOWN
