@@ -22,8 +22,9 @@ elsewhere costs no second-solver time (a parent refuses a result frame that stil
   one with cvc5's cylindrical-algebraic-coverings procedure, which counts no resources in parts of
   its work (it can run for minutes on a query of a few hundred units), one with it on the relevant
   terms only, one without it, and a longer one with it where the first was stopped; any other
-  query one (:data:`OTHER_TRIES`); a query's real relaxation only the first, and every query of a
-  step after one of the same proof was left unconfirmed only a short look (:data:`LOOK_S`). Each try runs under a processor-time
+  query one (:data:`OTHER_TRIES`); a query's real relaxation only the first and its resumption, and
+  every query of a step after one of the same proof was left unconfirmed only a short look
+  (:data:`LOOK_S`). Each try runs under a processor-time
   limit of its own (``ITIMER_PROF``, which load does not change) in a child forked for the ledger
   being confirmed (:func:`_server`; a fork costs more than most queries). What the ledger records
   of a query is only what is the same on every machine: an ``unsat`` (confirmed), a ``sat`` (a
@@ -113,7 +114,7 @@ REAL_TRIES = (
     Try("coverings", LINEAR_MODEL_FIRST, 0.3),
     Try("coverings on relevant terms", (("nl-rlv", "always"),), 2.0),
     Try("linearisation", (("nl-cov", "false"),), 1.0),
-    Try("coverings", LINEAR_MODEL_FIRST, 1.5, after_stop=True),
+    Try("coverings", LINEAR_MODEL_FIRST, 2.5, after_stop=True),
 )
 """cvc5's tries at a nonlinear real query (:func:`coverings_apply`), in order, each only when the
 ones before gave no ``unsat`` and no ``sat``. Coverings (cylindrical algebraic coverings, cvc5's
@@ -127,8 +128,9 @@ query: 1.5 s of the 21.5 s the catalogue's nonlinear queries took are saved by t
 linearisation); then incremental linearisation (``nl-cov`` off), which the resource limit does bound
 and which proves what coverings cannot (the catalogue's larger sums of products); then, only
 where the first was stopped at its limit, coverings for longer (``x·y ≤ (x² + y²)/2`` and the
-float composition lemmas need up to about 1.5 s). The longer try goes on from where the first
-stopped: the first is paused at its limit, not ended, and resumed up to 1.5 s in all
+float composition lemmas need up to about 1.5 s on a slower machine, 0.9 s on a faster one: the
+limit leaves a margin over the slower). The longer try goes on from where the first
+stopped: the first is paused at its limit, not ended, and resumed up to 2.5 s in all
 (:func:`_cvc5_child`; where ``/proc`` cannot be read, it starts again). Both coverings tries start
 from the linear part's model (:data:`LINEAR_MODEL_FIRST`). Measured on the catalogue (README,
 Performance)."""
@@ -137,9 +139,16 @@ OTHER_TRIES = (Try("default", (), 1.0),)
 coverings do not apply, so a second try would repeat the first step for step."""
 
 
-def tries_for(logic: str) -> tuple[Try, ...]:
-    """cvc5's tries at a query of ``logic``, in order."""
-    return REAL_TRIES if coverings_apply(logic) else OTHER_TRIES
+def tries_for(logic: str, first_try_only: bool = False, relaxation: bool = False) -> tuple[Try, ...]:
+    """cvc5's tries at a query of ``logic``, in order: only the first with ``first_try_only``; at a
+    ``relaxation`` (:func:`real_relaxation`), the first and the longer try that goes on with it where
+    it was stopped (:data:`REAL_TRIES`), no other."""
+    tries = REAL_TRIES if coverings_apply(logic) else OTHER_TRIES
+    if first_try_only:
+        return tries[:1]
+    if relaxation:
+        return (tries[0], *(t for t in tries[1:] if t.after_stop and t.options == tries[0].options))
+    return tries
 
 
 def limits_text(tries: Sequence[Try]) -> str:
@@ -386,9 +395,11 @@ def cvc5_check(query: Query, rlimit: int | None = None, cpu_s: float | None = No
 
     A query with integers is first put as its real relaxation (:func:`real_relaxation`), where
     cvc5's coverings apply: an ``unsat`` there is an ``unsat`` of the query (its reason says so).
-    The relaxation gets the first try only: it is a shortcut, not the query. Measured on the
-    catalogue, every one of its 147 ``unsat`` came from the first try, and the one relaxation that
-    went past it ran all four tries for nothing (3.2 s of processor time). Otherwise the query
+    The relaxation gets the first try, and its resumption where it was stopped at its limit, only:
+    it is a shortcut, not the query. Measured on the catalogue, every one of its 147 ``unsat`` came
+    from coverings, the one relaxation that went past them ran the other tries for nothing (3.2 s of
+    processor time), and two came 0.02–0.05 s past the first try's limit on a slower machine (their
+    proofs were left unconfirmed there without the resumption). Otherwise the query
     itself is put, and its answer stands (a ``sat`` of the relaxation says nothing; the reason names
     it). ``first_try_only``: only the first of the tries at the query too (:func:`resolved` asks so
     for a step of a proof that is unconfirmed already)."""
@@ -400,7 +411,7 @@ def cvc5_check(query: Query, rlimit: int | None = None, cpu_s: float | None = No
     relaxed = real_relaxation(query)
     if relaxed is None:
         return _staged(cvc5, version, query, rlimit, cpu_s, first_try_only)
-    first = _staged(cvc5, version, relaxed, rlimit, cpu_s, first_try_only=True)
+    first = _staged(cvc5, version, relaxed, rlimit, cpu_s, first_try_only, relaxation=True)
     if first.answer == "unsat":  # every model of the query is one of its relaxation
         return dataclasses.replace(first, reason=RELAXED)
     second = _staged(cvc5, version, query, rlimit, cpu_s, first_try_only)
@@ -434,10 +445,10 @@ def real_relaxation(query: Query) -> Query | None:
 
 
 def _staged(cvc5: Any, version: str, query: Query, rlimit: int, cpu_s: float | None,
-            first_try_only: bool = False) -> Answer:
-    """cvc5's tries at ``query`` in order (each under ``cpu_s`` processor seconds when given; only the
-    first when ``first_try_only``), as :func:`cvc5_check` describes them."""
-    tries = tries_for(query.logic)[:1] if first_try_only else tries_for(query.logic)
+            first_try_only: bool = False, relaxation: bool = False) -> Answer:
+    """cvc5's tries at ``query`` in order (each under ``cpu_s`` processor seconds when given; which
+    tries: :func:`tries_for`), as :func:`cvc5_check` describes them."""
+    tries = tries_for(query.logic, first_try_only, relaxation)
     if cpu_s is not None:
         tries = tuple(dataclasses.replace(t, cpu_s=cpu_s) for t in tries)
     start = time.perf_counter()

@@ -962,14 +962,20 @@ def read_paper(path: str | Path, project: str | Path | None = None) -> Paper:
         raise UsageError(f"{path}: no such file; give the paper's main .tex file")
     sources, state = _sources(main)
     declared: dict[str, str] = {}
+
+    def known_lists(text: str) -> None:
+        """The known list of each class ``text`` loads whose file was not read (no TeX Live, or not in it)."""
+        for m in _DOCUMENTCLASS.finditer(text):
+            if m.group(1).strip() not in state.classes:
+                for name in CLASS_ENVIRONMENTS.get(m.group(1).strip(), ()):
+                    declared.setdefault(name, DEFAULT_ENVIRONMENTS.get(name, name.capitalize()))
+
     for text in state.class_texts:  # what a class file declares (its proof environment is no statement)
+        known_lists(text)  # a class of the paper's own that loads jmlr (\LoadClass{jmlr}) where jmlr.cls is not installed
         declared.update((name, title) for name, title in _declarations(text) if name != "proof")
     texts = [text for _, text in sources] + state.packages + [_strip_comments_only(b) for b in state.bodies]
     for text in texts:
-        for m in _DOCUMENTCLASS.finditer(text):
-            if m.group(1).strip() not in state.classes:  # without its file, the class's known list
-                for name in CLASS_ENVIRONMENTS.get(m.group(1).strip(), ()):
-                    declared.setdefault(name, DEFAULT_ENVIRONMENTS.get(name, name.capitalize()))
+        known_lists(text)
         declared.update(_declarations(text))
     # an environment defined to open a theorem-like one is theorem-like, with its title
     # (\newenvironment{mainthm}{\begin{thm}}{\end{thm}})

@@ -111,7 +111,7 @@ def test_the_real_relaxation_reads_integers_as_reals_and_only_where_that_is_soun
 
 
 def _staged_answers(monkeypatch, original, relaxed):
-    def staged(cvc5, version, query, rlimit, cpu_s, first_try_only=False):
+    def staged(cvc5, version, query, rlimit, cpu_s, first_try_only=False, relaxation=False):
         answer = relaxed if query.what.endswith("(real relaxation)") else original
         return confirm.Answer("cvc5", version, answer, "" if answer != "unknown" else "no proof within its limits")
     monkeypatch.setattr(confirm, "_staged", staged)
@@ -145,7 +145,7 @@ def test_the_real_relaxation_is_put_first(monkeypatch):
     """Its unsat settles the query: the query itself is not put."""
     asked = []
 
-    def staged(cvc5, version, query, rlimit, cpu_s, first_try_only=False):
+    def staged(cvc5, version, query, rlimit, cpu_s, first_try_only=False, relaxation=False):
         asked.append(query.what)
         return confirm.Answer("cvc5", version, "unsat" if query.what.endswith("(real relaxation)") else "unknown")
 
@@ -154,21 +154,25 @@ def test_the_real_relaxation_is_put_first(monkeypatch):
     assert asked == ["¬(c) (real relaxation)"]
 
 
-def test_the_real_relaxation_gets_the_first_try_only_and_the_query_its_own(monkeypatch):
-    """The relaxation is a shortcut: cvc5's first try at it, then every try at the query itself (the
-    first only where the proof is unconfirmed already)."""
+def test_the_real_relaxation_gets_the_first_try_and_its_resumption_and_the_query_its_own(monkeypatch):
+    """The relaxation is a shortcut: cvc5's first try at it (resumed for longer where it was stopped),
+    then every try at the query itself (the first only where the proof is unconfirmed already)."""
     asked = []
 
-    def staged(cvc5, version, query, rlimit, cpu_s, first_try_only=False):
-        asked.append((query.what, first_try_only))
+    def staged(cvc5, version, query, rlimit, cpu_s, first_try_only=False, relaxation=False):
+        asked.append((query.what, first_try_only, relaxation))
         return confirm.Answer("cvc5", version, "unknown", "no proof within its limits")
 
     monkeypatch.setattr(confirm, "_staged", staged)
     confirm.cvc5_check(INTEGER_QUERY)
-    assert asked == [("¬(c) (real relaxation)", True), ("¬(c)", False)]
+    assert asked == [("¬(c) (real relaxation)", False, True), ("¬(c)", False, False)]
     asked.clear()
     confirm.cvc5_check(INTEGER_QUERY, first_try_only=True)
-    assert asked == [("¬(c) (real relaxation)", True), ("¬(c)", True)]
+    assert asked == [("¬(c) (real relaxation)", True, True), ("¬(c)", True, False)]
+    first, *_, long = confirm.REAL_TRIES
+    assert confirm.tries_for("QF_NRA", relaxation=True) == (first, long) and long.after_stop
+    assert confirm.tries_for("QF_NRA", first_try_only=True, relaxation=True) == (first,)
+    assert confirm.tries_for("QF_LRA", relaxation=True) == confirm.OTHER_TRIES
 
 
 # ------------------------------------------------------------------ asked only for what a result rests on

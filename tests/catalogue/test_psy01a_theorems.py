@@ -23,8 +23,6 @@ DECIDED = sorted(i for i, ob in PSY01A.items() if ob.expect in (Expect.HOLDS, Ex
 
 #: Decided obligations that declare no theorem yet, each with the reason.
 WITHOUT_THEOREM = {
-    # FAILS: the witness is a whole network (the sparse construction), not a point of any claim.
-    "psy01a.universal_cue_threshold",
     # Supported by sampling on the seeded network (a Monte-Carlo bracket), never proved: no theorem to prove.
     "psy01a.stress_bounds_bracket_montecarlo",
 }
