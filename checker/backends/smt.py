@@ -571,7 +571,7 @@ def refute_existence(theorem: Any, family: Mapping[str, Callable[[Any, Any], Any
     steps = shown.certificate.steps
     if shown.status is Status.REFUTED:
         where = ", ".join(f"{k} = {v}" for k, v in (shown.certificate.witness or {}).items())
-        return unknown(method, f"the witness family does not defeat {theorem.name} at {where} (re-checked exactly): "
+        return unknown(method, f"the witness family does not defeat {theorem.name} at {where} (re-checked at that point): "
                                "a failed proof step, not a refutation", *steps, family_fails_at=dict(shown.certificate.witness or {}))
     if shown.status is not Status.PROVED:
         return unknown(method, f"the witness family is not proved for every choice of the constants: "
