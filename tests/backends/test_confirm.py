@@ -7,6 +7,8 @@ the obligation is an error naming both answers, never proved.
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import os
 import sys
@@ -170,7 +172,9 @@ def test_the_real_relaxation_gets_the_first_try_and_its_resumption_and_the_query
     confirm.cvc5_check(INTEGER_QUERY, first_try_only=True)
     assert asked == [("¬(c) (real relaxation)", True, True), ("¬(c)", True, False)]
     first, *_, long = confirm.REAL_TRIES
-    assert confirm.tries_for("QF_NRA", relaxation=True) == (first, long) and long.after_stop
+    resumed = dataclasses.replace(long, cpu_s=confirm.RELAXATION_RESUMED_S)
+    assert confirm.tries_for("QF_NRA", relaxation=True) == (first, resumed) and long.after_stop
+    assert first.cpu_s < resumed.cpu_s < long.cpu_s  # resumed, for less long than the query itself
     assert confirm.tries_for("QF_NRA", first_try_only=True, relaxation=True) == (first,)
     assert confirm.tries_for("QF_LRA", relaxation=True) == confirm.OTHER_TRIES
 
