@@ -66,6 +66,11 @@ def cold_check(jobs: int, confirm: bool) -> dict[str, Any]:
     return {"wall": wall, "cpu": cpu, "exit": done.returncode, "results": doc["results"], "summary": doc["summary"], "tries": tries}
 
 
+def tries_cpu(tries: list[dict[str, Any]]) -> float:
+    """The processor seconds of the cvc5 tries run in a check (not those read back from another job)."""
+    return sum(t.get("cpu_s") or 0 for q in tries for t in q["tries"] if not t.get("shared"))
+
+
 def observations(tries: list[dict[str, Any]]) -> None:
     """What the ledgers leave out: how cvc5's tries ended and the processor time they took."""
     flat = [t for q in tries for t in q["tries"]]
@@ -79,7 +84,7 @@ def observations(tries: list[dict[str, Any]]) -> None:
         answers[a] = answers.get(a, 0) + 1
     print(f"cvc5 queries: {len(tries)} ({', '.join(f'{v} {k}' for k, v in sorted(answers.items()))}); tries run "
           f"{len(run)}, read back from another job {len(flat) - len(run)}; processor time of the tries run "
-          f"{sum(t.get('cpu_s') or 0 for t in run):.1f} s")
+          f"{tries_cpu(tries):.1f} s")
     if unsat_cpu:
         print(f"  slowest unsat try {max(unsat_cpu):.2f} s, slowest try out of units or incomplete "
               f"{max(other_cpu, default=0):.2f} s (processor time)")
@@ -114,14 +119,14 @@ def main() -> None:
         ratio = on["wall"] / off["wall"]
         ratios.append(ratio)
         cpu_ratios.append(on["cpu"] / off["cpu"])
-        tries_cpu = sum(t.get("cpu_s") or 0 for q in on["tries"] for t in q["tries"] if not t.get("shared"))
-        in_run.append(on["cpu"] / (on["cpu"] - tries_cpu))
+        cvc5_cpu = tries_cpu(on["tries"])
+        in_run.append(on["cpu"] / (on["cpu"] - cvc5_cpu))
         runs.append(got)
         spent = sum(e.get("detail", {}).get("time_s", 0.0) for e in confirmations(on["results"]))
         print(f"round {i + 1}: with confirmation {on['wall']:.1f} s, without {off['wall']:.1f} s, ratio {ratio:.3f} "
               f"(second solvers' own time, summed over the jobs: {spent:.1f} s); processor time of the whole "
               f"check {on['cpu']:.1f} s against {off['cpu']:.1f} s, ratio {cpu_ratios[-1]:.3f}; within the run with "
-              f"confirmation, cvc5's tries {tries_cpu:.1f} s of its {on['cpu']:.1f} s, {in_run[-1]:.3f}")
+              f"confirmation, cvc5's tries {cvc5_cpu:.1f} s of its {on['cpu']:.1f} s, {in_run[-1]:.3f}")
     on, off = runs[-1][True], runs[-1][False]
     kernel_on, kernel_off = on["summary"].get("kernel", {}), off["summary"].get("kernel", {})
     print(f"with confirmation: {kernel_on.get('confirmed', 0)} solver proofs confirmed by two solvers, "

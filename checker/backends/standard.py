@@ -24,7 +24,7 @@ from typing import Callable
 from checker.backends import interval, symbolic
 from checker.kernel import proof as kernel
 from checker.kernel.claims import Claim, claim
-from checker.kernel.model import Grade, Verdict
+from checker.kernel.model import Grade, Status, Verdict
 from checker.kernel.verdicts import proved_by, timed, unknown
 
 NAME = "standard"
@@ -95,7 +95,7 @@ def fact(name: str) -> Verdict:
     if not positive:
         return unknown(method, f"sympy does not find {said}", step)
     checks = [interval.prove_on(s.statement, point) for point in s.points]
-    failed = [p for p, v in zip(s.points, checks) if v.status.value != "proved"]
+    failed = [p for p, v in zip(s.points, checks) if v.status is not Status.PROVED]
     if failed:
         where = ", ".join(", ".join(f"{k} = {x}" for k, x in p.items()) for p in failed)
         return unknown(method, f"the statement {s.statement.name} does not enclose true at {where}", step,

@@ -482,11 +482,15 @@ def threshold_theorem():
                   where={"C ≥ 0": lambda o, v: o.ge(v.C, 0), "ν₀ > 0": lambda o, v: o.gt(v.nu0, 0)})
 
 
+def _at_one(o):
+    """3/2, erf's argument at ν = 1, as a term of ``o``."""
+    return o.q(ERF_ARGUMENT_AT_ONE.numerator, ERF_ARGUMENT_AT_ONE.denominator)
+
+
 def erf_floor_claim(floor: Fraction):
     """erf(3/2) ≥ ``floor``: a closed claim, settled by one rigorous enclosure."""
     return claim(f"erf-at-three-halves-at-least-{floor}", "",
-                 lambda o, v: o.ge(o.erf(o.q(ERF_ARGUMENT_AT_ONE.numerator, ERF_ARGUMENT_AT_ONE.denominator)),
-                                   o.q(floor.numerator, floor.denominator)))
+                 lambda o, v: o.ge(o.erf(_at_one(o)), o.q(floor.numerator, floor.denominator)))
 
 
 def witness_family(lower: Fraction):
@@ -495,13 +499,10 @@ def witness_family(lower: Fraction):
                                      / (2 * (v.C + 1)))}
 
 
-def family_lemmas(lower_floor: Fraction, lower: Fraction):
+def family_lemmas(lower_floor: Fraction, nu):
     """The instances z3 is given, erf read as an uninterpreted function: erf is increasing, at
-    3/2 ≤ 3/(2ν*) (as ν* ≤ 1), and erf(3/2) ≥ the enclosure's floor."""
-    nu = witness_family(lower)["nu"]
-    return [smt.Lemma(standard.statement("erf-increasing"),
-                      lambda o, v: {"a": o.q(ERF_ARGUMENT_AT_ONE.numerator, ERF_ARGUMENT_AT_ONE.denominator),
-                                    "b": 3 / (2 * nu(o, v))}),
+    3/2 ≤ 3/(2ν*) (as ν* ≤ 1; ``nu`` is the family's term), and erf(3/2) ≥ the enclosure's floor."""
+    return [smt.Lemma(standard.statement("erf-increasing"), lambda o, v: {"a": _at_one(o), "b": 3 / (2 * nu(o, v))}),
             smt.Lemma(erf_floor_claim(lower_floor), lambda o, v: {})]
 
 
@@ -576,10 +577,10 @@ def universal_cue_threshold(ctx):
         "erf increasing": standard.fact("erf-increasing"),
         f"erf(3/2) ≥ {fmt(floor)}": interval.prove_on(erf_floor_claim(floor), {}),
     }
-    at = {"C": 1000, "nu0": 1}
-    verdict = smt.refute_existence(theorem, witness_family(lower), ctx, at=at, proofs=proofs,
-                                   lemmas=family_lemmas(floor, lower), uninterpreted=("erf",))
-    nu = witness_family(lower)["nu"]
+    family = witness_family(lower)
+    nu = family["nu"]
+    verdict = smt.refute_existence(theorem, family, ctx, at={"C": 1000, "nu0": 1}, proofs=proofs,
+                                   lemmas=family_lemmas(floor, nu), uninterpreted=("erf",))
     instances = []
     with timed() as t:
         for c in C_TABLE:
