@@ -15,7 +15,14 @@ took: both halves measured in one run, so a machine whose speed drifts between t
 shared one's does, by a fifth from one check to the next) does not move it; it leaves out the job's
 own work for confirmation (building each query's text, forking cvc5's children), so it reads low.
 
+With ``--together`` each round's two checks run at once, each pinned to a processor of its own (its
+workers with it; use ``--jobs 1``), the processors swapped from one round to the next: both checks
+then meet the same moments of a shared machine, whose speed drifts between two checks run one after
+the other. Their processors may still differ (another tenant's load lands on one): the swap is for
+that, and an even number of rounds.
+
     python benchmarks/bench_confirm.py [--jobs 2] [--rounds 1] [--limit 1.3]
+    python benchmarks/bench_confirm.py --together --jobs 1 --rounds 4
 
 Exit status 1 when the median ratio exceeds ``--limit`` or the statuses differ.
 """
@@ -25,7 +32,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -33,37 +39,68 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def cold_check(jobs: int, confirm: bool) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory() as tmp:
-        report = Path(tmp) / "report.json"
-        log = Path(tmp) / "tries.jsonl"
-        cache = Path(tmp) / "cache"
-        cache.mkdir()
-        times = ROOT / "benchmarks" / "expected_times.json"
-        if times.is_file():
-            shutil.copy(times, cache / "times.json")
-        cmd = [sys.executable, "-m", "checker", "check", "--jobs", str(jobs), "-q", "--no-baseline", "--format", "json",
-               "-o", str(report), "--cache-dir", str(cache), *([] if confirm else ["--no-confirm"])]
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        for var in ("OBLIGATIONS_CACHE_DIR", "OBLIGATIONS_CONFIRM", "OBLIGATIONS_DISAGREEMENTS_DIR"):
-            env.pop(var, None)
-        env["OBLIGATIONS_CONFIRM_LOG"] = str(log)  # how each cvc5 query's tries ended (machine-dependent)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        done = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the check's whole process tree, reaped
-        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-        if not report.is_file():
-            raise SystemExit(f"the check wrote no report (exit {done.returncode}): {done.stderr[-2000:]}")
-        doc = json.loads(report.read_text(encoding="utf-8"))
-        tries = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.is_file() else []
-    return {"wall": wall, "cpu": cpu, "exit": done.returncode, "results": doc["results"], "summary": doc["summary"], "tries": tries}
+def cold_check(jobs: int, confirm: bool, core: int | None = None) -> dict[str, Any]:
+    """One cold check, run to its end (see :func:`start_check`)."""
+    return start_check(jobs, confirm, core)()
+
+
+def start_check(jobs: int, confirm: bool, core: int | None = None) -> Callable[[], dict[str, Any]]:
+    """Start a cold check (confirmation on or off; pinned to processor ``core`` when given, its
+    workers with it) and return what waits for it: its wall time, the processor time of its whole
+    process tree, its report and cvc5's tries."""
+    tmp = tempfile.TemporaryDirectory()
+    report = Path(tmp.name) / "report.json"
+    log = Path(tmp.name) / "tries.jsonl"
+    cache = Path(tmp.name) / "cache"
+    cache.mkdir()
+    times = ROOT / "benchmarks" / "expected_times.json"
+    if times.is_file():
+        shutil.copy(times, cache / "times.json")
+    cmd = [sys.executable, "-m", "checker", "check", "--jobs", str(jobs), "-q", "--no-baseline", "--format", "json",
+           "-o", str(report), "--cache-dir", str(cache), *([] if confirm else ["--no-confirm"])]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for var in ("OBLIGATIONS_CACHE_DIR", "OBLIGATIONS_CONFIRM", "OBLIGATIONS_DISAGREEMENTS_DIR"):
+        env.pop(var, None)
+    env["OBLIGATIONS_CONFIRM_LOG"] = str(log)  # how each cvc5 query's tries ended (machine-dependent)
+    pin = None if core is None else (lambda: os.sched_setaffinity(0, {core}))
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=pin)
+
+    def finish() -> dict[str, Any]:
+        try:
+            stderr = proc.stderr.read() if proc.stderr else ""
+            _, status, usage = os.wait4(proc.pid, 0)  # the check's whole process tree, reaped
+            wall = time.perf_counter() - start
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            if not report.is_file():
+                raise SystemExit(f"the check wrote no report (exit {proc.returncode}): {stderr[-2000:]}")
+            doc = json.loads(report.read_text(encoding="utf-8"))
+            tries = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.is_file() else []
+        finally:
+            tmp.cleanup()
+        return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "exit": proc.returncode,
+                "results": doc["results"], "summary": doc["summary"], "tries": tries}
+
+    return finish
+
+
+def round_of(jobs: int, i: int, together: bool) -> dict[bool, dict[str, Any]]:
+    """One round: both checks one after the other (in alternating order), or, ``together``, both at
+    once, each on a processor of its own (swapped from one round to the next)."""
+    order = (True, False) if i % 2 == 0 else (False, True)
+    if not together:
+        return {c: cold_check(jobs, c) for c in order}
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2:
+        raise SystemExit("--together needs two processors")
+    waits = {c: start_check(jobs, c, core) for c, core in zip(order, cores)}
+    return {c: wait() for c, wait in waits.items()}
 
 
 def tries_cpu(tries: list[dict[str, Any]]) -> float:
@@ -109,12 +146,13 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--limit", type=float, default=1.3, help="the largest acceptable ratio (default: %(default)s)")
+    parser.add_argument("--together", action="store_true",
+                        help="run each round's two checks at once, each pinned to a processor of its own (use with --jobs 1)")
     args = parser.parse_args()
 
     ratios, cpu_ratios, in_run, runs = [], [], [], []
     for i in range(args.rounds):
-        order = (True, False) if i % 2 == 0 else (False, True)
-        got = {c: cold_check(args.jobs, c) for c in order}
+        got = round_of(args.jobs, i, args.together)
         on, off = got[True], got[False]
         ratio = on["wall"] / off["wall"]
         ratios.append(ratio)

@@ -130,6 +130,28 @@ def test_a_recorded_unsat_is_used_only_for_exactly_the_same_assertions(store):
     assert path.exists()
 
 
+def test_the_text_put_to_the_second_solver_is_read_through_the_seal(store, monkeypatch):
+    """The query text a proof's confirmation puts to cvc5 is the problem z3 answered, read through
+    the sealed entry point: a ``z3.Solver.sexpr`` patched by catalogue code (to hand cvc5 an easier
+    problem) is never what is read, and the text is read once for the store's key and the query."""
+    z3 = pytest.importorskip("z3")
+    from checker.backends import smt
+
+    monkeypatch.setenv("OBLIGATIONS_CONFIRM", "1")
+    monkeypatch.setattr(z3.Solver, "sexpr", lambda self: "(assert false)")
+    reads = []
+    real = memo.z3_text
+    monkeypatch.setattr(memo, "z3_text", lambda solver: reads.append(1) or real(solver))
+    solver = z3.Solver()
+    x = z3.Real("x")
+    solver.add(x * x < 0)
+    queries: list = []
+    assert smt._check(solver, "solver", 1000, None, queries=queries) == z3.unsat
+    (query,) = queries
+    assert "(assert false)" not in query.text and "(declare-fun x () Real)" in query.text
+    assert len(reads) == 1
+
+
 def test_a_run_shares_facts_between_its_jobs_and_removes_its_store(monkeypatch):
     """The four descent implications prove the same two z3 lemmas: run one after the other, the
     jobs record them in the run's store; the store is gone when the run returns, and the

@@ -94,7 +94,7 @@ def bit_query(t: FpTerms, negation: Any, variables: Mapping[str, Any], what: str
     ``((_ to_fp e s) v_bits)`` and z3's ``(fp.to_ieee_bv v)`` (an extension no other solver reads)
     becomes ``v_bits``. Every bit pattern is some value and every value some pattern, so the
     translation is unsat exactly when the lemma holds for every bit pattern of its variables."""
-    from checker.backends import confirm
+    from checker.backends import confirm, memo
 
     z3 = _z3()
     to_bits, to_value, names = [], [], {}
@@ -112,7 +112,7 @@ def bit_query(t: FpTerms, negation: Any, variables: Mapping[str, Any], what: str
     translated = z3.substitute(z3.substitute(negation, *to_bits), *to_value) if to_bits else negation
     solver = z3.Solver(ctx=t.ctx)
     solver.add(translated)
-    return confirm.Query(solver.sexpr(), confirm.logic_of([translated]), what), names
+    return confirm.Query(memo.z3_text(solver), confirm.logic_of([translated]), what), names
 
 
 def _point(bits_of: Mapping[str, int | None]) -> tuple[dict[str, Fraction] | None, str]:

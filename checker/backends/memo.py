@@ -168,13 +168,28 @@ def _put(namespace: str, digest: str, value: Any) -> None:
 # ---------------------------------------------------------------------------------------
 
 
-def z3_check(solver: Any, limits: tuple[Any, ...]) -> Any:
+def z3_text(solver: Any) -> str:
+    """The solver's SMT-LIB text (its declarations and assertions) through the sealed entry point
+    when there is one, so that a ``z3.Solver.sexpr`` patched by catalogue code is never what is
+    read; without a seal, ``solver.sexpr()``."""
+    sealed = _sealed()
+    refs = sealed.z3 if sealed is not None else None
+    if refs is None:
+        return str(solver.sexpr())
+    ctx = solver.ctx.ref()
+    text = refs.to_string(ctx, solver.solver)
+    _raise_z3_error(refs, ctx)
+    return text.decode("utf-8") if isinstance(text, bytes) else str(text)
+
+
+def z3_check(solver: Any, limits: tuple[Any, ...], text: str | None = None) -> Any:
     """``solver.check()`` with no assumptions, through the sealed entry points when there are:
     ``unsat`` at once when a job of this run recorded exactly these assertions unsat (the key is
     z3's version, ``limits`` and the solver's full SMT-LIB text), and an ``unsat`` found here is
     recorded. A model or ``unknown`` is always this call's own and never recorded. Without sealed
     references (z3 imported after the seal, or outside a job), the solver's own ``check`` answers
-    and nothing is recorded."""
+    and nothing is recorded. ``text``: the solver's text as :func:`z3_text` read it just before
+    (read here otherwise), so that a caller that needs it too reads it once."""
     sealed = _sealed()
     refs = sealed.z3 if sealed is not None else None
     if refs is None:
@@ -184,9 +199,7 @@ def z3_check(solver: Any, limits: tuple[Any, ...]) -> Any:
     handle = solver.solver
     digest = None
     if _store is not None:
-        text = refs.to_string(ctx, handle)
-        _raise_z3_error(refs, ctx)
-        digest = key(refs.version, repr(limits), text if isinstance(text, bytes) else str(text))
+        digest = key(refs.version, repr(limits), text if text is not None else z3_text(solver))
         if get("z3-unsat", digest) is True:
             return refs.results[0]
     code = refs.check(ctx, handle, 0, None)
