@@ -30,6 +30,7 @@ Exit status 1 when the median ratio exceeds ``--limit`` or the statuses differ.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
 import os
 import shutil
@@ -100,7 +101,9 @@ def round_of(jobs: int, i: int, together: bool) -> dict[bool, dict[str, Any]]:
     if len(cores) < 2:
         raise SystemExit("--together needs two processors")
     waits = {c: start_check(jobs, c, core) for c, core in zip(order, cores)}
-    return {c: wait() for c, wait in waits.items()}
+    with concurrent.futures.ThreadPoolExecutor(len(waits)) as pool:  # each check's wall clock ends when it does
+        done = {c: pool.submit(wait) for c, wait in waits.items()}
+    return {c: f.result() for c, f in done.items()}
 
 
 def tries_cpu(tries: list[dict[str, Any]]) -> float:
