@@ -55,3 +55,18 @@ def test_the_confirmation_benchmark_prints_each_trys_slowest_unsat_against_its_l
     assert "cvc5 queries: 3 (3 unsat)" in out and "tries run 3, read back from another job 1" in out
     assert "coverings 0.27 of 0.3 s, linearisation 0.18 of 1 s" in out
     assert "queries with a try stopped at the processor-time limit: 1 (¬(b))" in out
+
+
+def test_the_paired_confirmation_benchmark_runs_each_obligation_both_ways_and_holds_it_to_the_limit():
+    """``bench_confirm_paired.py`` discharges each selected obligation with and without confirmation
+    in forked children and prints both sums; a ratio over ``--limit`` is exit status 1."""
+    import subprocess
+
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_confirm_paired.py"
+    out = subprocess.run([sys.executable, str(script), "controller_bound.theorem2_single_layer", "--limit", "0.5"],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 1, out.stderr[-2000:]  # any ratio is over 0.5
+    assert "1 obligations, each run with and without confirmation" in out.stdout
+    assert "processor time:" in out.stdout and "cvc5's children" in out.stdout
+    assert "settled differently" not in out.stdout
+    assert "[1/1] controller_bound.theorem2_single_layer:" in out.stderr
