@@ -182,24 +182,28 @@ def z3_text(solver: Any) -> str:
     return text.decode("utf-8") if isinstance(text, bytes) else str(text)
 
 
-def z3_check(solver: Any, limits: tuple[Any, ...], text: str | None = None) -> Any:
+def z3_check(solver: Any, limits: tuple[Any, ...], read: list[str] | None = None) -> Any:
     """``solver.check()`` with no assumptions, through the sealed entry points when there are:
     ``unsat`` at once when a job of this run recorded exactly these assertions unsat (the key is
     z3's version, ``limits`` and the solver's full SMT-LIB text), and an ``unsat`` found here is
     recorded. A model or ``unknown`` is always this call's own and never recorded. Without sealed
     references (z3 imported after the seal, or outside a job), the solver's own ``check`` answers
-    and nothing is recorded. ``text``: the solver's text as :func:`z3_text` read it just before
-    (read here otherwise), so that a caller that needs it too reads it once."""
+    and nothing is recorded. ``read``: the solver's text as read here before the check
+    (:func:`z3_text`) is appended to it, for a caller that needs it too (the second solver's query):
+    read once, and never handed in, so no caller can key a record on another problem's text."""
     sealed = _sealed()
     refs = sealed.z3 if sealed is not None else None
+    text = z3_text(solver) if read is not None or (refs is not None and _store is not None) else None
+    if read is not None and text is not None:
+        read.append(text)
     if refs is None:
         answer = solver.check()
         return answer
     ctx = solver.ctx.ref()
     handle = solver.solver
     digest = None
-    if _store is not None:
-        digest = key(refs.version, repr(limits), text if text is not None else z3_text(solver))
+    if _store is not None and text is not None:
+        digest = key(refs.version, repr(limits), text)
         if get("z3-unsat", digest) is True:
             return refs.results[0]
     code = refs.check(ctx, handle, 0, None)

@@ -213,11 +213,12 @@ def _check(solver: Any, *limits: Any, queries: list | None = None, what: str = "
     z3 = _z3()
     recording = confirm.recording_active()
     # the problem's text before the check: after it, z3's text also holds the solver's own state
-    text = memo.z3_text(solver) if recording or (queries is not None and confirm.enabled()) else None
-    answer = memo.z3_check(solver, limits, text)
+    read: list[str] | None = [] if recording or (queries is not None and confirm.enabled()) else None
+    answer = memo.z3_check(solver, limits, read)
+    text = read[0] if read else ""
     needed = queries is not None and answer == z3.unsat
     if recording or (needed and confirm.enabled()):
-        query = confirm.Query(text or "", confirm.logic_of(solver.assertions()), what)
+        query = confirm.Query(text, confirm.logic_of(solver.assertions()), what)
         confirm.record(query, version(), str(answer))
         if needed:
             queries.append(query)
