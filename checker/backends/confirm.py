@@ -460,7 +460,7 @@ def real_relaxation(query: Query) -> Query | None:
     relaxation is one of the query — and the nonlinear real procedures cvc5 has (coverings) apply,
     where on mixed integer problems it mostly gives up. A relaxation's ``sat`` says nothing."""
     logic = query.logic
-    if not logic.startswith("QF_") or not logic.endswith(("IRA", "IA")):
+    if not logic.startswith("QF_") or not _integral(logic):
         return None
     text = re.sub(r"\(declare-fun (\|[^|]*\||[^\s()|]+) \(\) Int\)", r"(declare-fun \1 () Real)", query.text)
     text = re.sub(r"\(to_real (\|[^|]*\||[^\s()|]+)\)", r"\1", text)
