@@ -52,6 +52,17 @@ def test_a_job_is_reported_with_its_frames_and_code(on_path):
     assert [f[0] for f in finished.frames] == ["start", "ok"]
 
 
+def test_a_job_runs_with_this_processs_environment_as_it_is_now(on_path, monkeypatch):
+    """A job reads the environment of the template it is forked from: when this process's
+    environment changes (the command line sets ``OBLIGATIONS_CONFIRM``, a test sets a variable), the
+    next job runs with the new one, not with the one the template started with."""
+    name = _module(on_path, "env_exit_mod", "import os\nos._exit(int(os.environ['WORKERS_TEST_EXIT']))\n")
+    monkeypatch.setenv("WORKERS_TEST_EXIT", "3")
+    assert workers.run_job(PROBE_JOB, [name], timeout_s=60, memory_mib=0).exitcode == 3
+    monkeypatch.setenv("WORKERS_TEST_EXIT", "4")
+    assert workers.run_job(PROBE_JOB, [name], timeout_s=60, memory_mib=0).exitcode == 4
+
+
 def test_an_exit_without_announcement_keeps_its_code(on_path):
     name = _module(on_path, "exits_mod", "import os\nos._exit(5)\n")
     finished = workers.run_job(PROBE_JOB, [name], timeout_s=60, memory_mib=0)

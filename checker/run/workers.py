@@ -996,6 +996,8 @@ class Template:
         mp = multiprocessing.get_context("spawn")
         self.conn, child = mp.Pipe()
         self.token = secrets.token_hex(16)
+        self.environment = dict(os.environ)  # what the template, and every job forked from it, runs with
+        self.in_flight: set[int] = set()  # jobs submitted whose end has not been read yet
         self.proc = mp.Process(target=_template_main, args=(child, preload, self.token), daemon=True,
                                name="obligations-template")
         self.proc.start()
@@ -1055,6 +1057,7 @@ class Template:
             self.conn.send(("run", self._next, kind, payload, timeout_s, memory_mib, list(sys.path)))
         except (BrokenPipeError, OSError) as exc:
             raise TemplateDied(f"the worker template is gone ({exc})") from exc
+        self.in_flight.add(self._next)
         return self._next
 
     def events(self, timeout: float | None) -> list[tuple]:
@@ -1079,6 +1082,8 @@ class Template:
             if isinstance(msg, _Closed):
                 self._closed_because = msg.exc
                 break
+            if msg[0] == "done":
+                self.in_flight.discard(msg[1].job_id)
             out.append(msg)
         if self._closed_because is not None and not out:
             raise TemplateDied(self._death())
@@ -1123,9 +1128,13 @@ _TEMPLATE: Template | None = None
 
 
 def template() -> Template:
-    """The process-wide template, started on first use and restarted if it died."""
+    """The process-wide template, started on first use and restarted if it died, or — between
+    jobs, never while one it runs has not ended — if this process's environment changed since it
+    started: a job reads the template's environment (``OBLIGATIONS_CONFIRM`` among others), which
+    would otherwise be this process's as it was then."""
     global _TEMPLATE
-    if _TEMPLATE is None or not _TEMPLATE.alive:
+    stale = _TEMPLATE is not None and not _TEMPLATE.in_flight and _TEMPLATE.environment != os.environ
+    if _TEMPLATE is None or not _TEMPLATE.alive or stale:
         discard_template()
         _TEMPLATE = Template()
     return _TEMPLATE
