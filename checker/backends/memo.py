@@ -194,15 +194,15 @@ def z3_check(solver: Any, limits: tuple[Any, ...], read: list[str] | None = None
     sealed = _sealed()
     refs = sealed.z3 if sealed is not None else None
     text = z3_text(solver) if read is not None or (refs is not None and _store is not None) else None
-    if read is not None and text is not None:
-        read.append(text)
+    if read is not None:
+        read.append(text or "")
     if refs is None:
         answer = solver.check()
         return answer
     ctx = solver.ctx.ref()
     handle = solver.solver
     digest = None
-    if _store is not None and text is not None:
+    if _store is not None and text is not None:  # read above whenever there is a store
         digest = key(refs.version, repr(limits), text)
         if get("z3-unsat", digest) is True:
             return refs.results[0]

@@ -722,14 +722,11 @@ def _confirmation(args: argparse.Namespace, config: Config) -> None:
     """Second-solver confirmation on or off for this process and the workers it starts (they read
     the environment), and where a disagreement's SMT-LIB problem is kept (beside the cache)."""
     from checker.backends import confirm
-    from checker.run import workers
 
     on = not getattr(args, "no_confirm", False) and config.confirm is not False
     args.confirm = on
-    value = "1" if on else "0"
-    if os.environ.get(confirm.ENV_SWITCH) != value:
-        os.environ[confirm.ENV_SWITCH] = value
-        workers.discard_template()  # a template started before would keep the other setting
+    # a template started before restarts with the new setting (checker.run.workers.template)
+    os.environ[confirm.ENV_SWITCH] = "1" if on else "0"
     if getattr(args, "cache_dir", None) and not os.environ.get(confirm.ENV_KEEP_DIR):
         os.environ[confirm.ENV_KEEP_DIR] = os.path.abspath(os.path.join(args.cache_dir, "disagreements"))
     for note in confirm.missing_notes():
